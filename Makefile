@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# gpupath: kernel module + daemon + CLI.
+#
+#   make                 module (if a kernel tree is found) and user space
+#   make module          the module against KDIR
+#   make test            every test: host, VM, DKMS (installs what it needs)
+#   make demo            boot the VM and show gpupath at work
+#   make vm-test         the VM suite only       (KERNEL_VARIANT=debug for KASAN etc.)
+#   make install         user space + module     (DESTDIR, PREFIX)
+#   make dkms-install    register, build and install the module with DKMS
+#
+# Kernel selection follows DKMS: KERNELRELEASE (default: the running kernel)
+# and KDIR (default: /lib/modules/$(KERNELRELEASE)/build).
+
+VERSION := $(shell sed -n 's/^\#define GPUPATH_VERSION[[:space:]]*"\(.*\)"/\1/p' kmod/version.h)
+KERNELRELEASE ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+PREFIX ?= /usr/local
+DESTDIR ?=
+SBINDIR ?= $(PREFIX)/sbin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+UNITDIR ?= /lib/systemd/system
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WERROR ?= -Werror
+override CFLAGS += -std=gnu11 -Wall -Wextra $(WERROR) -MMD -MP -fPIC \
+	-Iuapi -Itools/lib $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
+NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl-3 -lnl-3)
+
+ifeq ($(V),1)
+Q :=
+quiet = @true
+else
+Q := @
+quiet = @printf '  %-8s %s\n'
+endif
+
+LIB_OBJS := tools/lib/names.o tools/lib/dev.o tools/lib/ctl.o
+CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
+	tools/gpupath/version.o tools/gpupath/monitor.o
+DAEMON_OBJS := $(patsubst %.c,%.o,$(wildcard daemon/*.c))
+USER_BINS := tools/gpupath/gpupath daemon/gpupathd
+USER_LIBS := tools/lib/libgpupath.a tools/lib/libgpupath.so
+ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS)
+
+.PHONY: all userspace module module-or-skip clean install install-user \
+	install-module dkms-install dkms-uninstall deps kernel test host-test \
+	vm-test dkms-test demo checkpatch sparse
+
+all: userspace module-or-skip
+
+userspace: $(USER_BINS) $(USER_LIBS)
+
+%.o: %.c
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+tools/lib/libgpupath.a: $(LIB_OBJS)
+	$(quiet) AR $@
+	$(Q)$(AR) rcs $@ $^
+
+tools/lib/libgpupath.so: $(LIB_OBJS)
+	$(quiet) LD $@
+	$(Q)$(CC) -shared -Wl,-soname,libgpupath.so.0 -o $@ $^ $(NL_LIBS)
+
+tools/gpupath/gpupath: $(CLI_OBJS) tools/lib/libgpupath.a
+	$(quiet) LD $@
+	$(Q)$(CC) -o $@ $^ $(NL_LIBS)
+
+daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath.a
+	$(quiet) LD $@
+	$(Q)$(CC) -o $@ $^ $(NL_LIBS)
+
+module:
+	@test -d "$(KDIR)" || { echo "error: no kernel build tree at $(KDIR)"; \
+		echo "       install linux-headers-$(KERNELRELEASE) or pass KDIR=..."; exit 1; }
+	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" modules
+
+module-or-skip:
+	@if [ -d "$(KDIR)" ]; then $(MAKE) --no-print-directory module; else \
+		echo "  SKIP     module: no kernel build tree at $(KDIR) (set KDIR=...)"; fi
+
+install: install-user install-module
+
+install-user: userspace
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/linux \
+		$(DESTDIR)$(UNITDIR)
+	install -m 0755 tools/gpupath/gpupath daemon/gpupathd $(DESTDIR)$(SBINDIR)/
+	install -m 0644 tools/lib/libgpupath.a $(DESTDIR)$(LIBDIR)/
+	install -m 0755 tools/lib/libgpupath.so $(DESTDIR)$(LIBDIR)/libgpupath.so.0
+	ln -sf libgpupath.so.0 $(DESTDIR)$(LIBDIR)/libgpupath.so
+	install -m 0644 tools/lib/libgpupath.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 uapi/linux/gpupath.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	sed 's|/usr/sbin/|$(SBINDIR)/|' daemon/gpupathd.service > \
+		$(DESTDIR)$(UNITDIR)/gpupathd.service
+
+install-module: module
+	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" INSTALL_MOD_PATH=$(DESTDIR) modules_install
+
+# DKMS builds from a copy of the sources under /usr/src/gpupath-VERSION.
+DKMS_SRC := $(DESTDIR)/usr/src/gpupath-$(VERSION)
+dkms-install:
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)
+	cp -r Kbuild Makefile dkms.conf kmod uapi $(DKMS_SRC)/
+	dkms add -m gpupath -v $(VERSION)
+	dkms build -m gpupath -v $(VERSION) -k $(KERNELRELEASE)
+	dkms install -m gpupath -v $(VERSION) -k $(KERNELRELEASE)
+
+dkms-uninstall:
+	-dkms remove -m gpupath -v $(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+# ---- tests and demo --------------------------------------------------------
+
+deps:
+	@selftests/vm/setup-host.sh
+
+kernel: deps
+	@selftests/vm/build-kernel.sh >/dev/null
+
+test: deps
+	@selftests/run.sh all
+
+host-test: deps
+	@selftests/run.sh host
+
+vm-test: deps
+	@selftests/run.sh vm
+
+dkms-test: deps
+	@selftests/run.sh dkms
+
+demo: deps
+	@selftests/vm/demo.sh
+
+checkpatch:
+	@selftests/vm/checkpatch.sh
+
+clean:
+	rm -f $(ALL_OBJS) $(ALL_OBJS:.o=.d) $(USER_BINS) $(USER_LIBS)
+	rm -rf selftests/unit/build
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean; fi
+
+-include $(ALL_OBJS:.o=.d)

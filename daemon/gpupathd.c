@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpupathd: the gpupath reconciler.
+ *
+ * One thread, one epoll loop: the gpupath netlink notifications (and the
+ * module coming and going), a signalfd (TERM/INT stop, HUP reloads) and a
+ * periodic timerfd. Subscribe, then dump, then reconcile, then run.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <libgpupath.h>
+
+#include "log.h"
+#include "loop.h"
+
+#define INTERVAL_DEFAULT	30
+#define INTERVAL_MAX		3600
+
+struct daemon {
+	struct loop *loop;
+	struct gpupath_mon *mon;
+	bool loaded;		/* the gpupath family exists */
+	int sigfd;
+	int timerfd;
+	unsigned int interval;	/* seconds between periodic checks */
+};
+
+/* ---- dump ------------------------------------------------------------- */
+
+static void features_str(uint64_t features, char *buf, size_t size)
+{
+	const char *name;
+	unsigned int bit;
+	size_t len = 0;
+
+	snprintf(buf, size, "none");
+	for (bit = 0; bit < 64 && len < size; bit++) {
+		if (!(features & (1ULL << bit)))
+			continue;
+		name = gpupath_feature_name(1ULL << bit);
+		if (name)
+			len += snprintf(buf + len, size - len, "%s%s",
+					len ? " " : "", name);
+		else
+			len += snprintf(buf + len, size - len, "%sbit%u",
+					len ? " " : "", bit);
+	}
+}
+
+static void log_module_info(const struct gpupath_info *info)
+{
+	char features[256];
+
+	log_info("gpupath module %s (kernel %s, genl version %u)",
+		 info->has & GPUPATH_INFO_HAS_VERSION ? info->version : "?",
+		 info->has & GPUPATH_INFO_HAS_KERNEL ? info->kernel : "?",
+		 info->genl_version);
+	if (info->has & GPUPATH_INFO_HAS_P2PDMA_STATUS)
+		log_info("P2PDMA: %s",
+			 gpupath_p2pdma_status_text(info->p2pdma_status));
+	if (info->has & GPUPATH_INFO_HAS_FEATURES) {
+		features_str(info->features, features, sizeof(features));
+		log_info("features: %s", features);
+	}
+}
+
+/*
+ * Read the module's state and log it. Failures are logged here and leave the
+ * daemon waiting: the module can come and go at any time.
+ */
+static void dump(struct daemon *d)
+{
+	struct gpupath_info info;
+	struct gpupath_ctl *ctl;
+	const char *msg;
+	int r;
+
+	if (!d->loaded) {
+		log_info("gpupath module not loaded; waiting for it");
+		return;
+	}
+	r = gpupath_ctl_open(&ctl);
+	if (r == -ENOENT) {
+		log_info("gpupath module went away; waiting for it");
+		d->loaded = false;
+		return;
+	}
+	if (r < 0) {
+		log_errno(r, "cannot open the gpupath control socket");
+		return;
+	}
+	r = gpupath_ctl_get_info(ctl, &info);
+	if (r < 0) {
+		msg = gpupath_ctl_errmsg(ctl);
+		log_errno(r, "cannot read gpupath module info%s%s%s",
+			  msg ? " (" : "", msg ? msg : "", msg ? ")" : "");
+	} else {
+		log_module_info(&info);
+	}
+	gpupath_ctl_close(ctl);
+}
+
+/* ---- reconcile -------------------------------------------------------- */
+
+/* Bring the kernel's objects in line with the configuration. */
+static void reconcile(struct daemon *d)
+{
+	if (!d->loaded)
+		return;
+	log_debug("reconcile: no configuration to apply");
+}
+
+static void resync(struct daemon *d)
+{
+	dump(d);
+	reconcile(d);
+}
+
+/* ---- notifications ---------------------------------------------------- */
+
+static void on_notify(const struct gpupath_event *ev)
+{
+	const char *name = gpupath_cmd_name(ev->cmd);
+	const char *group = ev->group ? ev->group : "?";
+
+	if (name)
+		log_debug("notification on \"%s\": %s", group, name);
+	else
+		log_debug("notification on \"%s\": command %u", group, ev->cmd);
+}
+
+static void on_event(const struct gpupath_event *ev, void *userdata)
+{
+	struct daemon *d = userdata;
+
+	switch (ev->type) {
+	case GPUPATH_EVENT_FAMILY_NEW:
+		log_info("gpupath module loaded");
+		d->loaded = true;
+		resync(d);
+		break;
+	case GPUPATH_EVENT_FAMILY_DEL:
+		log_info("gpupath module unloaded; waiting for it to come back");
+		d->loaded = false;
+		break;
+	case GPUPATH_EVENT_NOTIFY:
+		on_notify(ev);
+		break;
+	}
+}
+
+static int on_mon(struct loop *l, int fd, uint32_t events, void *userdata)
+{
+	struct daemon *d = userdata;
+	int r;
+
+	(void)l;
+	(void)fd;
+	(void)events;
+	r = gpupath_mon_dispatch(d->mon, on_event, d);
+	if (r == -ENOBUFS) {
+		log_warn("notifications lost; reading the module's state again");
+		resync(d);
+		return 0;
+	}
+	if (r < 0 && r != -EAGAIN && r != -EINTR)
+		return log_errno(r, "reading gpupath notifications failed");
+	return 0;
+}
+
+static int subscribe(struct daemon *d)
+{
+	int r;
+
+	r = gpupath_mon_open(&d->mon, &d->loaded);
+	if (r < 0)
+		return log_errno(r, "cannot subscribe to gpupath notifications");
+	r = loop_add(d->loop, gpupath_mon_fd(d->mon), EPOLLIN, on_mon, d);
+	if (r < 0)
+		return log_errno(r, "cannot watch gpupath notifications");
+	return 0;
+}
+
+/* ---- signals ---------------------------------------------------------- */
+
+static int on_signal(struct loop *l, int fd, uint32_t events, void *userdata)
+{
+	struct daemon *d = userdata;
+	struct signalfd_siginfo si;
+	ssize_t n;
+
+	(void)events;
+	for (;;) {
+		n = read(fd, &si, sizeof(si));
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return log_errno(-errno, "reading signalfd failed");
+		if (n != sizeof(si))
+			return log_errno(-EIO, "short read from signalfd");
+		if (si.ssi_signo == SIGHUP) {
+			log_info("reloading configuration");
+			resync(d);
+		} else {
+			log_info("stopping");
+			loop_stop(l, EXIT_SUCCESS);
+			return 0;
+		}
+	}
+}
+
+static int setup_signals(struct daemon *d)
+{
+	sigset_t mask;
+	int r;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return log_errno(-errno, "cannot block signals");
+	d->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (d->sigfd < 0)
+		return log_errno(-errno, "cannot create signalfd");
+	r = loop_add(d->loop, d->sigfd, EPOLLIN, on_signal, d);
+	if (r < 0)
+		return log_errno(r, "cannot watch signalfd");
+	return 0;
+}
+
+/* ---- periodic check --------------------------------------------------- */
+
+static int on_timer(struct loop *l, int fd, uint32_t events, void *userdata)
+{
+	struct daemon *d = userdata;
+	uint64_t expirations;
+
+	(void)l;
+	(void)events;
+	if (read(fd, &expirations, sizeof(expirations)) < 0) {
+		if (errno == EAGAIN || errno == EINTR)
+			return 0;
+		return log_errno(-errno, "reading timerfd failed");
+	}
+	if (!d->loaded)
+		log_debug("waiting for gpupath module");
+	else
+		reconcile(d);
+	return 0;
+}
+
+static int setup_timer(struct daemon *d)
+{
+	struct itimerspec its = {
+		.it_value.tv_sec = d->interval,
+		.it_interval.tv_sec = d->interval,
+	};
+	int r;
+
+	d->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (d->timerfd < 0)
+		return log_errno(-errno, "cannot create timerfd");
+	if (timerfd_settime(d->timerfd, 0, &its, NULL) < 0)
+		return log_errno(-errno, "cannot arm timerfd");
+	r = loop_add(d->loop, d->timerfd, EPOLLIN, on_timer, d);
+	if (r < 0)
+		return log_errno(r, "cannot watch timerfd");
+	return 0;
+}
+
+/* ---- main ------------------------------------------------------------- */
+
+static void teardown(struct daemon *d)
+{
+	loop_free(d->loop);
+	if (d->timerfd >= 0)
+		close(d->timerfd);
+	if (d->sigfd >= 0)
+		close(d->sigfd);
+	if (d->mon)
+		gpupath_mon_close(d->mon);
+}
+
+static int run(unsigned int interval)
+{
+	struct daemon d = { .sigfd = -1, .timerfd = -1, .interval = interval };
+	int r;
+
+	log_info("gpupathd %s starting", gpupath_tools_version());
+	r = loop_new(&d.loop);
+	if (r < 0)
+		return log_errno(r, "cannot create the event loop");
+	r = setup_signals(&d);
+	if (r < 0)
+		goto out;
+	r = subscribe(&d);
+	if (r < 0)
+		goto out;
+	r = setup_timer(&d);
+	if (r < 0)
+		goto out;
+
+	dump(&d);
+	reconcile(&d);
+
+	r = loop_run(d.loop);
+out:
+	teardown(&d);
+	return r;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpupathd [OPTION]...\n"
+		"The gpupath daemon: follows the gpupath kernel module and keeps its\n"
+		"configuration in place.\n"
+		"\n"
+		"  -f, --foreground        stay in the foreground and log to stderr\n"
+		"                          (default: daemonize and log to syslog)\n"
+		"  -v, --verbose           also log debug messages\n"
+		"      --interval SECONDS  period of the background check, 1..%u\n"
+		"                          (default %u)\n"
+		"  -h, --help              show this help and exit\n"
+		"  -V, --version           show the version and exit\n",
+		INTERVAL_MAX, INTERVAL_DEFAULT);
+}
+
+static int parse_interval(const char *s, unsigned int *interval)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < 1 || v > INTERVAL_MAX)
+		return -EINVAL;
+	*interval = v;
+	return 0;
+}
+
+enum { OPT_INTERVAL = 256 };
+
+static const struct option options[] = {
+	{ "foreground",	no_argument,		NULL, 'f' },
+	{ "verbose",	no_argument,		NULL, 'v' },
+	{ "interval",	required_argument,	NULL, OPT_INTERVAL },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{}
+};
+
+int main(int argc, char **argv)
+{
+	unsigned int interval = INTERVAL_DEFAULT;
+	bool foreground = false, verbose = false;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "fvhV", options, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			foreground = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case OPT_INTERVAL:
+			if (parse_interval(optarg, &interval) < 0) {
+				fprintf(stderr,
+					"gpupathd: invalid interval '%s': expected seconds, 1..%u\n",
+					optarg, INTERVAL_MAX);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_SUCCESS;
+		case 'V':
+			printf("gpupathd %s\n", gpupath_tools_version());
+			return EXIT_SUCCESS;
+		default:
+			/* getopt_long already named the bad option. */
+			fprintf(stderr, "Try 'gpupathd --help' for more information.\n");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gpupathd: unexpected argument '%s'\n"
+			"Try 'gpupathd --help' for more information.\n", argv[optind]);
+		return 2;
+	}
+
+	log_open(foreground, verbose);
+	if (!foreground && daemon(0, 0) < 0) {
+		log_errno(-errno, "cannot daemonize");
+		log_close();
+		return EXIT_FAILURE;
+	}
+	r = run(interval);
+	log_close();
+	return r < 0 ? EXIT_FAILURE : r;
+}

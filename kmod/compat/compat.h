@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every difference between the kernels gpupath builds against lives here or
+ * in kmod/compat/Kbuild.include; the rest of the module tests the macros and
+ * helpers defined here, never LINUX_VERSION_CODE.
+ */
+#ifndef _GPUPATH_COMPAT_H
+#define _GPUPATH_COMPAT_H
+
+#include <linux/module.h>
+#include <linux/version.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "gpupath needs Linux 6.1 or later"
+#endif
+
+/*
+ * Whether another module currently exports @name. From 6.5 on __symbol_get()
+ * resolves only EXPORT_SYMBOL_GPL symbols; a plain export then reads as absent.
+ */
+static inline bool gpupath_compat_symbol_present(const char *name)
+{
+	void *sym = __symbol_get(name);
+
+	if (!sym)
+		return false;
+#ifdef CONFIG_MODULE_UNLOAD
+	__symbol_put(name);
+#endif
+	return true;
+}
+
+#endif /* _GPUPATH_COMPAT_H */

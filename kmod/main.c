@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpupath: NVMe and NVMe-oF namespaces read straight into device memory.
+ */
+#include <linux/genetlink.h>
+#include <linux/module.h>
+
+#include "device.h"
+#include "feature.h"
+#include "netlink.h"
+#include "version.h"
+
+static int __init gpupath_init(void)
+{
+	int ret;
+
+	ret = gpupath_device_init();
+	if (ret)
+		return ret;
+
+	ret = gpupath_genl_init();
+	if (ret)
+		goto err_device;
+
+	pr_info("gpupath " GPUPATH_VERSION " loaded, P2PDMA %s\n",
+		gpupath_feature_p2pdma_str(gpupath_feature_p2pdma_status()));
+	return 0;
+
+err_device:
+	gpupath_device_uninit();
+	return ret;
+}
+
+static void __exit gpupath_exit(void)
+{
+	gpupath_genl_uninit();
+	gpupath_device_uninit();
+}
+
+module_init(gpupath_init);
+module_exit(gpupath_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("NVMe and NVMe-oF straight into GPU memory with PCI P2PDMA");
+MODULE_AUTHOR("The gpupath authors");
+MODULE_VERSION(GPUPATH_VERSION);
+MODULE_ALIAS_GENL_FAMILY(GPUPATH_GENL_NAME);

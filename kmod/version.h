@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _GPUPATH_VERSION_H
+#define _GPUPATH_VERSION_H
+
+#define GPUPATH_VERSION_MAJOR	0
+#define GPUPATH_VERSION_MINOR	1
+#define GPUPATH_VERSION_PATCH	0
+#define GPUPATH_VERSION		"0.1.0"
+
+#endif /* _GPUPATH_VERSION_H */

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the test kernel from Debian's linux-source-6.1 with selftests/config
+# (plus selftests/config.debug when KERNEL_VARIANT=debug). The result is cached
+# outside the tree, keyed by source version, variant and config hash, and
+# reused until one of those changes. Prints the kernel directory on stdout:
+#   DIR/build    the O= build directory (KDIR for external modules)
+#   DIR/bzImage  the kernel
+#   DIR/modroot  modules_install output
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/vm/lib.sh"
+
+kdir=$(kernel_dir "$top")
+if [ -f "$kdir/.done" ]; then
+	msg KERNEL "cached $(basename "$kdir")"
+	echo "$kdir"
+	exit 0
+fi
+
+ver=$(ksrc_version)
+src=$GPUPATH_CACHE/src/linux-source-$ver
+if [ ! -f "$src/.done" ]; then
+	msg UNPACK "$KSRC_TARBALL"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -C "$src.tmp" --strip-components=1 -xf "$KSRC_TARBALL"
+	touch "$src.tmp/.done"
+	mv "$src.tmp" "$src"
+fi
+
+rm -rf "$kdir"
+mkdir -p "$kdir/build"
+log=$kdir/build.log
+export CCACHE_DIR=${CCACHE_DIR:-$GPUPATH_CACHE/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+export KBUILD_BUILD_TIMESTAMP=gpupath KBUILD_BUILD_USER=gpupath KBUILD_BUILD_HOST=gpupath
+cc="gcc"
+command -v ccache >/dev/null && cc="ccache gcc"
+kmake() { make -C "$src" O="$kdir/build" CC="$cc" -j"$(nproc)" "$@"; }
+
+msg CONFIG "$KERNEL_VARIANT: $(variant_fragments "$top" | xargs -n1 basename | tr '\n' ' ')"
+{
+	kmake x86_64_defconfig
+	kmake kvm_guest.config
+	# shellcheck disable=SC2046
+	(cd "$kdir/build" && "$src/scripts/kconfig/merge_config.sh" -m .config \
+		$(variant_fragments "$top"))
+	kmake olddefconfig
+} >"$log" 2>&1 || { tail -30 "$log" >&2; die "kernel configuration failed, see $log"; }
+
+# Every fragment line must have survived olddefconfig: dependencies drop
+# options silently. The last fragment wins where two set the same option.
+bad=0
+while read -r line; do
+	case $line in
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }; opt=${opt%% *}
+		grep -q "^$opt=" "$kdir/build/.config" && { echo "not unset: $line" >&2; bad=1; } ;;
+	CONFIG_*)
+		opt=${line%%=*}
+		last=$(variant_fragments "$top" | xargs grep -h "^$opt=" | tail -1)
+		[ "$line" = "$last" ] || continue
+		grep -qxF "$line" "$kdir/build/.config" || { echo "missing: $line" >&2; bad=1; } ;;
+	esac
+done < <(variant_fragments "$top" | xargs cat)
+[ $bad = 0 ] || die "config fragment not honoured (see above); fix selftests/config*"
+
+msg BUILD "linux-$ver ($(nproc) jobs, log $log)"
+start=$(date +%s)
+kmake bzImage modules >>"$log" 2>&1 || { tail -40 "$log" >&2; die "kernel build failed, see $log"; }
+kmake INSTALL_MOD_PATH="$kdir/modroot" INSTALL_MOD_STRIP=1 modules_install >>"$log" 2>&1 ||
+	die "modules_install failed, see $log"
+cp "$kdir/build/arch/x86/boot/bzImage" "$kdir/bzImage"
+msg BUILT "in $(( $(date +%s) - start )) s"
+touch "$kdir/.done"
+echo "$kdir"

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings of the VM harness scripts; sourced, not run.
+
+GPUPATH_CACHE=${GPUPATH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpupath}
+KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+KERNEL_VARIANT=${KERNEL_VARIANT:-default}
+
+msg() { printf '  %-8s %s\n' "$1" "$2" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Debian package version of the kernel source, part of every cache key.
+ksrc_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
+		die "linux-source-6.1 is not installed (run selftests/vm/setup-host.sh)"
+}
+
+# The config fragments that make up a variant, in merge order.
+variant_fragments() {
+	local top=$1
+	echo "$top/selftests/config"
+	case $KERNEL_VARIANT in
+	default) ;;
+	debug) echo "$top/selftests/config.debug" ;;
+	*) die "KERNEL_VARIANT must be 'default' or 'debug', not '$KERNEL_VARIANT'" ;;
+	esac
+}
+
+# Directory of the built test kernel for this source version, variant and
+# config: rebuilt only when one of those changes.
+kernel_dir() {
+	local top=$1 key
+	key=$( { ksrc_version; cat "$top/selftests/vm/build-kernel.sh";
+		 variant_fragments "$top" | xargs cat; } | sha256sum | cut -c1-12)
+	echo "$GPUPATH_CACHE/kernel/$(ksrc_version)-$KERNEL_VARIANT-$key"
+}

@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the userland part of the test VM's initramfs.
+#
+# Usage: mkinitramfs.sh OUT.cpio.gz
+#
+# Writes a gzip'd newc cpio archive holding:
+#   - busybox (Debian's busybox-static) with symlinks for its applets, except
+#     applets whose names collide with the real tools below;
+#   - nvme-cli, iproute2's ip and rdma, fio, jq and kmod (with modprobe,
+#     insmod, rmmod, lsmod, depmod and modinfo links), each with every shared
+#     library ldd lists for it, at the same absolute paths as on the host;
+#   - /etc/nvme/hostnqn and hostid (fixed test values), /etc/iproute2,
+#     passwd, group and hosts, and the usual empty directories.
+#
+# There is no /init and there are no kernel modules in it: the harness
+# supplies those in separate cpio archives concatenated after this one (the
+# kernel unpacks concatenated archives in order, later entries win).
+#
+# The layout is not merged-/usr: /bin, /sbin and /lib are real directories so
+# that a later archive can add /lib/modules/... without meeting symlinks.
+#
+# Note: busybox's sh prefers its own applets to PATH, so call iproute2 as
+# /usr/sbin/ip (not "ip") in guest scripts.
+
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=selftests/vm/lib.sh
+. "$here/lib.sh"
+
+[ $# -eq 1 ] || die "usage: $0 OUT.cpio.gz"
+case $1 in
+/*) out=$1 ;;
+*) out=$PWD/$1 ;;
+esac
+
+# Fixed test identity of the guest's NVMe host.
+HOST_UUID=6f1c2a4e-3b7d-4e58-9a0c-5d2e8b4f7a13
+HOST_NQN=nqn.2014-08.org.nvmexpress:uuid:$HOST_UUID
+
+export LC_ALL=C
+umask 022
+
+# First of the given paths that exists, resolved to the real file; else die
+# naming the Debian package.
+find_tool() {
+	local pkg=$1 p
+	shift
+	for p in "$@"; do
+		if [ -e "$p" ]; then
+			readlink -f "$p"
+			return
+		fi
+	done
+	die "$(basename "$1") not found; install the Debian package $pkg"
+}
+
+command -v cpio >/dev/null || die "cpio not found; install the Debian package cpio"
+command -v gzip >/dev/null || die "gzip not found; install the Debian package gzip"
+command -v ldd >/dev/null || die "ldd not found; install the Debian package libc-bin"
+
+busybox=$(find_tool busybox-static /bin/busybox /usr/bin/busybox)
+if ldd "$busybox" >/dev/null 2>&1; then
+	die "$busybox is dynamically linked; install the Debian package busybox-static"
+fi
+nvme=$(find_tool nvme-cli /usr/sbin/nvme /sbin/nvme /usr/bin/nvme)
+ip=$(find_tool iproute2 /usr/sbin/ip /usr/bin/ip /sbin/ip /bin/ip)
+rdma=$(find_tool iproute2 /usr/sbin/rdma /usr/bin/rdma /sbin/rdma /bin/rdma)
+fio=$(find_tool fio /usr/bin/fio)
+jq=$(find_tool jq /usr/bin/jq)
+kmod=$(find_tool kmod /usr/bin/kmod /bin/kmod)
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/gpupath-initrd.XXXXXX")
+trap 'rm -rf "$root" "$out.tmp.$$"' EXIT
+chmod 0755 "$root"	# becomes the mode of the guest's /
+
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,usr/lib} \
+	"$root"/{proc,sys,dev,tmp,run,mnt,host,etc,root,var} \
+	"$root"/etc/nvme "$root"/var/tmp
+chmod 1777 "$root/tmp" "$root/var/tmp"
+chmod 0700 "$root/root"
+
+# Names the real tools occupy; busybox applets of these names are skipped.
+declare -A taken=()
+declare -A libs_done=()
+
+# Copy one shared object to the same absolute path. A soname symlink stays a
+# symlink to the real file, put beside it (iproute2 reads libbpf's version
+# from the file name).
+copy_lib() {
+	local lib=$1 dir real
+	[ -n "${libs_done[$lib]:-}" ] && return
+	libs_done[$lib]=1
+	dir=$(dirname "$lib")
+	real=$(basename "$(readlink -f "$lib")")
+	mkdir -p "$root$dir"
+	if [ -L "$lib" ] && [ "$real" != "$(basename "$lib")" ]; then
+		cp -L "$lib" "$root$dir/$real"
+		ln -sfn "$real" "$root$lib"
+	else
+		cp -L "$lib" "$root$lib"
+	fi
+}
+
+# install_bin SRC DEST [LINK...]: copy a dynamically linked program to DEST
+# with all its libraries, and make each LINK a symlink to DEST.
+install_bin() {
+	local src=$1 dest=$2 line lib l
+	shift 2
+	mkdir -p "$root$(dirname "$dest")"
+	cp -L "$src" "$root$dest"
+	chmod 0755 "$root$dest"
+	taken[$(basename "$dest")]=1
+
+	local ldd_out
+	ldd_out=$(ldd "$src") || die "ldd $src failed"
+	while read -r line; do
+		case $line in
+		*"not found"*) die "$src: missing library: $line" ;;
+		*"=> /"*) lib=${line#*=> }; lib=${lib%% (*} ;;
+		/*) lib=${line%% (*} ;;
+		*) continue ;;	# linux-vdso.so.1 and the like
+		esac
+		copy_lib "$lib"
+	done <<<"$ldd_out"
+
+	for l in "$@"; do
+		mkdir -p "$root$(dirname "$l")"
+		ln -sfn "$dest" "$root$l"
+		taken[$(basename "$l")]=1
+	done
+}
+
+install_bin "$nvme" /usr/sbin/nvme
+install_bin "$ip" /usr/sbin/ip /sbin/ip
+install_bin "$rdma" /usr/sbin/rdma /sbin/rdma /usr/bin/rdma
+install_bin "$fio" /usr/bin/fio
+install_bin "$jq" /usr/bin/jq
+install_bin "$kmod" /usr/bin/kmod /bin/kmod \
+	/sbin/modprobe /sbin/insmod /sbin/rmmod /sbin/lsmod /sbin/depmod /sbin/modinfo
+
+# busybox and its applets, where --list-full places them.
+cp "$busybox" "$root/bin/busybox"
+chmod 0755 "$root/bin/busybox"
+while read -r applet; do
+	case $applet in
+	*/*) ;;
+	*) continue ;;	# "linuxrc": not wanted at the top level
+	esac
+	[ -n "${taken[$(basename "$applet")]:-}" ] && continue
+	[ "$applet" = bin/busybox ] && continue
+	mkdir -p "$root/$(dirname "$applet")"
+	ln -sfn /bin/busybox "$root/$applet"
+done < <("$busybox" --list-full)
+[ -L "$root/bin/sh" ] || die "busybox has no sh applet"
+
+# Runtime data of the tools.
+for d in /etc/iproute2 /usr/share/iproute2 /usr/lib/iproute2; do
+	if [ -d "$d" ]; then
+		mkdir -p "$root$(dirname "$d")"
+		cp -rL "$d" "$root$d"
+	fi
+done
+echo "$HOST_NQN" >"$root/etc/nvme/hostnqn"
+echo "$HOST_UUID" >"$root/etc/nvme/hostid"
+
+cat >"$root/etc/passwd" <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+EOF
+cat >"$root/etc/group" <<'EOF'
+root:x:0:
+EOF
+cat >"$root/etc/hosts" <<'EOF'
+127.0.0.1	localhost
+::1		localhost
+EOF
+
+# Same inputs, same archive: fixed timestamps, owners and inode numbers.
+find "$root" -exec touch -h -d "@${SOURCE_DATE_EPOCH:-0}" {} +
+(cd "$root" && find . | sort | cpio -o -H newc -R 0:0 --reproducible --quiet) |
+	gzip -1 -n >"$out.tmp.$$"
+mv -f "$out.tmp.$$" "$out"
+
+msg INITRD "$out ($(du -h "$out" | cut -f1))"

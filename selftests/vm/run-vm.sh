@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel under QEMU (TCG: nested KVM does not work here) and run one
+# command in it.
+#
+#   run-vm.sh --kernel BZIMAGE --modroot DIR --workdir DIR [options] -- CMD...
+#
+#   --kernel F     kernel image (the test kernel, or Debian's stock vmlinuz)
+#   --modroot D    INSTALL_MOD_PATH-style tree with lib/modules/RELEASE
+#   --modules LIST only these modules (and what they depend on) from modroot;
+#                  default: all of them
+#   --workdir D    shared rw with the guest as /out; CMD runs there; the
+#                  console log (console.log), the guest's output (tap.log)
+#                  and the BAR backing file (bar.img) are left there
+#   --topology T   where the "GPU" BAR and the emulated NVMe sit:
+#                  switch  both behind one emulated PCIe switch (P2P allowed)
+#                  flat    both on the root bus (P2P refused by 6.1)
+#   --append S     extra kernel command line
+#   --timeout S    hard limit for the whole run (default 600)
+#   --mem M        guest memory (default 2G)
+#
+# The source tree is shared read-only as /src. Exit status: CMD's, or 124 on
+# timeout, or 125 when the guest died before reporting one (panic, oops).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/vm/lib.sh"
+
+kernel= modroot= modules= workdir= topology=switch append= timeout=600 mem=2G
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--modroot) modroot=$2; shift 2 ;;
+	--modules) modules=$2; shift 2 ;;
+	--workdir) workdir=$2; shift 2 ;;
+	--topology) topology=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--) shift; break ;;
+	*) die "run-vm.sh: unknown option '$1'" ;;
+	esac
+done
+[ -f "$kernel" ] || die "run-vm.sh: --kernel '$kernel' is not a file"
+[ -d "$modroot/lib/modules" ] || die "run-vm.sh: --modroot '$modroot' has no lib/modules"
+[ -d "$workdir" ] || die "run-vm.sh: --workdir '$workdir' is not a directory"
+[ $# -gt 0 ] || die "run-vm.sh: no command to run"
+workdir=$(cd "$workdir" && pwd)
+
+# The userland archive depends only on the host's packages and the script.
+userland=$GPUPATH_CACHE/initramfs/userland-$( { cat "$top/selftests/vm/mkinitramfs.sh";
+	dpkg-query -W busybox-static nvme-cli iproute2 fio jq kmod; } | sha256sum | cut -c1-12).cpio.gz
+if [ ! -f "$userland" ]; then
+	mkdir -p "$(dirname "$userland")"
+	"$top/selftests/vm/mkinitramfs.sh" "$userland.tmp"
+	mv "$userland.tmp" "$userland"
+fi
+
+# Modules (all, or a list plus dependencies) and /init, in a second archive.
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+release=$(ls "$modroot/lib/modules" | head -1)
+mdir=lib/modules/$release
+mkdir -p "$stage/root/$mdir"
+if [ -z "$modules" ]; then
+	cp -a "$modroot/$mdir/." "$stage/root/$mdir/"
+else
+	for m in ${modules//,/ }; do
+		modprobe -d "$modroot" -S "$release" --show-depends "$m" ||
+			die "run-vm.sh: module $m not in $modroot"
+	done | awk '$1 == "insmod" { print $2 }' | sort -u | while read -r ko; do
+		rel=${ko#"$modroot"/}
+		mkdir -p "$stage/root/$(dirname "$rel")"
+		cp "$ko" "$stage/root/$rel"
+	done
+	cp "$modroot/$mdir"/modules.order "$modroot/$mdir"/modules.builtin* "$stage/root/$mdir/" 2>/dev/null || true
+	depmod -b "$stage/root" "$release"
+fi
+install -m 0755 "$top/selftests/vm/init" "$stage/root/init"
+mkdir -p "$stage/root/src" "$stage/root/out"
+(cd "$stage/root" && find . | sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$stage/extra.cpio.gz"
+cat "$userland" "$stage/extra.cpio.gz" >"$stage/initrd.gz"
+
+printf '%s\n' "$*" >"$workdir/cmd"
+: >"$workdir/console.log"
+: >"$workdir/tap.log"
+rm -f "$workdir/bar.img"
+truncate -s 64M "$workdir/bar.img"
+truncate -s 256M "$workdir/nvme.img"
+
+case $topology in
+switch)
+	pci=(-device pcie-root-port,id=rp1,chassis=1,slot=1
+	     -device x3130-upstream,id=up1,bus=rp1
+	     -device xio3130-downstream,id=dn1,bus=up1,chassis=2,slot=0
+	     -device xio3130-downstream,id=dn2,bus=up1,chassis=2,slot=1)
+	bar_bus=dn1 nvme_bus=dn2 ;;
+flat)
+	pci=() bar_bus=pcie.0 nvme_bus=pcie.0 ;;
+*) die "run-vm.sh: --topology must be switch or flat" ;;
+esac
+
+cmdline="console=ttyS0 panic=-1 oops=panic nvme.use_cmb_sqes=0 $append"
+set +e
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -M q35 -m "$mem" -smp 2 \
+	-display none -monitor none -no-reboot -nic none \
+	-kernel "$kernel" -initrd "$stage/initrd.gz" -append "$cmdline" \
+	-serial "file:$workdir/console.log" -serial "file:$workdir/tap.log" \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-fsdev local,id=src,path="$top",security_model=none,readonly=on \
+	-device virtio-9p-pci,fsdev=src,mount_tag=src \
+	-fsdev local,id=out,path="$workdir",security_model=none \
+	-device virtio-9p-pci,fsdev=out,mount_tag=out \
+	"${pci[@]}" \
+	-object memory-backend-file,id=bar0,mem-path="$workdir/bar.img",share=on,size=64M \
+	-device ivshmem-plain,memdev=bar0,bus="$bar_bus" \
+	-drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw \
+	-device nvme,serial=gpupath0,drive=nvm0,cmb_size_mb=64,bus="$nvme_bus" \
+	</dev/null
+qrc=$?
+set -e
+if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+	echo "vm: timed out after ${timeout}s; console log: $workdir/console.log" >&2
+	exit 124
+fi
+# isa-debug-exit gives (rc << 1) | 1; anything else is a guest that died.
+if [ $((qrc & 1)) -eq 1 ]; then
+	exit $((qrc >> 1))
+fi
+echo "vm: guest died without an exit status (qemu $qrc); console log: $workdir/console.log" >&2
+exit 125

@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Fetch Debian's stock kernel image that matches the installed
+# linux-headers-amd64 and unpack it (vmlinuz + modules) into the cache, to
+# boot it in the VM with a module built by DKMS. Prints the directory:
+#   DIR/vmlinuz, DIR/modroot/lib/modules/RELEASE, DIR/release
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/vm/lib.sh"
+
+hdr=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null | grep -o 'linux-headers-[^ ,]*') ||
+	die "linux-headers-amd64 is not installed"
+release=${hdr#linux-headers-}
+dir=$GPUPATH_CACHE/stock/$release
+if [ ! -f "$dir/.done" ]; then
+	msg FETCH "linux-image-$release"
+	rm -rf "$dir"
+	mkdir -p "$dir/deb"
+	(cd "$dir/deb" && apt-get download "linux-image-$release" >/dev/null 2>&1) ||
+		die "apt-get download linux-image-$release failed"
+	dpkg-deb -x "$dir"/deb/*.deb "$dir/x"
+	mkdir -p "$dir/modroot/lib"
+	mv "$dir/x/lib/modules" "$dir/modroot/lib/modules"
+	mv "$dir/x/boot/vmlinuz-$release" "$dir/vmlinuz"
+	rm -rf "$dir/x" "$dir/deb"
+	depmod -b "$dir/modroot" "$release"
+	echo "$release" >"$dir/release"
+	touch "$dir/.done"
+fi
+echo "$dir"

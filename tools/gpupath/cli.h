@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef GPUPATH_CLI_H
+#define GPUPATH_CLI_H
+
+#include <stdbool.h>
+
+#include "json.h"
+#include "libgpupath.h"
+
+struct cli {
+	bool json;
+	struct json j;
+};
+
+struct cli_cmd {
+	const char *name;
+	const char *help;
+	int (*fn)(struct cli *cli, int argc, char **argv);
+};
+
+/* Report a failed call once: "gpupath: what: strerror[: kernel message]". */
+int cli_err(struct cli *cli, int r, const char *what, const char *kmsg);
+/* Open the control socket; explains a missing module. */
+int cli_ctl_open(struct cli *cli, struct gpupath_ctl **ctl);
+/* Parse the options every command takes (-j); returns the next argv index. */
+int cli_parse_common(struct cli *cli, int argc, char **argv, const char *usage);
+
+/* Print a module description, as text or JSON members of the open object. */
+void cli_print_info(struct cli *cli, const struct gpupath_info *info);
+
+int cmd_version(struct cli *cli, int argc, char **argv);
+int cmd_show(struct cli *cli, int argc, char **argv);
+int cmd_monitor(struct cli *cli, int argc, char **argv);
+
+#endif /* GPUPATH_CLI_H */

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpupath: configure and inspect gpupath over generic netlink.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct cli_cmd commands[] = {
+	{ "show", "show the module, its features and what it serves", cmd_show },
+	{ "monitor", "print notifications as they arrive", cmd_monitor },
+	{ "version", "print the versions of the tools and the module", cmd_version },
+};
+
+static void usage(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "Usage: gpupath [-j] COMMAND [ARGS...]\n\nCommands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\nOptions:\n  -j, --json  print JSON\n  -h, --help  this help\n");
+}
+
+int cli_err(struct cli *cli, int r, const char *what, const char *kmsg)
+{
+	(void)cli;
+	if (kmsg)
+		fprintf(stderr, "gpupath: %s: %s: %s\n", what, strerror(-r), kmsg);
+	else
+		fprintf(stderr, "gpupath: %s: %s\n", what, strerror(-r));
+	return 1;
+}
+
+int cli_ctl_open(struct cli *cli, struct gpupath_ctl **ctl)
+{
+	int r = gpupath_ctl_open(ctl);
+
+	if (r == -ENOENT) {
+		fprintf(stderr, "gpupath: the gpupath module is not loaded (try: modprobe gpupath)\n");
+		return 1;
+	}
+	if (r < 0)
+		return cli_err(cli, r, "generic netlink", NULL);
+	return 0;
+}
+
+int cli_parse_common(struct cli *cli, int argc, char **argv, const char *usage_line)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			cli->json = true;
+			break;
+		case 'h':
+			printf("Usage: %s\n", usage_line);
+			exit(0);
+		default:
+			fprintf(stderr, "Usage: %s\n", usage_line);
+			return -1;
+		}
+	}
+	return optind;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = { 0 };
+	unsigned int i;
+	int idx;
+
+	json_init(&cli.j, stdout);
+	idx = cli_parse_common(&cli, argc, argv, "gpupath [-j] COMMAND [ARGS...]");
+	if (idx < 0)
+		return 2;
+	if (idx >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[idx], commands[i].name))
+			return commands[i].fn(&cli, argc - idx, argv + idx);
+	if (!strcmp(argv[idx], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "gpupath: unknown command '%s' (see gpupath --help)\n", argv[idx]);
+	return 2;
+}

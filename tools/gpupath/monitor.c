@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpupath monitor: print notifications as they arrive, with the printers
+ * that gpupath show uses.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct monitor {
+	struct cli *cli;
+	long seen;
+};
+
+static void print_loaded(struct cli *cli)
+{
+	struct gpupath_info info;
+	struct gpupath_ctl *ctl;
+	int r;
+
+	r = gpupath_ctl_open(&ctl);
+	if (r == 0) {
+		r = gpupath_ctl_get_info(ctl, &info);
+		gpupath_ctl_close(ctl);
+	}
+	if (cli->json) {
+		json_obj_open(&cli->j, NULL);
+		json_str(&cli->j, "event", "module-loaded");
+		if (r == 0)
+			cli_print_info(cli, &info);
+		json_obj_close(&cli->j);
+		json_end(&cli->j);
+		return;
+	}
+	printf("module loaded\n");
+	if (r == 0)
+		cli_print_info(cli, &info);
+}
+
+static void print_event(const struct gpupath_event *ev, struct cli *cli)
+{
+	const char *cmd = gpupath_cmd_name(ev->cmd);
+
+	if (cli->json) {
+		json_obj_open(&cli->j, NULL);
+		json_str(&cli->j, "event", "notify");
+		json_str(&cli->j, "group", ev->group ? ev->group : "");
+		if (cmd)
+			json_str(&cli->j, "cmd", cmd);
+		else
+			json_u64(&cli->j, "cmd", ev->cmd);
+		if (ev->has_info)
+			cli_print_info(cli, &ev->info);
+		json_obj_close(&cli->j);
+		json_end(&cli->j);
+		return;
+	}
+	printf("[%s] %s\n", ev->group ? ev->group : "?", cmd ? cmd : "unknown command");
+	if (ev->has_info)
+		cli_print_info(cli, &ev->info);
+}
+
+static void on_event(const struct gpupath_event *ev, void *arg)
+{
+	struct monitor *m = arg;
+	struct cli *cli = m->cli;
+
+	m->seen++;
+	switch (ev->type) {
+	case GPUPATH_EVENT_FAMILY_NEW:
+		print_loaded(cli);
+		break;
+	case GPUPATH_EVENT_FAMILY_DEL:
+		if (cli->json) {
+			json_obj_open(&cli->j, NULL);
+			json_str(&cli->j, "event", "module-unloaded");
+			json_obj_close(&cli->j);
+			json_end(&cli->j);
+		} else {
+			printf("module unloaded\n");
+		}
+		break;
+	case GPUPATH_EVENT_NOTIFY:
+		print_event(ev, cli);
+		break;
+	}
+	fflush(stdout);
+}
+
+static const char monitor_usage[] = "gpupath monitor [-j] [-c|--count N]";
+
+static int parse_args(struct cli *cli, int argc, char **argv, long *count)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jc:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			cli->json = true;
+			break;
+		case 'c':
+			errno = 0;
+			*count = strtol(optarg, &end, 10);
+			if (errno || *end || *count <= 0) {
+				fprintf(stderr, "gpupath: --count needs a positive number, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'h':
+			printf("Usage: %s\n", monitor_usage);
+			exit(0);
+		default:
+			fprintf(stderr, "Usage: %s\n", monitor_usage);
+			return -1;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "Usage: %s\n", monitor_usage);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_monitor(struct cli *cli, int argc, char **argv)
+{
+	struct monitor m = { .cli = cli };
+	struct gpupath_mon *mon;
+	struct pollfd pfd;
+	long count = 0;
+	bool loaded;
+	int r;
+
+	if (parse_args(cli, argc, argv, &count) < 0)
+		return 2;
+	r = gpupath_mon_open(&mon, &loaded);
+	if (r < 0)
+		return cli_err(cli, r, "subscribe", NULL);
+	fprintf(stderr, "gpupath: monitoring (module %s)\n", loaded ? "loaded" : "not loaded");
+	pfd.fd = gpupath_mon_fd(mon);
+	pfd.events = POLLIN;
+	while (!count || m.seen < count) {
+		if (poll(&pfd, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			r = cli_err(cli, -errno, "poll", NULL);
+			break;
+		}
+		r = gpupath_mon_dispatch(mon, on_event, &m);
+		if (r < 0) {
+			r = cli_err(cli, r, "receive", NULL);
+			break;
+		}
+		r = 0;
+	}
+	gpupath_mon_close(mon);
+	return r;
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpupath show: what the module reports.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+static void print_features_json(struct json *j, uint64_t features)
+{
+	uint64_t bit;
+
+	json_arr_open(j, "features");
+	for (bit = 1; bit && bit <= features; bit <<= 1)
+		if ((features & bit) && gpupath_feature_name(bit))
+			json_str(j, NULL, gpupath_feature_name(bit));
+	json_arr_close(j);
+}
+
+static void print_info_json(struct json *j, const struct gpupath_info *info)
+{
+	bool usable = info->features & GPUPATH_FEATURE_P2PDMA_USABLE;
+
+	json_obj_open(j, "module");
+	json_str(j, "version", info->version);
+	json_str(j, "kernel", info->kernel);
+	json_u64(j, "genl_version", info->genl_version);
+	json_u64(j, "ioctl_version", info->ioctl_version);
+	print_features_json(j, info->features);
+	json_obj_open(j, "p2pdma");
+	json_bool(j, "built", info->features & GPUPATH_FEATURE_P2PDMA_BUILT);
+	json_bool(j, "usable", usable);
+	json_str(j, "status", gpupath_p2pdma_status_name(info->p2pdma_status));
+	json_str(j, "reason", gpupath_p2pdma_status_text(info->p2pdma_status));
+	json_obj_close(j);
+	json_bool(j, "nvidia_p2p", info->features & GPUPATH_FEATURE_NVIDIA_P2P);
+	json_obj_close(j);
+}
+
+static void print_info_text(const struct gpupath_info *info)
+{
+	bool usable = info->features & GPUPATH_FEATURE_P2PDMA_USABLE;
+	uint64_t bit;
+
+	printf("module gpupath %s on %s (genl %" PRIu32 ", ioctl %" PRIu32 ")\n",
+	       info->version, info->kernel, info->genl_version, info->ioctl_version);
+	printf("  p2pdma: %s (%s)\n", usable ? "usable" : "unavailable",
+	       gpupath_p2pdma_status_text(info->p2pdma_status));
+	printf("  nvidia-p2p: %s\n",
+	       info->features & GPUPATH_FEATURE_NVIDIA_P2P ? "present" : "absent");
+	printf("  features:");
+	for (bit = 1; bit && bit <= info->features; bit <<= 1)
+		if ((info->features & bit) && gpupath_feature_name(bit))
+			printf(" %s", gpupath_feature_name(bit));
+	printf("\n");
+}
+
+void cli_print_info(struct cli *cli, const struct gpupath_info *info)
+{
+	if (cli->json)
+		print_info_json(&cli->j, info);
+	else
+		print_info_text(info);
+}
+
+int cmd_show(struct cli *cli, int argc, char **argv)
+{
+	struct gpupath_info info;
+	struct gpupath_ctl *ctl;
+	int r;
+
+	if (cli_parse_common(cli, argc, argv, "gpupath show [-j]") != argc)
+		return 2;
+	r = cli_ctl_open(cli, &ctl);
+	if (r)
+		return r;
+	r = gpupath_ctl_get_info(ctl, &info);
+	if (r < 0) {
+		r = cli_err(cli, r, "get-info", gpupath_ctl_errmsg(ctl));
+		goto out;
+	}
+	if (cli->json)
+		json_obj_open(&cli->j, NULL);
+	cli_print_info(cli, &info);
+	if (cli->json) {
+		json_str(&cli->j, "device", GPUPATH_DEV_PATH);
+		json_obj_close(&cli->j);
+		r = json_end(&cli->j) ? 1 : 0;
+	}
+out:
+	gpupath_ctl_close(ctl);
+	return r;
+}

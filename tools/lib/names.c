@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Names of the protocol's numbers, shared by the CLI, the daemon and the
+ * library's users.
+ */
+#include "libgpupath.h"
+#include "../../kmod/version.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *gpupath_tools_version(void)
+{
+	return GPUPATH_VERSION;
+}
+
+static const char *const feature_names[] = {
+	"p2pdma-built",
+	"p2pdma-usable",
+	"nvidia-p2p",
+};
+
+const char *gpupath_feature_name(uint64_t bit)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(feature_names); i++)
+		if (bit == 1ULL << i)
+			return feature_names[i];
+	return NULL;
+}
+
+static const struct {
+	const char *name;
+	const char *text;
+} p2pdma_status[] = {
+	[GPUPATH_P2PDMA_OK] = {
+		"ok", "PCI peer-to-peer DMA is usable",
+	},
+	[GPUPATH_P2PDMA_NOT_BUILT] = {
+		"not-built",
+		"this kernel has no PCI P2PDMA (CONFIG_PCI_P2PDMA is off): I/O into device memory bounces through host memory",
+	},
+};
+
+const char *gpupath_p2pdma_status_name(uint32_t status)
+{
+	if (status >= ARRAY_SIZE(p2pdma_status))
+		return "unknown";
+	return p2pdma_status[status].name;
+}
+
+const char *gpupath_p2pdma_status_text(uint32_t status)
+{
+	if (status >= ARRAY_SIZE(p2pdma_status))
+		return "unknown status (newer module than these tools?)";
+	return p2pdma_status[status].text;
+}
+
+static const char *const cmd_names[] = {
+	[GPUPATH_CMD_GET_INFO] = "get-info",
+};
+
+const char *gpupath_cmd_name(uint32_t cmd)
+{
+	if (cmd >= ARRAY_SIZE(cmd_names))
+		return NULL;
+	return cmd_names[cmd];
+}
