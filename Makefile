@@ -46,7 +46,12 @@ USER_BINS := tools/gpupath/gpupath daemon/gpupathd
 USER_LIBS := tools/lib/libgpupath.a tools/lib/libgpupath.so
 ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS)
 
-.PHONY: all userspace module module-or-skip clean install install-user \
+TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check
+UNIT_BINS := selftests/build/json_test selftests/build/model_test
+# kselftest_harness.h, from the kernel source tree (selftests/run.sh finds it)
+KSFT ?= /usr/src/linux/tools/testing/selftests
+
+.PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test \
 	vm-test dkms-test demo checkpatch sparse
 
@@ -73,6 +78,30 @@ tools/gpupath/gpupath: $(CLI_OBJS) tools/lib/libgpupath.a
 daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath.a
 	$(quiet) LD $@
 	$(Q)$(CC) -o $@ $^ $(NL_LIBS)
+
+test-bins: $(TEST_BINS)
+
+unit-bins: $(UNIT_BINS)
+
+selftests/build/gp-pattern: selftests/vm/pattern.c
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+selftests/build/nl-check: selftests/vm/nl-check.c tools/lib/libgpupath.a
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
+
+selftests/build/json_test: selftests/unit/json_test.c tools/gpupath/json.o
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -isystem $(KSFT) -Wno-unused-parameter -o $@ $^
+
+selftests/build/model_test: selftests/unit/model_test.c tools/lib/libgpupath.a
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -isystem $(KSFT) -Wno-unused-parameter -o $@ $^ $(NL_LIBS)
 
 module:
 	@test -d "$(KDIR)" || { echo "error: no kernel build tree at $(KDIR)"; \
@@ -142,7 +171,7 @@ checkpatch:
 
 clean:
 	rm -f $(ALL_OBJS) $(ALL_OBJS:.o=.d) $(USER_BINS) $(USER_LIBS)
-	rm -rf selftests/unit/build
+	rm -rf selftests/build
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean; fi
 
 -include $(ALL_OBJS:.o=.d)

@@ -20,16 +20,7 @@ if [ -f "$kdir/.done" ]; then
 fi
 
 ver=$(ksrc_version)
-src=$GPUPATH_CACHE/src/linux-source-$ver
-if [ ! -f "$src/.done" ]; then
-	msg UNPACK "$KSRC_TARBALL"
-	rm -rf "$src" "$src.tmp"
-	mkdir -p "$src.tmp"
-	tar -C "$src.tmp" --strip-components=1 -xf "$KSRC_TARBALL"
-	touch "$src.tmp/.done"
-	mv "$src.tmp" "$src"
-fi
-
+src=$(ksrc_dir)
 rm -rf "$kdir"
 mkdir -p "$kdir/build"
 log=$kdir/build.log

@@ -25,11 +25,36 @@ variant_fragments() {
 	esac
 }
 
+# How build-kernel.sh builds (base configs, targets): bump when that changes.
+KERNEL_RECIPE="1 x86_64_defconfig kvm_guest.config bzImage modules"
+
 # Directory of the built test kernel for this source version, variant and
 # config: rebuilt only when one of those changes.
 kernel_dir() {
 	local top=$1 key
-	key=$( { ksrc_version; cat "$top/selftests/vm/build-kernel.sh";
+	key=$( { ksrc_version; echo "$KERNEL_RECIPE";
 		 variant_fragments "$top" | xargs cat; } | sha256sum | cut -c1-12)
 	echo "$GPUPATH_CACHE/kernel/$(ksrc_version)-$KERNEL_VARIANT-$key"
+}
+
+# The unpacked kernel source (Debian's linux-source-6.1), unpacked once into
+# the cache. Prints its directory.
+ksrc_dir() {
+	local ver src
+	ver=$(ksrc_version) || return 1
+	src=$GPUPATH_CACHE/src/linux-source-$ver
+	if [ ! -f "$src/.done" ]; then
+		msg UNPACK "$KSRC_TARBALL"
+		rm -rf "$src" "$src.tmp"
+		mkdir -p "$src.tmp"
+		tar -C "$src.tmp" --strip-components=1 -xf "$KSRC_TARBALL" || return 1
+		touch "$src.tmp/.done"
+		mv "$src.tmp" "$src"
+	fi
+	echo "$src"
+}
+
+# The module's version, from kmod/version.h.
+gpupath_version() {
+	sed -n 's/^#define GPUPATH_VERSION[[:space:]]*"\(.*\)"/\1/p' "$1/kmod/version.h"
 }

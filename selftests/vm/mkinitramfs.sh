@@ -141,6 +141,13 @@ install_bin "$jq" /usr/bin/jq
 install_bin "$kmod" /usr/bin/kmod /bin/kmod \
 	/sbin/modprobe /sbin/insmod /sbin/rmmod /sbin/lsmod /sbin/depmod /sbin/modinfo
 
+# Libraries gpupath's own programs link (they reach the guest over 9p).
+for so in libnl-3.so.200 libnl-genl-3.so.200; do
+	lib=$(ldconfig -p | awk -v so="$so" '$1 == so && /x86-64/ { print $NF; exit }')
+	[ -n "$lib" ] || die "$so not found; install the Debian packages libnl-3-200 libnl-genl-3-200"
+	copy_lib "$lib"
+done
+
 # busybox and its applets, where --list-full places them.
 cp "$busybox" "$root/bin/busybox"
 chmod 0755 "$root/bin/busybox"

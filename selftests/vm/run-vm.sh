@@ -49,7 +49,7 @@ workdir=$(cd "$workdir" && pwd)
 
 # The userland archive depends only on the host's packages and the script.
 userland=$GPUPATH_CACHE/initramfs/userland-$( { cat "$top/selftests/vm/mkinitramfs.sh";
-	dpkg-query -W busybox-static nvme-cli iproute2 fio jq kmod; } | sha256sum | cut -c1-12).cpio.gz
+	dpkg-query -W busybox-static nvme-cli iproute2 fio jq kmod libnl-genl-3-200; } | sha256sum | cut -c1-12).cpio.gz
 if [ ! -f "$userland" ]; then
 	mkdir -p "$(dirname "$userland")"
 	"$top/selftests/vm/mkinitramfs.sh" "$userland.tmp"

@@ -22,7 +22,12 @@ struct cli_cmd {
 int cli_err(struct cli *cli, int r, const char *what, const char *kmsg);
 /* Open the control socket; explains a missing module. */
 int cli_ctl_open(struct cli *cli, struct gpupath_ctl **ctl);
-/* Parse the options every command takes (-j); returns the next argv index. */
+/*
+ * Parse the options every command takes (-j, -h); returns the index of the
+ * first argument that is not an option, or -1 after printing the usage.
+ */
+int cli_parse_opts(struct cli *cli, int argc, char **argv, const char *usage);
+/* The same for commands without arguments: returns argc or -1. */
 int cli_parse_common(struct cli *cli, int argc, char **argv, const char *usage);
 
 /* Print a module description, as text or JSON members of the open object. */

@@ -51,6 +51,17 @@ int cli_ctl_open(struct cli *cli, struct gpupath_ctl **ctl)
 
 int cli_parse_common(struct cli *cli, int argc, char **argv, const char *usage_line)
 {
+	int idx = cli_parse_opts(cli, argc, argv, usage_line);
+
+	if (idx >= 0 && idx != argc) {
+		fprintf(stderr, "Usage: %s\n", usage_line);
+		return -1;
+	}
+	return idx;
+}
+
+int cli_parse_opts(struct cli *cli, int argc, char **argv, const char *usage_line)
+{
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -82,7 +93,12 @@ int main(int argc, char **argv)
 	int idx;
 
 	json_init(&cli.j, stdout);
-	idx = cli_parse_common(&cli, argc, argv, "gpupath [-j] COMMAND [ARGS...]");
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+			 !strcmp(argv[1], "help"))) {
+		usage(stdout);
+		return 0;
+	}
+	idx = cli_parse_opts(&cli, argc, argv, "gpupath [-j] COMMAND [ARGS...]");
 	if (idx < 0)
 		return 2;
 	if (idx >= argc) {
@@ -92,10 +108,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[idx], commands[i].name))
 			return commands[i].fn(&cli, argc - idx, argv + idx);
-	if (!strcmp(argv[idx], "help")) {
-		usage(stdout);
-		return 0;
-	}
 	fprintf(stderr, "gpupath: unknown command '%s' (see gpupath --help)\n", argv[idx]);
 	return 2;
 }

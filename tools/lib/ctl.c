@@ -208,8 +208,9 @@ static int libnl_errno(int nlerr)
 	}
 }
 
-static int request(struct gpupath_ctl *ctl, uint8_t cmd,
-		   int (*parse)(struct nlmsghdr *nlh, void *arg), void *arg)
+int gpupath_ctl_request(struct gpupath_ctl *ctl, uint8_t cmd,
+			int (*fill)(struct nl_msg *msg, void *arg),
+			int (*parse)(struct nlmsghdr *nlh, void *arg), void *arg)
 {
 	struct request req = { .ctl = ctl, .parse = parse, .arg = arg };
 	struct nl_msg *msg;
@@ -224,6 +225,11 @@ static int request(struct gpupath_ctl *ctl, uint8_t cmd,
 	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, ctl->family, 0,
 			 NLM_F_REQUEST | NLM_F_ACK, cmd, GPUPATH_GENL_VERSION))
 		goto out;
+	if (fill) {
+		r = fill(msg, arg);
+		if (r < 0)
+			goto out;
+	}
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &req);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &req);
 	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &req);
@@ -328,7 +334,7 @@ static int parse_info_reply(struct nlmsghdr *nlh, void *arg)
 int gpupath_ctl_get_info(struct gpupath_ctl *ctl, struct gpupath_info *info)
 {
 	memset(info, 0, sizeof(*info));
-	return request(ctl, GPUPATH_CMD_GET_INFO, parse_info_reply, info);
+	return gpupath_ctl_request(ctl, GPUPATH_CMD_GET_INFO, NULL, parse_info_reply, info);
 }
 
 /* ---- notifications ------------------------------------------------------ */

@@ -1,0 +1,179 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The test runner behind `make test`:
+#
+#   selftests/run.sh [all | host | static | vm | dkms]...
+#
+#   host    unit tests of the user-space code and the CLI, no VM
+#   static  checkpatch --strict, and the module built with W=1 and sparse
+#   vm      the test kernel (built once, cached) in QEMU: module, netlink,
+#           CLI, daemon, NVMe-oF over soft-RoCE and TCP, the BAR device
+#   dkms    DKMS build against Debian's stock headers (P2PDMA off), then
+#           Debian's stock kernel booted with that module
+#
+# Every suite prints TAP; this script counts it and ends with the line
+# "N passed, N failed, N skipped". Logs and VM work directories are kept in
+# selftests/build/. Set KERNEL_VARIANT=debug for the KASAN/lockdep kernel.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/selftests/vm/lib.sh"
+cd "$top"
+
+build=$top/selftests/build
+mkdir -p "$build"
+MAKE="make --no-print-directory"
+
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; }
+skipped() { echo "ok - $1 # SKIP $2"; }
+# check NAME CMD...: one TAP line for a command; its output goes into the log.
+check() {
+	local name=$1 log
+	shift
+	log=$build/log/$(echo "$name" | tr -c 'a-zA-Z0-9_\n-' '_').log
+	mkdir -p "$build/log"
+	if "$@" >"$log" 2>&1; then
+		ok "$name"
+	else
+		sed 's/^/# /' "$log" | tail -40
+		notok "$name (log: ${log#"$top"/})"
+		return 1
+	fi
+}
+
+ksft_dir() {
+	local src
+	src=$(ksrc_dir) || return 1
+	echo "$src/tools/testing/selftests"
+}
+
+suite_host() {
+	local ksft t
+	ksft=$(ksft_dir) || { notok "host: kernel source for kselftest_harness.h"; return; }
+	check "host: user space builds with -Wall -Wextra -Werror" \
+		$MAKE userspace test-bins unit-bins WERROR=-Werror KSFT="$ksft" || return
+	for t in "$build"/*_test; do
+		"$t" 2>&1 | grep -v '^TAP version\|^1\.\.'
+	done
+	selftests/cli-test.sh
+}
+
+suite_static() {
+	local kdir
+	check "static: checkpatch --strict reports no errors on kmod/ and uapi/" \
+		selftests/vm/checkpatch.sh
+	kdir=$(selftests/vm/build-kernel.sh) || { notok "static: test kernel build"; return; }
+	check "static: module builds without warnings with W=1 and sparse (C=1), test kernel" \
+		selftests/vm/build-module.sh "$kdir/build" "$build/kmod-static" W=1 C=1
+	check "static: module builds without warnings with W=1, Debian stock headers" \
+		selftests/vm/build-module.sh "$(stock_headers)" "$build/kmod-stock-w1" W=1
+}
+
+stock_headers() {
+	local rel
+	rel=$(cat "$(selftests/vm/stock-kernel.sh)/release")
+	echo "/lib/modules/$rel/build"
+}
+
+# run_guest NAME WORKDIR TESTS -- run-vm.sh options: the guest's TAP, then a
+# line for the VM itself.
+run_guest() {
+	local name=$1 work=$2 tests=$3 rc
+	shift 3
+	selftests/vm/run-vm.sh --workdir "$work" "$@" -- \
+		"sh /src/selftests/vm/guest-run.sh $tests" >"$work/vm.log" 2>&1
+	rc=$?
+	grep -a -v '^GPUPATH_EXIT=' "$work/tap.log" | grep -a -v '^TAP version\|^1\.\.'
+	if [ $rc -eq 0 ] || [ $rc -eq 1 ]; then
+		ok "$name: VM ran to the end"
+	else
+		sed 's/^/# /' "$work/vm.log"
+		grep -a -E 'WARNING|BUG|Oops|panic|Call Trace' "$work/console.log" | head -30 | sed 's/^/# /'
+		notok "$name: VM did not finish (exit $rc, console: ${work#"$top"/}/console.log)"
+	fi
+}
+
+# The checks made from the host side, on the files the guest left.
+host_side_checks() {
+	local name=$1 work=$2
+	if [ -s "$work/bar.expect" ]; then
+		# shellcheck disable=SC2046
+		check "$name: the pattern written into the BAR is in its backing file on the host" \
+			"$build/gp-pattern" check "$work/bar.img" $(cat "$work/bar.expect")
+	else
+		notok "$name: the guest left no bar.expect"
+	fi
+	if [ -s "$work/show.json" ]; then
+		check "$name: gpupath show -j is valid JSON (host-side parser)" \
+			python3 -m json.tool "$work/show.json"
+	else
+		notok "$name: the guest left no show.json"
+	fi
+}
+
+suite_vm() {
+	local kdir work start
+	start=$(date +%s)
+	kdir=$(selftests/vm/build-kernel.sh) || { notok "vm: test kernel build"; return; }
+	ok "vm: test kernel $(basename "$kdir") ready after $(( $(date +%s) - start )) s"
+	check "vm: user space and test helpers build" $MAKE userspace test-bins || return
+	work=$build/vm-$KERNEL_VARIANT
+	rm -rf "$work"
+	mkdir -p "$work"
+	check "vm: module builds against the test kernel" \
+		selftests/vm/build-module.sh "$kdir/build" "$build/kmod-test-$KERNEL_VARIANT" || return
+	cp "$build/kmod-test-$KERNEL_VARIANT/gpupath.ko" "$work/"
+	local append=""
+	[ "$KERNEL_VARIANT" = debug ] && append="panic_on_warn=1 kasan.fault=panic"
+	start=$(date +%s)
+	run_guest "vm" "$work" "$(ls selftests/vm/tests/*.sh | sed 's|^|/src/|' | tr '\n' ' ')" \
+		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology switch \
+		--append "EXPECT_P2PDMA=1 $append" --timeout 1500
+	echo "# vm: guest ran for $(( $(date +%s) - start )) s"
+	host_side_checks vm "$work"
+}
+
+suite_dkms() {
+	local stock rel work tree ko
+	stock=$(selftests/vm/stock-kernel.sh) || { notok "dkms: fetch Debian's stock kernel"; return; }
+	rel=$(cat "$stock/release")
+	check "dkms: user space and test helpers build" $MAKE userspace test-bins || return
+	tree=$build/dkms
+	rm -rf "$tree"
+	check "dkms: dkms build against linux-headers-$rel (P2PDMA off there)" \
+		selftests/vm/dkms-build.sh "$tree" "$rel" || return
+	ko=$(find "$tree/tree" -name gpupath.ko -path "*/$rel/*" | head -n 1)
+	[ -n "$ko" ] || { notok "dkms: no gpupath.ko in the DKMS tree"; return; }
+	work=$build/vm-stock
+	rm -rf "$work"
+	mkdir -p "$work"
+	cp "$ko" "$work/gpupath.ko"
+	run_guest "stock" "$work" \
+		"/src/selftests/vm/tests/show.sh /src/selftests/vm/tests/module-reload.sh /src/selftests/vm/tests/bar.sh" \
+		--kernel "$stock/vmlinuz" --modroot "$stock/modroot" \
+		--modules configfs,virtio_pci,9pnet_virtio,9p,nvme \
+		--append "EXPECT_P2PDMA=0" --timeout 600
+	host_side_checks stock "$work"
+}
+
+suites=("$@")
+[ ${#suites[@]} -gt 0 ] || suites=(all)
+[ "${suites[*]}" = all ] && suites=(host static vm dkms)
+log=$build/test.log
+: >"$log"
+start=$(date +%s)
+for s in "${suites[@]}"; do
+	case $s in
+	host | static | vm | dkms) ;;
+	*) die "unknown suite '$s' (host, static, vm, dkms, all)" ;;
+	esac
+	echo "# suite $s"
+	"suite_$s" 2>&1 | tee -a "$log"
+done
+pass=$(grep -a -c -E '^ok ' "$log")
+skip=$(grep -a -c -E '^ok .*# SKIP' "$log")
+fail=$(grep -a -c -E '^not ok ' "$log")
+echo "# ${suites[*]}: $(( $(date +%s) - start )) s"
+echo "$((pass - skip)) passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

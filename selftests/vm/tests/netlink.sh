@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# The family's policies and extended ACKs, the monitor and the daemon
+# following the module across an unload and a reload.
+. /src/selftests/vm/guest-lib.sh
+
+load_module
+$NLCHECK || fail "policy checks"
+
+# monitor: two events, unloaded then loaded again.
+$GP monitor -j --count 2 >/tmp/mon.json 2>/tmp/mon.err &
+mon=$!
+$GPD --foreground --verbose --interval 1 >/tmp/gpd.log 2>&1 &
+gpd=$!
+wait_for 10 grep -q 'monitoring (module loaded)' /tmp/mon.err || fail "monitor did not start"
+wait_for 10 grep -q 'features:' /tmp/gpd.log || fail "daemon did not read the module: $(cat /tmp/gpd.log)"
+rmmod gpupath || fail rmmod
+wait_for 10 grep -q 'unloaded' /tmp/gpd.log || fail "daemon missed the unload"
+insmod "$KO" || fail insmod
+wait_for 20 sh -c "[ \$(wc -l </tmp/mon.json) -ge 2 ]" || fail "monitor saw: $(cat /tmp/mon.json)"
+wait $mon || fail "monitor exited with an error"
+cat /tmp/mon.json
+jq -s -e '.[0].event == "module-unloaded" and .[1].event == "module-loaded" and
+	  .[1].module.genl_version == 1' /tmp/mon.json >/dev/null || fail "monitor events wrong"
+wait_for 10 grep -q 'gpupath module loaded' /tmp/gpd.log || fail "daemon missed the reload"
+kill -HUP $gpd
+wait_for 10 grep -q 'reloading configuration' /tmp/gpd.log || fail "daemon ignored SIGHUP"
+kill -0 $gpd || fail "daemon died on SIGHUP"
+kill -TERM $gpd
+wait $gpd
+rc=$?
+cat /tmp/gpd.log
+[ $rc = 0 ] || fail "daemon exit status $rc on SIGTERM"
+grep -q stopping /tmp/gpd.log || fail "daemon did not log its stop"
