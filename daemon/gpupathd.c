@@ -37,26 +37,6 @@ struct daemon {
 
 /* ---- dump ------------------------------------------------------------- */
 
-static void features_str(uint64_t features, char *buf, size_t size)
-{
-	const char *name;
-	unsigned int bit;
-	size_t len = 0;
-
-	snprintf(buf, size, "none");
-	for (bit = 0; bit < 64 && len < size; bit++) {
-		if (!(features & (1ULL << bit)))
-			continue;
-		name = gpupath_feature_name(1ULL << bit);
-		if (name)
-			len += snprintf(buf + len, size - len, "%s%s",
-					len ? " " : "", name);
-		else
-			len += snprintf(buf + len, size - len, "%sbit%u",
-					len ? " " : "", bit);
-	}
-}
-
 static void log_module_info(const struct gpupath_info *info)
 {
 	char features[256];
@@ -69,7 +49,7 @@ static void log_module_info(const struct gpupath_info *info)
 		log_info("P2PDMA: %s",
 			 gpupath_p2pdma_status_text(info->p2pdma_status));
 	if (info->has & GPUPATH_INFO_HAS_FEATURES) {
-		features_str(info->features, features, sizeof(features));
+		gpupath_features_format(info->features, features, sizeof(features));
 		log_info("features: %s", features);
 	}
 }

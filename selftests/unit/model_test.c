@@ -146,4 +146,19 @@ TEST(names)
 	EXPECT_EQ(NULL, gpupath_cmd_name(GPUPATH_CMD_MAX + 1));
 }
 
+TEST(features_format)
+{
+	char buf[64];
+
+	gpupath_features_format(0, buf, sizeof(buf));
+	EXPECT_STREQ("none", buf);
+	gpupath_features_format(GPUPATH_FEATURE_P2PDMA_BUILT | GPUPATH_FEATURE_NVIDIA_P2P,
+				buf, sizeof(buf));
+	EXPECT_STREQ("p2pdma-built nvidia-p2p", buf);
+	gpupath_features_format(GPUPATH_FEATURE_P2PDMA_USABLE | 1ULL << 40, buf, sizeof(buf));
+	EXPECT_STREQ("p2pdma-usable bit40", buf);
+	gpupath_features_format(GPUPATH_FEATURE_ALL, buf, 10);
+	EXPECT_STREQ("p2pdma-bu", buf);
+}
+
 TEST_HARNESS_MAIN

@@ -41,7 +41,7 @@ static void print_info_json(struct json *j, const struct gpupath_info *info)
 static void print_info_text(const struct gpupath_info *info)
 {
 	bool usable = info->features & GPUPATH_FEATURE_P2PDMA_USABLE;
-	uint64_t bit;
+	char features[256];
 
 	printf("module gpupath %s on %s (genl %" PRIu32 ", ioctl %" PRIu32 ")\n",
 	       info->version, info->kernel, info->genl_version, info->ioctl_version);
@@ -49,11 +49,8 @@ static void print_info_text(const struct gpupath_info *info)
 	       gpupath_p2pdma_status_text(info->p2pdma_status));
 	printf("  nvidia-p2p: %s\n",
 	       info->features & GPUPATH_FEATURE_NVIDIA_P2P ? "present" : "absent");
-	printf("  features:");
-	for (bit = 1; bit && bit <= info->features; bit <<= 1)
-		if ((info->features & bit) && gpupath_feature_name(bit))
-			printf(" %s", gpupath_feature_name(bit));
-	printf("\n");
+	gpupath_features_format(info->features, features, sizeof(features));
+	printf("  features: %s\n", features);
 }
 
 void cli_print_info(struct cli *cli, const struct gpupath_info *info)

@@ -39,6 +39,11 @@ int gpupath_dev_version(struct gpupath_dev *dev, struct gpupath_version *ver);
 
 /* Short name of one GPUPATH_FEATURE_* bit ("p2pdma-usable"), NULL if unknown. */
 const char *gpupath_feature_name(uint64_t bit);
+/*
+ * Space-separated names of the bits set in @features ("bitN" for bits these
+ * tools do not know), or "none"; truncated to fit @size.
+ */
+void gpupath_features_format(uint64_t features, char *buf, size_t size);
 /* Short name of a P2PDMA status ("ok", "not-built"), "unknown" otherwise. */
 const char *gpupath_p2pdma_status_name(uint32_t status);
 /* One sentence explaining a P2PDMA status to a user. */

@@ -3,6 +3,8 @@
  * Names of the protocol's numbers, shared by the CLI, the daemon and the
  * library's users.
  */
+#include <stdio.h>
+
 #include "libgpupath.h"
 #include "../../kmod/version.h"
 
@@ -27,6 +29,31 @@ const char *gpupath_feature_name(uint64_t bit)
 		if (bit == 1ULL << i)
 			return feature_names[i];
 	return NULL;
+}
+
+void gpupath_features_format(uint64_t features, char *buf, size_t size)
+{
+	const char *sep = "";
+	size_t len = 0;
+	unsigned int i;
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	for (i = 0; i < 64 && len < size; i++) {
+		uint64_t bit = 1ULL << i;
+		const char *name = gpupath_feature_name(bit);
+
+		if (!(features & bit))
+			continue;
+		if (name)
+			len += snprintf(buf + len, size - len, "%s%s", sep, name);
+		else
+			len += snprintf(buf + len, size - len, "%sbit%u", sep, i);
+		sep = " ";
+	}
+	if (!features)
+		snprintf(buf, size, "none");
 }
 
 static const struct {
