@@ -507,6 +507,9 @@ int gpupath_mon_dispatch(struct gpupath_mon *mon, gpupath_event_fn fn, void *arg
 		r = nl_recvmsgs_default(mon->sk);
 		if (r == -NLE_AGAIN)
 			break;
+		/* libnl reports a receive-queue overrun (ENOBUFS) as NLE_NOMEM. */
+		if (r == -NLE_NOMEM)
+			return -ENOBUFS;
 		if (r < 0)
 			return libnl_errno(r);
 	}

@@ -124,7 +124,8 @@ void gpupath_mon_close(struct gpupath_mon *mon);
 int gpupath_mon_fd(const struct gpupath_mon *mon);
 /*
  * Read what is pending without blocking and call @fn for each event.
- * Returns the number of events, or a negative errno.
+ * Returns the number of events, or a negative errno; -ENOBUFS means
+ * notifications were lost and the caller should read the state again.
  */
 int gpupath_mon_dispatch(struct gpupath_mon *mon, gpupath_event_fn fn, void *arg);
 
