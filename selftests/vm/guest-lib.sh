@@ -30,7 +30,7 @@ check_dmesg() {
 wait_for() {
 	t=$(($1 * 10))
 	shift
-	while ! "$@" 2>/dev/null; do
+	while ! "$@" >/dev/null 2>&1; do
 		t=$((t - 1))
 		[ $t -gt 0 ] || return 1
 		sleep 0.1

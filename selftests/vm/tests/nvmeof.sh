@@ -51,6 +51,8 @@ check_transport tcp 4421 22
 fabric_teardown
 trap - EXIT
 # Nothing created here may be left behind.
-[ -z "$(ls -A $CFG/subsystems)$(ls -A $CFG/ports)" ] || fail "nvmet objects left behind"
+for m in nvmet nvmet_rdma nvmet_tcp nvme_rdma nvme_tcp rdma_rxe null_blk; do
+	[ ! -d /sys/module/$m ] || fail "module $m still loaded: something still holds it"
+done
 ! $IP link show veth0 >/dev/null 2>&1 || fail "veth0 left behind"
 [ -z "$(rdma link show 2>/dev/null)" ] || fail "rdma link left behind"
