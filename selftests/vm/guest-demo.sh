@@ -6,6 +6,8 @@
 # reports. (Topology: see fabric_setup in guest-lib.sh.)
 . /src/selftests/vm/guest-lib.sh
 
+PATH=/src/tools/gpupath:/src/daemon:$PATH
+
 step() { printf '\n==> %s\n' "$*"; }
 run() { printf '$ %s\n' "$*"; "$@"; }
 
@@ -22,15 +24,15 @@ echo "namespace $UUID is /dev/$(ns_dev)"
 
 step "load gpupath and start its daemon"
 run insmod "$KO"
-$GPD --foreground >/tmp/gpupathd.log 2>&1 &
+gpupathd --foreground >/tmp/gpupathd.log 2>&1 &
 gpd=$!
 wait_for 10 grep -q 'features:' /tmp/gpupathd.log
 sed 's/^/gpupathd: /' /tmp/gpupathd.log
 
 step "what the module reports"
-run $GP version
-run $GP show
-run $GP show -j
+run gpupath version
+run gpupath show
+run gpupath show -j
 echo
 echo "Direct NVMe(-oF) -> device-memory reads arrive in the next milestone;"
 echo "this VM already has the device memory they will land in:"
