@@ -132,6 +132,8 @@ install-module: module
 # DKMS builds from a copy of the sources under /usr/src/gpupath-VERSION.
 DKMS_SRC := $(DESTDIR)/usr/src/gpupath-$(VERSION)
 dkms-install:
+	@if dkms status -m gpupath -v $(VERSION) 2>/dev/null | grep -q .; then \
+		dkms remove -m gpupath -v $(VERSION) --all; fi
 	rm -rf $(DKMS_SRC)
 	install -d $(DKMS_SRC)
 	cp -r Kbuild Makefile dkms.conf kmod uapi $(DKMS_SRC)/

@@ -6,8 +6,6 @@
 # reports. (Topology: see fabric_setup in guest-lib.sh.)
 . /src/selftests/vm/guest-lib.sh
 
-PATH=/src/tools/gpupath:/src/daemon:$PATH
-
 step() { printf '\n==> %s\n' "$*"; }
 run() { printf '$ %s\n' "$*"; "$@"; }
 

@@ -2,10 +2,11 @@
 # Helpers for the tests that run inside the VM; sourced by each test.
 # The tree is at /src (read-only), this run's work directory at /out.
 
-GP=/src/tools/gpupath/gpupath
-GPD=/src/daemon/gpupathd
-PATTERN=/src/selftests/build/gp-pattern
-NLCHECK=/src/selftests/build/nl-check
+# The harness puts the project's programs into the initramfs.
+GP=/usr/sbin/gpupath
+GPD=/usr/sbin/gpupathd
+PATTERN=/usr/libexec/gpupath/gp-pattern
+NLCHECK=/usr/libexec/gpupath/nl-check
 KO=/out/gpupath.ko
 IP=/usr/sbin/ip		# busybox sh would run its own ip applet otherwise
 

@@ -20,7 +20,8 @@
 #   --timeout S    hard limit for the whole run (default 600)
 #   --mem M        guest memory (default 2G)
 #
-# The source tree is shared read-only as /src. Exit status: CMD's, or 124 on
+# The project's programs go into the initramfs (/usr/sbin, and test helpers
+# in /usr/libexec/gpupath); the source tree is shared read-only as /src. Exit status: CMD's, or 124 on
 # timeout, or 125 when the guest died before reporting one (panic, oops).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -77,6 +78,13 @@ else
 	depmod -b "$stage/root" "$release"
 fi
 install -m 0755 "$top/selftests/vm/init" "$stage/root/init"
+# The project's programs, as built in the tree (their libraries are in the
+# userland archive).
+for f in tools/gpupath/gpupath:usr/sbin daemon/gpupathd:usr/sbin \
+	 selftests/build/gp-pattern:usr/libexec/gpupath selftests/build/nl-check:usr/libexec/gpupath; do
+	[ -x "$top/${f%%:*}" ] || continue
+	install -D -m 0755 "$top/${f%%:*}" "$stage/root/${f#*:}/$(basename "${f%%:*}")"
+done
 mkdir -p "$stage/root/src" "$stage/root/out"
 (cd "$stage/root" && find . | sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$stage/extra.cpio.gz"
 cat "$userland" "$stage/extra.cpio.gz" >"$stage/initrd.gz"
