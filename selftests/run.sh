@@ -48,11 +48,19 @@ ksft_dir() {
 	echo "$src/tools/testing/selftests"
 }
 
+uapi_check() {
+	local src=$build/uapi_check.c
+	printf '#include <linux/gpupath.h>\nint main(void) { return GPUPATH_IOC_VERSION == 0; }\n' >"$src"
+	gcc -std=c99 -Wall -Wextra -pedantic -Werror -Iuapi -o "$build/uapi_check" "$src" &&
+		g++ -Wall -Wextra -pedantic -Werror -Iuapi -x c++ -o "$build/uapi_check" "$src"
+}
+
 suite_host() {
 	local ksft t
 	ksft=$(ksft_dir) || { notok "host: kernel source for kselftest_harness.h"; return; }
 	check "host: user space builds with -Wall -Wextra -Werror" \
 		$MAKE userspace test-bins unit-bins WERROR=-Werror KSFT="$ksft" || return
+	check "host: uapi header compiles on its own as C99 and C++" uapi_check
 	for t in "$build"/*_test; do
 		"$t" 2>&1 | grep -v '^TAP version\|^1\.\.'
 	done

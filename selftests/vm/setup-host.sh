@@ -8,10 +8,10 @@ set -euo pipefail
 
 pkgs=(
 	# user space
-	gcc make pkg-config libc6-dev libnl-3-dev libnl-genl-3-dev
+	gcc g++ make pkg-config libc6-dev libnl-3-dev libnl-genl-3-dev
 	# test kernel, module, static checks
 	linux-source-6.1 flex bison bc libelf-dev libssl-dev ccache xz-utils
-	sparse perl dkms linux-headers-amd64 kmod
+	sparse perl dkms openssl linux-headers-amd64 kmod
 	# VM and what goes into its initramfs
 	qemu-system-x86 cpio busybox-static nvme-cli iproute2 fio jq
 	# host-side checks
