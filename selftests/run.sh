@@ -159,7 +159,7 @@ suite_dkms() {
 	cp "$ko" "$work/gpupath.ko"
 	run_guest "stock" "$work" \
 		"/src/selftests/vm/tests/show.sh /src/selftests/vm/tests/module-reload.sh /src/selftests/vm/tests/bar.sh" \
-		--kernel "$stock/vmlinuz" --modroot "$stock/modroot" \
+		--kernel "$stock/vmlinuz" --modroot "$stock/modroot" --topology flat \
 		--modules configfs,virtio_pci,9pnet_virtio,9p,nvme \
 		--append "EXPECT_P2PDMA=0" --timeout 600
 	host_side_checks stock "$work"
