@@ -70,6 +70,9 @@
 enum gpupath_cmd {
 	GPUPATH_CMD_UNSPEC,
 	GPUPATH_CMD_GET_INFO,
+	GPUPATH_CMD_PROVIDER_GET,
+	GPUPATH_CMD_PROVIDER_NEW,
+	GPUPATH_CMD_PROVIDER_DEL,
 
 	__GPUPATH_CMD_MAX,
 	GPUPATH_CMD_MAX = __GPUPATH_CMD_MAX - 1
@@ -79,6 +82,7 @@ enum gpupath_cmd {
 enum gpupath_a {
 	GPUPATH_A_UNSPEC,
 	GPUPATH_A_INFO,		/* nest, GPUPATH_A_INFO_* */
+	GPUPATH_A_PROVIDER,	/* nest, GPUPATH_A_PROVIDER_* */
 
 	__GPUPATH_A_MAX,
 	GPUPATH_A_MAX = __GPUPATH_A_MAX - 1
@@ -96,6 +100,99 @@ enum gpupath_a_info {
 
 	__GPUPATH_A_INFO_MAX,
 	GPUPATH_A_INFO_MAX = __GPUPATH_A_INFO_MAX - 1
+};
+
+enum gpupath_a_provider {
+	GPUPATH_A_PROVIDER_UNSPEC,
+	GPUPATH_A_PROVIDER_PAD,
+	GPUPATH_A_PROVIDER_ID,		/* u32 */
+	GPUPATH_A_PROVIDER_TYPE,	/* u32, enum gpupath_provider_type */
+	GPUPATH_A_PROVIDER_PCI_DEV,	/* string, "DDDD:BB:DD.F" */
+	GPUPATH_A_PROVIDER_DRIVER,	/* string, driver bound to the device */
+	GPUPATH_A_PROVIDER_OWNED,	/* u32, 1: gpupath registered the BAR */
+	GPUPATH_A_PROVIDER_SIZE,	/* u64, bytes of P2P memory */
+	GPUPATH_A_PROVIDER_ALLOCATED,	/* u64, bytes gpupath has allocated */
+	GPUPATH_A_PROVIDER_AVAILABLE,	/* u64, bytes free in the device's pool */
+	GPUPATH_A_PROVIDER_STATS,	/* nest, GPUPATH_A_STATS_* */
+
+	__GPUPATH_A_PROVIDER_MAX,
+	GPUPATH_A_PROVIDER_MAX = __GPUPATH_A_PROVIDER_MAX - 1
+};
+
+/*
+ * Counters of one provider. Each I/O is counted once: direct when the
+ * device DMAed into or out of the provider's memory, refused when gpupath
+ * declined it (the caller then bounces it through host memory) - by reason,
+ * as repeated GPUPATH_A_STATS_REFUSED nests.
+ */
+enum gpupath_a_stats {
+	GPUPATH_A_STATS_UNSPEC,
+	GPUPATH_A_STATS_PAD,
+	GPUPATH_A_STATS_DIRECT_IOS,	/* u64 */
+	GPUPATH_A_STATS_DIRECT_BYTES,	/* u64 */
+	GPUPATH_A_STATS_ERRORS,		/* u64, direct I/Os that failed */
+	GPUPATH_A_STATS_REFUSED,	/* nest, GPUPATH_A_REFUSED_*, repeated */
+
+	__GPUPATH_A_STATS_MAX,
+	GPUPATH_A_STATS_MAX = __GPUPATH_A_STATS_MAX - 1
+};
+
+enum gpupath_a_refused {
+	GPUPATH_A_REFUSED_UNSPEC,
+	GPUPATH_A_REFUSED_PAD,
+	GPUPATH_A_REFUSED_REASON,	/* u32, enum gpupath_reason */
+	GPUPATH_A_REFUSED_IOS,		/* u64 */
+	GPUPATH_A_REFUSED_BYTES,	/* u64 */
+
+	__GPUPATH_A_REFUSED_MAX,
+	GPUPATH_A_REFUSED_MAX = __GPUPATH_A_REFUSED_MAX - 1
+};
+
+/**
+ * enum gpupath_provider_type - where device memory comes from
+ * @GPUPATH_PROVIDER_P2PDMA: a PCI BAR registered as P2PDMA memory, by the
+ *	device's own driver (an NVMe CMB) or by gpupath's PCI stub driver
+ *	bound through driver_override.
+ * @GPUPATH_PROVIDER_NVIDIA: CUDA memory pinned with nvidia_p2p_get_pages().
+ */
+enum gpupath_provider_type {
+	GPUPATH_PROVIDER_UNSPEC,
+	GPUPATH_PROVIDER_P2PDMA,
+	GPUPATH_PROVIDER_NVIDIA,
+
+	__GPUPATH_PROVIDER_MAX,
+	GPUPATH_PROVIDER_MAX = __GPUPATH_PROVIDER_MAX - 1
+};
+
+/**
+ * enum gpupath_reason - why an I/O was or was not served directly
+ * @GPUPATH_REASON_NONE: it was (mode direct), or the buffer is host memory.
+ * @GPUPATH_REASON_P2PDMA_NOT_BUILT: the kernel has no CONFIG_PCI_P2PDMA.
+ * @GPUPATH_REASON_NO_P2P_ROUTE: pci_p2pdma_distance() refuses the provider
+ *	and the device's DMA engine (no common switch, host bridge not
+ *	allowed, ACS redirect).
+ * @GPUPATH_REASON_CPU_COPY: the transport moves data with the CPU
+ *	(nvme-tcp copies from sockets): there is no DMA engine to aim at
+ *	device memory, so a bounce costs nothing extra.
+ * @GPUPATH_REASON_VIRTUAL_DMA: the RDMA device is a software device with no
+ *	PCI DMA engine (soft-RoCE rxe, siw).
+ * @GPUPATH_REASON_MULTIPATH_HEAD: an nvme native-multipath head device: the
+ *	path used per I/O is chosen below gpupath, so direct DMA cannot be
+ *	promised; use a gpupath volume or the per-path devices.
+ * @GPUPATH_REASON_NO_DMA_DEVICE: no DMA device could be found for the block
+ *	device (not NVMe, or an unknown transport).
+ */
+enum gpupath_reason {
+	GPUPATH_REASON_NONE,
+	GPUPATH_REASON_P2PDMA_NOT_BUILT,
+	GPUPATH_REASON_NO_P2P_ROUTE,
+	GPUPATH_REASON_CPU_COPY,
+	GPUPATH_REASON_VIRTUAL_DMA,
+	GPUPATH_REASON_MULTIPATH_HEAD,
+	GPUPATH_REASON_NO_DMA_DEVICE,
+
+	__GPUPATH_REASON_MAX,
+	GPUPATH_REASON_MAX = __GPUPATH_REASON_MAX - 1
 };
 
 /**
@@ -155,7 +252,91 @@ struct gpupath_version {
 	__u64 features;
 };
 
+/**
+ * struct gpupath_alloc - GPUPATH_IOC_ALLOC: device memory from a provider
+ * @provider: provider id (GPUPATH_A_PROVIDER_ID)
+ * @flags: none defined, must be 0
+ * @size: bytes, a multiple of the page size
+ * @handle: out, the buffer's handle on this file descriptor
+ * @mmap_offset: out, the offset to pass to mmap() of this file descriptor
+ *	to map the memory (uncached, as PCI memory is)
+ */
+struct gpupath_alloc {
+	__u32 provider;
+	__u32 flags;
+	__u64 size;
+	__u64 handle;
+	__u64 mmap_offset;
+};
+
+/**
+ * struct gpupath_host_reg - GPUPATH_IOC_REG_HOST: pin host memory
+ * @addr: page-aligned start of the caller's memory
+ * @size: bytes, a multiple of the page size
+ * @flags: none defined, must be 0
+ * @pad: must be 0
+ * @handle: out, the buffer's handle on this file descriptor
+ */
+struct gpupath_host_reg {
+	__u64 addr;
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+	__u64 handle;
+};
+
+enum gpupath_io_op {
+	GPUPATH_IO_READ = 1,	/* block device -> buffer */
+	GPUPATH_IO_WRITE = 2,	/* buffer -> block device */
+};
+
+/* How an I/O was served (struct gpupath_io.mode). */
+enum gpupath_io_mode {
+	GPUPATH_MODE_NONE,	/* not served */
+	GPUPATH_MODE_DIRECT,	/* the device DMAed to or from device memory */
+	GPUPATH_MODE_HOST,	/* the buffer is host memory */
+};
+
+/**
+ * struct gpupath_io - GPUPATH_IOC_IO: one read or write
+ * @handle: buffer handle on this file descriptor
+ * @buf_offset: offset into the buffer
+ * @dev_offset: byte offset on the block device
+ * @len: bytes; offsets and length must be multiples of the device's
+ *	logical block size, and the range must lie within buffer and device
+ * @fd: an open block device; read needs it open for reading, write for
+ *	writing
+ * @op: enum gpupath_io_op
+ * @flags: none defined, must be 0
+ * @mode: out, enum gpupath_io_mode
+ * @reason: out, enum gpupath_reason
+ * @pad: must be 0
+ *
+ * Returns 0 when done. When device memory cannot be reached directly the
+ * ioctl fails with EXDEV and fills @reason; nothing was transferred and the
+ * caller may bounce through host memory. Other errors are the usual ones:
+ * EINVAL (alignment, range, flags), EBADF (fd not open for the direction),
+ * ENOTBLK (fd not a block device), ENOENT (no such handle), EIO.
+ */
+struct gpupath_io {
+	__u64 handle;
+	__u64 buf_offset;
+	__u64 dev_offset;
+	__u64 len;
+	__s32 fd;
+	__u32 op;
+	__u32 flags;
+	__u32 mode;
+	__u32 reason;
+	__u32 pad;
+};
+
 #define GPUPATH_IOC_MAGIC		0xB9
 #define GPUPATH_IOC_VERSION		_IOR(GPUPATH_IOC_MAGIC, 0x00, struct gpupath_version)
+#define GPUPATH_IOC_ALLOC		_IOWR(GPUPATH_IOC_MAGIC, 0x01, struct gpupath_alloc)
+#define GPUPATH_IOC_REG_HOST		_IOWR(GPUPATH_IOC_MAGIC, 0x02, struct gpupath_host_reg)
+/* Release a buffer by handle (__u64); its memory goes once unmapped and idle. */
+#define GPUPATH_IOC_FREE		_IOW(GPUPATH_IOC_MAGIC, 0x03, __u64)
+#define GPUPATH_IOC_IO			_IOWR(GPUPATH_IOC_MAGIC, 0x04, struct gpupath_io)
 
 #endif /* _UAPI_LINUX_GPUPATH_H */
