@@ -5,10 +5,13 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "buffer.h"
 #include "device.h"
 #include "feature.h"
+#include "io.h"
 #include "version.h"
 
 static long ioctl_version(void __user *arg)
@@ -28,21 +31,89 @@ static long ioctl_version(void __user *arg)
 	return 0;
 }
 
+/*
+ * The ioctls that take a structure in and give it back: copy in, run, copy
+ * out (also on failure, so that EXDEV comes with its reason).
+ */
+#define IOCTL_INOUT(type, fn)						\
+static long ioctl_##fn(struct gpupath_file *f, void __user *arg)	\
+{									\
+	type req;							\
+	long ret;							\
+									\
+	if (copy_from_user(&req, arg, sizeof(req)))			\
+		return -EFAULT;						\
+	ret = fn(f, &req);						\
+	if (copy_to_user(arg, &req, sizeof(req)))			\
+		return -EFAULT;						\
+	return ret;							\
+}
+
+IOCTL_INOUT(struct gpupath_alloc, gpupath_buf_alloc)
+IOCTL_INOUT(struct gpupath_host_reg, gpupath_buf_reg_host)
+IOCTL_INOUT(struct gpupath_io, gpupath_io)
+
+static long ioctl_free(struct gpupath_file *f, void __user *arg)
+{
+	u64 handle;
+
+	if (copy_from_user(&handle, arg, sizeof(handle)))
+		return -EFAULT;
+	return gpupath_buf_free(f, handle);
+}
+
 static long gpupath_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
+	struct gpupath_file *f = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
 	switch (cmd) {
 	case GPUPATH_IOC_VERSION:
 		return ioctl_version(uarg);
+	case GPUPATH_IOC_ALLOC:
+		return ioctl_gpupath_buf_alloc(f, uarg);
+	case GPUPATH_IOC_REG_HOST:
+		return ioctl_gpupath_buf_reg_host(f, uarg);
+	case GPUPATH_IOC_FREE:
+		return ioctl_free(f, uarg);
+	case GPUPATH_IOC_IO:
+		return ioctl_gpupath_io(f, uarg);
 	default:
 		return -ENOTTY;
 	}
 }
 
+static int gpupath_open(struct inode *inode, struct file *file)
+{
+	struct gpupath_file *f;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	gpupath_file_init(f);
+	file->private_data = f;
+	return nonseekable_open(inode, file);
+}
+
+static int gpupath_release(struct inode *inode, struct file *file)
+{
+	struct gpupath_file *f = file->private_data;
+
+	gpupath_file_release(f);
+	kfree(f);
+	return 0;
+}
+
+static int gpupath_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return gpupath_buf_mmap(file->private_data, vma);
+}
+
 static const struct file_operations gpupath_fops = {
 	.owner = THIS_MODULE,
-	.open = nonseekable_open,
+	.open = gpupath_open,
+	.release = gpupath_release,
+	.mmap = gpupath_mmap,
 	.unlocked_ioctl = gpupath_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = no_llseek,

@@ -8,6 +8,7 @@
 #include "device.h"
 #include "feature.h"
 #include "netlink.h"
+#include "provider.h"
 #include "version.h"
 
 static int __init gpupath_init(void)
@@ -22,10 +23,16 @@ static int __init gpupath_init(void)
 	if (ret)
 		goto err_device;
 
+	ret = gpupath_provider_init();
+	if (ret)
+		goto err_genl;
+
 	pr_info("gpupath " GPUPATH_VERSION " loaded, P2PDMA %s\n",
 		gpupath_feature_p2pdma_str(gpupath_feature_p2pdma_status()));
 	return 0;
 
+err_genl:
+	gpupath_genl_uninit();
 err_device:
 	gpupath_device_uninit();
 	return ret;
@@ -33,6 +40,7 @@ err_device:
 
 static void __exit gpupath_exit(void)
 {
+	gpupath_provider_uninit();
 	gpupath_genl_uninit();
 	gpupath_device_uninit();
 }

@@ -30,4 +30,15 @@ static inline bool gpupath_compat_symbol_present(const char *name)
 	return true;
 }
 
+/* vm_flags became read-only behind helpers in 6.3. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+#include <linux/mm_types.h>
+static inline void gpupath_compat_vm_flags_set(struct vm_area_struct *vma, unsigned long flags)
+{
+	vma->vm_flags |= flags;
+}
+#else
+#define gpupath_compat_vm_flags_set vm_flags_set
+#endif
+
 #endif /* _GPUPATH_COMPAT_H */

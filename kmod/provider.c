@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Providers of device memory: PCI BARs registered as P2PDMA memory, either
+ * by the device's own driver (an NVMe CMB) or by gpupath's stub driver,
+ * which binds to any PCI device through driver_override as vfio-pci does:
+ *
+ *   echo gpupath > /sys/bus/pci/devices/BDF/driver_override
+ *   echo BDF > /sys/bus/pci/drivers_probe
+ */
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pci-p2pdma.h>
+#include <linux/slab.h>
+
+#include "devattr.h"
+#include "netlink.h"
+#include "provider.h"
+
+static int p2p_bar = -1;
+module_param(p2p_bar, int, 0644);
+MODULE_PARM_DESC(p2p_bar, "BAR the stub driver registers (default -1: the largest memory BAR)");
+
+static DEFINE_MUTEX(provider_lock);	/* providers, provider_gen, provider_next_id */
+static LIST_HEAD(providers);
+static u32 provider_next_id = 1;
+static u32 provider_gen = 1;
+static struct pci_driver stub_driver;
+
+static void provider_release(struct kref *ref)
+{
+	struct gpupath_provider *prov = container_of(ref, struct gpupath_provider, ref);
+
+	pci_dev_put(prov->pdev);
+	kfree(prov);
+}
+
+/**
+ * gpupath_provider_put() - drop a reference
+ * @prov: the provider
+ */
+void gpupath_provider_put(struct gpupath_provider *prov)
+{
+	kref_put(&prov->ref, provider_release);
+}
+
+static struct gpupath_provider *find_locked(u32 id, struct pci_dev *pdev)
+{
+	struct gpupath_provider *prov;
+
+	lockdep_assert_held(&provider_lock);
+	list_for_each_entry(prov, &providers, node)
+		if (prov->id == id || (pdev && prov->pdev == pdev))
+			return prov;
+	return NULL;
+}
+
+/**
+ * gpupath_provider_get() - look a provider up by id
+ * @id: the id
+ *
+ * Return: the provider with a reference, or ERR_PTR(-ENOENT).
+ */
+struct gpupath_provider *gpupath_provider_get(u32 id)
+{
+	struct gpupath_provider *prov;
+
+	mutex_lock(&provider_lock);
+	prov = id ? find_locked(id, NULL) : NULL;
+	if (prov)
+		kref_get(&prov->ref);
+	mutex_unlock(&provider_lock);
+	return prov ?: ERR_PTR(-ENOENT);
+}
+
+/**
+ * gpupath_provider_next() - iterate over providers in id order
+ * @after: the last id seen, 0 to start
+ *
+ * Return: the first provider with an id above @after, with a reference, or
+ * NULL at the end.
+ */
+struct gpupath_provider *gpupath_provider_next(u32 after)
+{
+	struct gpupath_provider *prov, *found = NULL;
+
+	mutex_lock(&provider_lock);
+	list_for_each_entry(prov, &providers, node) {
+		if (prov->id > after) {
+			found = prov;
+			kref_get(&found->ref);
+			break;
+		}
+	}
+	mutex_unlock(&provider_lock);
+	return found;
+}
+
+/**
+ * gpupath_provider_generation() - changes whenever a provider comes or goes
+ *
+ * Return: the generation, for genl_dump_check_consistent().
+ */
+u32 gpupath_provider_generation(void)
+{
+	u32 gen;
+
+	mutex_lock(&provider_lock);
+	gen = provider_gen;
+	mutex_unlock(&provider_lock);
+	return gen;
+}
+
+/**
+ * gpupath_provider_add() - make a device's published P2P memory a provider
+ * @pdev: the PCI device
+ * @extack: where to say why not, or NULL
+ * @provp: the new provider with a reference for the caller, or NULL
+ *
+ * Return: 0, -EOPNOTSUPP without P2PDMA, -ENODEV if the device publishes no
+ * P2P memory, -EEXIST if it is a provider already, -ENOMEM.
+ */
+int gpupath_provider_add(struct pci_dev *pdev, struct netlink_ext_ack *extack,
+			 struct gpupath_provider **provp)
+{
+	struct gpupath_provider *prov;
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_PCI_P2PDMA)) {
+		NL_SET_ERR_MSG_MOD(extack, "this kernel has no PCI P2PDMA (CONFIG_PCI_P2PDMA)");
+		return -EOPNOTSUPP;
+	}
+	if (!pci_has_p2pmem(pdev)) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "device publishes no P2P memory: bind it to the gpupath driver with driver_override, or use a device whose driver publishes its BAR");
+		return -ENODEV;
+	}
+	prov = kzalloc(sizeof(*prov), GFP_KERNEL);
+	if (!prov)
+		return -ENOMEM;
+	kref_init(&prov->ref);
+	INIT_LIST_HEAD(&prov->node);
+	prov->type = GPUPATH_PROVIDER_P2PDMA;
+	prov->pdev = pci_dev_get(pdev);
+	prov->owned = to_pci_driver(pdev->dev.driver) == &stub_driver;
+
+	mutex_lock(&provider_lock);
+	ret = -EEXIST;
+	if (find_locked(0, pdev)) {
+		NL_SET_ERR_MSG_MOD(extack, "device is a provider already");
+		goto err_unlock;
+	}
+	prov->id = provider_next_id++;
+	list_add_tail(&prov->node, &providers);
+	provider_gen++;
+	if (provp) {
+		kref_get(&prov->ref);
+		*provp = prov;
+	}
+	mutex_unlock(&provider_lock);
+	gpupath_genl_notify_provider(prov, GPUPATH_CMD_PROVIDER_NEW);
+	return 0;
+
+err_unlock:
+	mutex_unlock(&provider_lock);
+	gpupath_provider_put(prov);
+	return ret;
+}
+
+/* Take @prov off the list; the caller holds provider_lock and a reference. */
+static void unlist_locked(struct gpupath_provider *prov)
+{
+	lockdep_assert_held(&provider_lock);
+	list_del_init(&prov->node);
+	provider_gen++;
+}
+
+static void unlisted(struct gpupath_provider *prov)
+{
+	gpupath_genl_notify_provider(prov, GPUPATH_CMD_PROVIDER_DEL);
+	gpupath_provider_put(prov);
+}
+
+/**
+ * gpupath_provider_del() - remove a provider none of whose memory is in use
+ * @id: the provider
+ * @extack: where to say why not
+ *
+ * Return: 0, -ENOENT, or -EBUSY while memory is allocated from it.
+ */
+int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack)
+{
+	struct gpupath_provider *prov;
+
+	mutex_lock(&provider_lock);
+	prov = find_locked(id, NULL);
+	if (!prov) {
+		mutex_unlock(&provider_lock);
+		NL_SET_ERR_MSG_MOD(extack, "no provider with this id");
+		return -ENOENT;
+	}
+	if (atomic64_read(&prov->allocated)) {
+		mutex_unlock(&provider_lock);
+		NL_SET_ERR_MSG_MOD(extack, "memory of this provider is allocated; free it first");
+		return -EBUSY;
+	}
+	unlist_locked(prov);
+	mutex_unlock(&provider_lock);
+	unlisted(prov);
+	return 0;
+}
+
+/**
+ * gpupath_provider_alloc() - allocate P2P memory from a listed provider
+ * @prov: the provider
+ * @size: bytes
+ *
+ * Return: the kernel address of the memory, or NULL.
+ */
+void *gpupath_provider_alloc(struct gpupath_provider *prov, size_t size)
+{
+	void *addr;
+
+	/* Counted under the lock, so that a deletion sees it. */
+	mutex_lock(&provider_lock);
+	if (list_empty(&prov->node)) {
+		mutex_unlock(&provider_lock);
+		return NULL;
+	}
+	atomic64_add(size, &prov->allocated);
+	mutex_unlock(&provider_lock);
+
+	addr = pci_alloc_p2pmem(prov->pdev, size);
+	if (!addr)
+		atomic64_sub(size, &prov->allocated);
+	return addr;
+}
+
+/**
+ * gpupath_provider_free() - give back memory from gpupath_provider_alloc()
+ * @prov: the provider
+ * @addr: the memory
+ * @size: its size
+ */
+void gpupath_provider_free(struct gpupath_provider *prov, void *addr, size_t size)
+{
+	pci_free_p2pmem(prov->pdev, addr, size);
+	atomic64_sub(size, &prov->allocated);
+}
+
+static u64 p2pmem_attr(struct gpupath_provider *prov, const char *name)
+{
+	char *buf;
+	u64 val = 0;
+
+	buf = (char *)__get_free_page(GFP_KERNEL);
+	if (!buf)
+		return 0;
+	if (gpupath_devattr_read(&prov->pdev->dev, "p2pmem", name, buf) > 0 &&
+	    kstrtou64(strim(buf), 0, &val))
+		val = 0;
+	free_page((unsigned long)buf);
+	return val;
+}
+
+/**
+ * gpupath_provider_size() - bytes of P2P memory the device publishes
+ * @prov: the provider
+ *
+ * Return: the size, 0 if unknown.
+ */
+u64 gpupath_provider_size(struct gpupath_provider *prov)
+{
+	return p2pmem_attr(prov, "size");
+}
+
+/**
+ * gpupath_provider_available() - bytes free in the device's P2P pool
+ * @prov: the provider
+ *
+ * Return: the free bytes (others than gpupath allocate from it too).
+ */
+u64 gpupath_provider_available(struct gpupath_provider *prov)
+{
+	return p2pmem_attr(prov, "available");
+}
+
+/* ---- the stub driver ---------------------------------------------------- */
+
+/* The BAR to register: the p2p_bar parameter, or the largest memory BAR. */
+static int stub_pick_bar(struct pci_dev *pdev)
+{
+	int bar, best = -1;
+
+	if (p2p_bar >= 0)
+		return p2p_bar < PCI_STD_NUM_BARS &&
+		       pci_resource_flags(pdev, p2p_bar) & IORESOURCE_MEM ? p2p_bar : -1;
+	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+		if (!(pci_resource_flags(pdev, bar) & IORESOURCE_MEM))
+			continue;
+		if (best < 0 || pci_resource_len(pdev, bar) > pci_resource_len(pdev, best))
+			best = bar;
+	}
+	return best;
+}
+
+static int stub_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct gpupath_provider *prov;
+	u16 cmd;
+	int bar, ret;
+
+	bar = stub_pick_bar(pdev);
+	if (bar < 0) {
+		pci_err(pdev, "no usable memory BAR (p2p_bar=%d)\n", p2p_bar);
+		return -ENODEV;
+	}
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+	/* With decode off the BAR reads as zeros: silent corruption. */
+	pci_read_config_word(pdev, PCI_COMMAND, &cmd);
+	if (!(cmd & PCI_COMMAND_MEMORY)) {
+		pci_err(pdev, "memory decode is off\n");
+		return -EIO;
+	}
+	ret = pci_p2pdma_add_resource(pdev, bar, 0, 0);
+	if (ret) {
+		pci_err(pdev, "cannot register BAR %d as P2P memory: %d\n", bar, ret);
+		return ret;
+	}
+	pci_p2pmem_publish(pdev, true);
+	ret = gpupath_provider_add(pdev, NULL, &prov);
+	if (ret)
+		return ret;
+	pci_info(pdev, "BAR %d: %llu MiB of P2P memory, provider %u\n", bar,
+		 (u64)pci_resource_len(pdev, bar) >> 20, prov->id);
+	gpupath_provider_put(prov);
+	return 0;
+}
+
+/*
+ * Unbinding cannot be refused: the provider goes now, and the devres
+ * teardown of the P2P memory waits until every allocation is freed.
+ */
+static void stub_remove(struct pci_dev *pdev)
+{
+	struct gpupath_provider *prov;
+
+	mutex_lock(&provider_lock);
+	prov = find_locked(0, pdev);
+	if (prov)
+		unlist_locked(prov);
+	mutex_unlock(&provider_lock);
+	if (prov)
+		unlisted(prov);
+}
+
+static struct pci_driver stub_driver = {
+	.name = "gpupath",
+	.id_table = NULL,	/* binds only through driver_override */
+	.probe = stub_probe,
+	.remove = stub_remove,
+};
+
+/**
+ * gpupath_provider_init() - register the stub PCI driver
+ *
+ * Return: 0 or a negative errno.
+ */
+int gpupath_provider_init(void)
+{
+	return pci_register_driver(&stub_driver);
+}
+
+/**
+ * gpupath_provider_uninit() - unbind the stub and forget every provider
+ *
+ * Called at module unload, when no file (and so no buffer) is left.
+ */
+void gpupath_provider_uninit(void)
+{
+	struct gpupath_provider *prov, *tmp;
+
+	pci_unregister_driver(&stub_driver);
+	mutex_lock(&provider_lock);
+	list_for_each_entry_safe(prov, tmp, &providers, node) {
+		list_del_init(&prov->node);
+		gpupath_provider_put(prov);
+	}
+	mutex_unlock(&provider_lock);
+}

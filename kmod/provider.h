@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _GPUPATH_PROVIDER_H
+#define _GPUPATH_PROVIDER_H
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/netlink.h>
+#include <linux/pci.h>
+#include <linux/gpupath.h>
+
+/* Counters of I/O into and out of one provider's memory. */
+struct gpupath_stats {
+	atomic64_t direct_ios;
+	atomic64_t direct_bytes;
+	atomic64_t errors;
+	atomic64_t refused_ios[__GPUPATH_REASON_MAX];
+	atomic64_t refused_bytes[__GPUPATH_REASON_MAX];
+};
+
+/**
+ * struct gpupath_provider - device memory that I/O can target
+ * @node: in the provider list, under provider_lock
+ * @ref: held by the list, by each buffer and by lookups
+ * @id: stable id, never reused while the module is loaded
+ * @type: enum gpupath_provider_type
+ * @pdev: the PCI device whose BAR is P2PDMA memory (a reference)
+ * @owned: gpupath's stub driver registered the BAR
+ * @allocated: bytes allocated through gpupath and not yet freed
+ * @stats: I/O counters
+ */
+struct gpupath_provider {
+	struct list_head node;
+	struct kref ref;
+	u32 id;
+	u32 type;
+	struct pci_dev *pdev;
+	bool owned;
+	atomic64_t allocated;
+	struct gpupath_stats stats;
+};
+
+int gpupath_provider_init(void);
+void gpupath_provider_uninit(void);
+
+struct gpupath_provider *gpupath_provider_get(u32 id);
+struct gpupath_provider *gpupath_provider_next(u32 after);
+void gpupath_provider_put(struct gpupath_provider *prov);
+u32 gpupath_provider_generation(void);
+
+int gpupath_provider_add(struct pci_dev *pdev, struct netlink_ext_ack *extack,
+			 struct gpupath_provider **provp);
+int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack);
+
+void *gpupath_provider_alloc(struct gpupath_provider *prov, size_t size);
+void gpupath_provider_free(struct gpupath_provider *prov, void *addr, size_t size);
+u64 gpupath_provider_size(struct gpupath_provider *prov);
+u64 gpupath_provider_available(struct gpupath_provider *prov);
+
+#endif /* _GPUPATH_PROVIDER_H */
