@@ -40,13 +40,14 @@ endif
 
 LIB_OBJS := tools/lib/names.o tools/lib/dev.o tools/lib/ctl.o
 CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
-	tools/gpupath/version.o tools/gpupath/monitor.o
+	tools/gpupath/version.o tools/gpupath/monitor.o tools/gpupath/provider.o
 DAEMON_OBJS := $(patsubst %.c,%.o,$(wildcard daemon/*.c))
 USER_BINS := tools/gpupath/gpupath daemon/gpupathd
 USER_LIBS := tools/lib/libgpupath.a tools/lib/libgpupath.so
 ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS)
 
-TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check
+TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
+	selftests/build/io-check
 UNIT_BINS := selftests/build/json_test selftests/build/model_test
 # kselftest_harness.h, from the kernel source tree (selftests/run.sh finds it)
 KSFT ?= /usr/src/linux/tools/testing/selftests
@@ -87,6 +88,16 @@ selftests/build/gp-pattern: selftests/vm/pattern.c
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+selftests/build/gp-io: selftests/vm/gp-io.c tools/lib/libgpupath.a
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
+
+selftests/build/io-check: selftests/vm/io-check.c
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^
 
 selftests/build/nl-check: selftests/vm/nl-check.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)

@@ -5,6 +5,7 @@
  * mappings), so a process that crashes leaks nothing.
  */
 #include <linux/mm.h>
+#include <linux/pci.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 
@@ -76,6 +77,23 @@ static int insert(struct gpupath_file *f, struct gpupath_buf *buf, u64 *handle)
 	return 0;
 }
 
+/* Which BAR holds the buffer, and where in it. */
+static void locate(struct gpupath_buf *buf, struct gpupath_alloc *req)
+{
+	struct pci_dev *pdev = buf->prov->pdev;
+	phys_addr_t phys = virt_to_phys(buf->kaddr);
+	int bar;
+
+	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+		if (!(pci_resource_flags(pdev, bar) & IORESOURCE_MEM) ||
+		    phys < pci_resource_start(pdev, bar) || phys > pci_resource_end(pdev, bar))
+			continue;
+		req->bar = bar;
+		req->bar_offset = phys - pci_resource_start(pdev, bar);
+		return;
+	}
+}
+
 static int check_size(u64 size)
 {
 	if (!size || !PAGE_ALIGNED(size) || size > (u64)INT_MAX << PAGE_SHIFT)
@@ -96,7 +114,7 @@ int gpupath_buf_alloc(struct gpupath_file *f, struct gpupath_alloc *req)
 	struct gpupath_buf *buf;
 	int ret;
 
-	if (req->flags || check_size(req->size))
+	if (req->flags || req->pad || check_size(req->size))
 		return -EINVAL;
 	prov = gpupath_provider_get(req->provider);
 	if (IS_ERR(prov))
@@ -116,6 +134,7 @@ int gpupath_buf_alloc(struct gpupath_file *f, struct gpupath_alloc *req)
 	if (ret)
 		goto err_put_buf;
 	req->mmap_offset = req->handle << PAGE_SHIFT;
+	locate(buf, req);
 	return 0;
 
 err_put_buf:
@@ -249,8 +268,8 @@ static const struct vm_operations_struct gpupath_vm_ops = {
  * @f: the file
  * @vma: the mapping; its offset is the buffer's mmap_offset
  *
- * Return: 0, -ENOENT (no such buffer), -EINVAL (not device memory, or
- * larger than the buffer), or the error of remap_pfn_range().
+ * Return: 0, -EINVAL (no such buffer, not device memory, or larger than
+ * the buffer), or the error of remap_pfn_range().
  */
 int gpupath_buf_mmap(struct gpupath_file *f, struct vm_area_struct *vma)
 {
@@ -260,7 +279,7 @@ int gpupath_buf_mmap(struct gpupath_file *f, struct vm_area_struct *vma)
 
 	buf = gpupath_buf_get(f, vma->vm_pgoff);
 	if (IS_ERR(buf))
-		return PTR_ERR(buf);
+		return -EINVAL;
 	ret = -EINVAL;
 	if (buf->type != GPUPATH_BUF_DEVICE || len > buf->size)
 		goto err_put;

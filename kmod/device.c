@@ -134,6 +134,9 @@ static struct miscdevice gpupath_misc = {
 int gpupath_device_init(void)
 {
 	BUILD_BUG_ON(sizeof(struct gpupath_version) != 32);
+	BUILD_BUG_ON(sizeof(struct gpupath_alloc) != 48);
+	BUILD_BUG_ON(sizeof(struct gpupath_host_reg) != 32);
+	BUILD_BUG_ON(sizeof(struct gpupath_io) != 56);
 	return misc_register(&gpupath_misc);
 }
 

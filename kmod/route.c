@@ -2,7 +2,7 @@
 /*
  * Can a block device's DMA engine reach a provider's memory directly? The
  * DMA engine is found from the disk: the PCI function above it (nvme-pci,
- * virtio, HBAs), or for nvme-rdma the RDMA device that carries the
+ * virtio, HBAs), or for nvme-rdma the net device that carries the
  * controller's connection. The answer is a gpupath_reason, NONE for yes.
  */
 #include <linux/blkdev.h>
@@ -10,7 +10,6 @@
 #include <linux/inetdevice.h>
 #include <linux/pci-p2pdma.h>
 #include <net/route.h>
-#include <rdma/ib_verbs.h>
 
 #include "devattr.h"
 #include "provider.h"
@@ -39,7 +38,7 @@ static bool address_field(const char *addr, const char *key, __be32 *ip)
 
 	while (p && *p) {
 		if (!strncmp(p, key, klen) && p[klen] == '=')
-			return in4_pton(p + klen + 1, -1, (u8 *)ip, -1, NULL);
+			return in4_pton(p + klen + 1, -1, (u8 *)ip, ',', NULL);
 		p = strchr(p, ',');
 		if (p)
 			p++;
@@ -71,40 +70,23 @@ static struct net_device *egress_dev(const char *addr)
 }
 
 /*
- * nvme-rdma: the RDMA device under the controller's connection. ib_core is
- * looked up at run time, so that gpupath does not depend on it.
+ * nvme-rdma: the RDMA device is the one on the net device the connection
+ * leaves through. A hardware RNIC is that net device's PCI function (RoCE);
+ * a net device without a PCI function (veth, dummy) can only carry a
+ * software RDMA device (soft-RoCE, siw), whose "DMA" is a CPU copy.
  */
 static enum gpupath_reason rdma_route(struct gpupath_provider *prov, const char *addr)
 {
-	struct ib_device *(*get_by_netdev)(struct net_device *ndev, enum rdma_driver_id id);
-	void (*put)(struct ib_device *ibdev);
-	enum gpupath_reason reason = GPUPATH_REASON_NO_DMA_DEVICE;
+	enum gpupath_reason reason;
 	struct net_device *ndev;
-	struct ib_device *ibdev;
+	struct device *pci;
 
-	get_by_netdev = __symbol_get("ib_device_get_by_netdev");
-	put = __symbol_get("ib_device_put");
-	if (!get_by_netdev || !put)
-		goto out_symbols;
 	ndev = egress_dev(addr);
 	if (!ndev)
-		goto out_symbols;
-	ibdev = get_by_netdev(ndev, RDMA_DRIVER_UNKNOWN);
+		return GPUPATH_REASON_NO_DMA_DEVICE;
+	pci = pci_ancestor(ndev->dev.parent);
+	reason = pci ? distance(prov, pci) : GPUPATH_REASON_VIRTUAL_DMA;
 	dev_put(ndev);
-	if (!ibdev)
-		goto out_symbols;
-	if (!ibdev->dma_device)
-		reason = GPUPATH_REASON_VIRTUAL_DMA;
-	else if (!pci_ancestor(ibdev->dma_device))
-		reason = GPUPATH_REASON_NO_DMA_DEVICE;
-	else
-		reason = distance(prov, ibdev->dma_device);
-	put(ibdev);
-out_symbols:
-	if (get_by_netdev)
-		__symbol_put("ib_device_get_by_netdev");
-	if (put)
-		__symbol_put("ib_device_put");
 	return reason;
 }
 

@@ -102,9 +102,18 @@ run_guest() {
 	fi
 }
 
-# The checks made from the host side, on the files the guest left.
+# The checks made from the host side, on the files the guest left:
+# bar.expect (the BAR test), host.expect (data-path tests: FILE OFF LEN SEED
+# POS per line, FILE being bar.img or nvme.img), show.json.
 host_side_checks() {
-	local name=$1 work=$2
+	local name=$1 work=$2 file off len seed pos
+	if [ -s "$work/host.expect" ]; then
+		while read -r file off len seed pos; do
+			check "$name: $len bytes at $off of $file (seen from the host) are what the guest moved" \
+				"$build/gp-pattern" check "$work/$file" "$off" "$len" "$seed" "$pos"
+		done <"$work/host.expect"
+	fi
+	[ -n "${3:-}" ] && return
 	if [ -s "$work/bar.expect" ]; then
 		# shellcheck disable=SC2046
 		check "$name: the pattern written into the BAR is in its backing file on the host" \
@@ -132,14 +141,23 @@ suite_vm() {
 	check "vm: module builds against the test kernel" \
 		selftests/vm/build-module.sh "$kdir/build" "$build/kmod-test-$KERNEL_VARIANT" || return
 	cp "$build/kmod-test-$KERNEL_VARIANT/gpupath.ko" "$work/"
-	local append=""
-	[ "$KERNEL_VARIANT" = debug ] && append="panic_on_warn=1 kasan.fault=panic"
+	# Managed mode: every controller's namespace is its own block device.
+	local append="EXPECT_P2PDMA=1 nvme_core.multipath=N"
+	[ "$KERNEL_VARIANT" = debug ] && append="$append panic_on_warn=1 kasan.fault=panic"
 	start=$(date +%s)
 	run_guest "vm" "$work" "$(ls selftests/vm/tests/*.sh | sed 's|^|/src/|' | tr '\n' ' ')" \
 		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology switch \
-		--append "EXPECT_P2PDMA=1 $append" --timeout 1500
+		--append "$append" --timeout 1500
 	echo "# vm: guest ran for $(( $(date +%s) - start )) s"
 	host_side_checks vm "$work"
+	# The same kernel with the devices on the flat root bus: P2P refused.
+	rm -rf "$work-flat"
+	mkdir -p "$work-flat"
+	cp "$work/gpupath.ko" "$work-flat/"
+	run_guest "vm-flat" "$work-flat" "$(ls selftests/vm/tests-flat/*.sh | sed 's|^|/src/|' | tr '\n' ' ')" \
+		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology flat \
+		--append "$append" --timeout 600
+	host_side_checks vm-flat "$work-flat" data-only
 }
 
 suite_dkms() {

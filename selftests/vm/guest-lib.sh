@@ -7,6 +7,8 @@ GP=/usr/sbin/gpupath
 GPD=/usr/sbin/gpupathd
 PATTERN=/usr/libexec/gpupath/gp-pattern
 NLCHECK=/usr/libexec/gpupath/nl-check
+GPIO=/usr/libexec/gpupath/gp-io
+IOCHECK=/usr/libexec/gpupath/io-check
 KO=/out/gpupath.ko
 IP=/usr/sbin/ip		# busybox sh would run its own ip applet otherwise
 
@@ -116,3 +118,41 @@ ns_dev() {
 	done
 	return 1
 }
+
+# ---- device memory -------------------------------------------------------
+
+# Bind the ivshmem "GPU" to gpupath's stub driver; prints its provider id.
+bind_bar() {
+	bar=$(pci_dev 0x1af4 0x1110) || fail "no ivshmem device"
+	bdf=${bar##*/}
+	echo gpupath >"$bar/driver_override"
+	echo "$bdf" >/sys/bus/pci/drivers_probe
+	[ "$(basename "$(readlink "$bar/driver")")" = gpupath ] || fail "stub did not bind to $bdf"
+	$GP provider show -j | jq -e --arg d "$bdf" '.providers[] | select(.pci_dev == $d) | .id'
+}
+
+unbind_bar() {
+	bar=$(pci_dev 0x1af4 0x1110) && [ -e "$bar/driver" ] &&
+		echo "${bar##*/}" >"$bar/driver/unbind"
+	echo >"$bar/driver_override"
+}
+
+# expect_io WANT_EXIT WANT_OUTPUT_PATTERN gp-io ARGS...: runs gp-io and checks
+# its exit status and the line it prints; the line is left in $io_out.
+expect_io() {
+	want=$1 pat=$2
+	shift 2
+	io_out=$($GPIO "$@")
+	rc=$?
+	echo "gp-io $*: $io_out (exit $rc)"
+	[ $rc = "$want" ] || fail "gp-io exited $rc, expected $want"
+	echo "$io_out" | grep -Eq "$pat" || fail "gp-io said '$io_out', expected /$pat/"
+}
+
+# host_expect FILE OFFSET LEN SEED POS: the harness checks FILE on the host
+# (bar.img or nvme.img) for pattern SEED at OFFSET, positions from POS.
+host_expect() {
+	echo "$*" >>/out/host.expect
+}
+
+bar_offset() { echo "$io_out" | sed -n 's/.*bar_offset=\([0-9]*\).*/\1/p'; }

@@ -20,7 +20,13 @@ for t in "$@"; do
 	4) echo "ok $n $name # SKIP $(tail -n 1 "/tmp/$name.log" | sed 's/^SKIP: //')" ;;
 	*) echo "not ok $n $name # exit $rc"; failed=1 ;;
 	esac
-	# A test must leave the module unloaded for the next one.
+	# Every test starts from the same state: the BAR device unbound from
+	# gpupath's stub, the module unloaded.
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/driver_override" 2>/dev/null)" = gpupath ] || continue
+		[ -e "$d/driver" ] && echo "${d##*/}" >"$d/driver/unbind"
+		echo >"$d/driver_override"
+	done
 	[ -d /sys/module/gpupath ] && rmmod gpupath
 done
 exit $failed

@@ -138,6 +138,7 @@ install_bin "$ip" /usr/sbin/ip /sbin/ip
 install_bin "$rdma" /usr/sbin/rdma /sbin/rdma /usr/bin/rdma
 install_bin "$fio" /usr/bin/fio
 install_bin "$jq" /usr/bin/jq
+install_bin "$(find_tool util-linux /usr/bin/setpriv)" /usr/bin/setpriv
 install_bin "$kmod" /usr/bin/kmod /bin/kmod \
 	/sbin/modprobe /sbin/insmod /sbin/rmmod /sbin/lsmod /sbin/depmod /sbin/modinfo
 

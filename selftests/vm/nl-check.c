@@ -72,18 +72,18 @@ int main(void)
 		       info.genl_version, (unsigned long long)info.features, info.has);
 		failures++;
 	}
-	r = gpupath_ctl_request(ctl, GPUPATH_CMD_GET_INFO, put_info_nest, NULL, NULL);
+	r = gpupath_ctl_request(ctl, GPUPATH_CMD_GET_INFO, NLM_F_ACK, put_info_nest, NULL, NULL);
 	/* Strict validation may refuse the nest flag before the policy's message. */
 	expect("get-info with an attribute", r, -EINVAL, gpupath_ctl_errmsg(ctl), "");
-	r = gpupath_ctl_request(ctl, GPUPATH_CMD_GET_INFO, put_info_u32, NULL, NULL);
+	r = gpupath_ctl_request(ctl, GPUPATH_CMD_GET_INFO, NLM_F_ACK, put_info_u32, NULL, NULL);
 	expect("get-info with a mistyped attribute", r, -EINVAL, gpupath_ctl_errmsg(ctl),
 	       "GET_INFO takes no attributes");
-	r = gpupath_ctl_request(ctl, GPUPATH_CMD_GET_INFO, put_unknown, NULL, NULL);
+	r = gpupath_ctl_request(ctl, GPUPATH_CMD_GET_INFO, NLM_F_ACK, put_unknown, NULL, NULL);
 	expect("get-info with an unknown attribute", r, -EINVAL, gpupath_ctl_errmsg(ctl),
 	       "Unknown attribute type");
-	r = gpupath_ctl_request(ctl, __GPUPATH_CMD_MAX + 3, NULL, NULL, NULL);
+	r = gpupath_ctl_request(ctl, __GPUPATH_CMD_MAX + 3, NLM_F_ACK, NULL, NULL, NULL);
 	expect("unknown command", r, -EOPNOTSUPP, gpupath_ctl_errmsg(ctl), NULL);
-	r = gpupath_ctl_request(ctl, GPUPATH_CMD_UNSPEC, NULL, NULL, NULL);
+	r = gpupath_ctl_request(ctl, GPUPATH_CMD_UNSPEC, NLM_F_ACK, NULL, NULL, NULL);
 	expect("command 0", r, -EOPNOTSUPP, gpupath_ctl_errmsg(ctl), NULL);
 	gpupath_ctl_close(ctl);
 	return failures ? 1 : 0;

@@ -5,10 +5,13 @@
  *
  *   gp-pattern gen LEN SEED                 pattern bytes to stdout
  *   gp-pattern fill PATH OFFSET LEN SEED    write the pattern at OFFSET
- *   gp-pattern check PATH OFFSET LEN SEED   compare; exit 1 on a mismatch
+ *   gp-pattern check PATH OFFSET LEN SEED [POS]
+ *                                           compare; exit 1 on a mismatch
  *
- * Byte i of a pattern depends on SEED and on OFFSET + i, so data that lands
- * at the wrong place does not match. PATH is mapped with mmap(), which works
+ * Byte i of a pattern depends on SEED and on its position POS + i (POS is
+ * OFFSET unless given), so data that lands at the wrong place does not
+ * match. POS lets a check find, at OFFSET of a BAR, data whose pattern was
+ * laid down at POS of a block device. PATH is mapped with mmap(), which works
  * for regular files, BAR resource files and block devices alike.
  */
 #include <errno.h>
@@ -20,18 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-static uint8_t pattern_byte(uint64_t seed, uint64_t pos)
-{
-	return mix(seed ^ mix(pos >> 3)) >> ((pos & 7) * 8);
-}
+#include "pattern.h"
 
 static int parse_u64(const char *s, uint64_t *v)
 {
@@ -64,7 +56,8 @@ static int gen(uint64_t len, uint64_t seed)
 	return fflush(stdout) ? 1 : 0;
 }
 
-static int map_run(const char *path, uint64_t off, uint64_t len, uint64_t seed, int fill)
+static int map_run(const char *path, uint64_t off, uint64_t len, uint64_t seed,
+		   uint64_t pos, int fill)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t base = off & ~(uint64_t)(page - 1), i;
@@ -86,7 +79,7 @@ static int map_run(const char *path, uint64_t off, uint64_t len, uint64_t seed, 
 	}
 	p = (volatile uint8_t *)map + (off - base);
 	for (i = 0; i < len; i++) {
-		uint8_t want = pattern_byte(seed, off + i);
+		uint8_t want = pattern_byte(seed, pos + i);
 
 		if (fill) {
 			p[i] = want;
@@ -105,24 +98,25 @@ static int map_run(const char *path, uint64_t off, uint64_t len, uint64_t seed, 
 
 int main(int argc, char **argv)
 {
-	uint64_t off, len, seed;
+	uint64_t off, len, seed, pos = 0;
 
 	if (argc == 4 && !strcmp(argv[1], "gen")) {
 		if (parse_u64(argv[2], &len) || parse_u64(argv[3], &seed))
 			return 2;
 		return gen(len, seed);
 	}
-	if (argc == 6 && (!strcmp(argv[1], "fill") || !strcmp(argv[1], "check"))) {
+	if ((argc == 6 || argc == 7) && (!strcmp(argv[1], "fill") || !strcmp(argv[1], "check"))) {
 		if (parse_u64(argv[3], &off) || parse_u64(argv[4], &len) ||
-		    parse_u64(argv[5], &seed))
+		    parse_u64(argv[5], &seed) || (argc == 7 && parse_u64(argv[6], &pos)))
 			return 2;
 		if (!len) {
 			fprintf(stderr, "gp-pattern: length must be positive\n");
 			return 2;
 		}
-		return map_run(argv[2], off, len, seed, !strcmp(argv[1], "fill"));
+		return map_run(argv[2], off, len, seed, argc == 7 ? pos : off,
+			       !strcmp(argv[1], "fill"));
 	}
 	fprintf(stderr, "usage: gp-pattern gen LEN SEED\n"
-		"       gp-pattern fill|check PATH OFFSET LEN SEED\n");
+		"       gp-pattern fill|check PATH OFFSET LEN SEED [POS]\n");
 	return 2;
 }

@@ -10,6 +10,7 @@
 struct cli {
 	bool json;
 	struct json j;
+	char **argv0;	/* main()'s argv */
 };
 
 struct cli_cmd {
@@ -32,9 +33,15 @@ int cli_parse_common(struct cli *cli, int argc, char **argv, const char *usage);
 
 /* Print a module description, as text or JSON members of the open object. */
 void cli_print_info(struct cli *cli, const struct gpupath_info *info);
+/* Print a provider, as text or a JSON object. */
+void cli_print_provider(struct cli *cli, const struct gpupath_provider *p);
+/* Dump the providers: text, or a JSON array member "providers". */
+int cli_print_providers(struct cli *cli, struct gpupath_ctl *ctl);
 
 int cmd_version(struct cli *cli, int argc, char **argv);
 int cmd_show(struct cli *cli, int argc, char **argv);
 int cmd_monitor(struct cli *cli, int argc, char **argv);
+int cmd_provider(struct cli *cli, int argc, char **argv);
+int cmd_stats(struct cli *cli, int argc, char **argv);
 
 #endif /* GPUPATH_CLI_H */

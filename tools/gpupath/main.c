@@ -12,6 +12,8 @@
 
 static const struct cli_cmd commands[] = {
 	{ "show", "show the module, its features and what it serves", cmd_show },
+	{ "provider", "device memory: show, add PCI_DEV, del ID", cmd_provider },
+	{ "stats", "I/O counters: direct, and refused by reason", cmd_stats },
 	{ "monitor", "print notifications as they arrive", cmd_monitor },
 	{ "version", "print the versions of the tools and the module", cmd_version },
 };
@@ -69,8 +71,10 @@ int cli_parse_opts(struct cli *cli, int argc, char **argv, const char *usage_lin
 	};
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+	/* The top level stops at the command; commands take -j anywhere. */
+	optind = 0;	/* 0: a full re-initialisation of GNU getopt */
+	while ((c = getopt_long(argc, argv, argv == cli->argv0 ? "+jh" : "jh", opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			cli->json = true;
@@ -93,6 +97,7 @@ int main(int argc, char **argv)
 	int idx;
 
 	json_init(&cli.j, stdout);
+	cli.argv0 = argv;
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 			 !strcmp(argv[1], "help"))) {
 		usage(stdout);

@@ -56,6 +56,11 @@ static void print_event(const struct gpupath_event *ev, struct cli *cli)
 			json_u64(&cli->j, "cmd", ev->cmd);
 		if (ev->has_info)
 			cli_print_info(cli, &ev->info);
+		if (ev->has_provider) {
+			json_arr_open(&cli->j, "providers");
+			cli_print_provider(cli, &ev->provider);
+			json_arr_close(&cli->j);
+		}
 		json_obj_close(&cli->j);
 		json_end(&cli->j);
 		return;
@@ -63,6 +68,8 @@ static void print_event(const struct gpupath_event *ev, struct cli *cli)
 	printf("[%s] %s\n", ev->group ? ev->group : "?", cmd ? cmd : "unknown command");
 	if (ev->has_info)
 		cli_print_info(cli, &ev->info);
+	if (ev->has_provider)
+		cli_print_provider(cli, &ev->provider);
 }
 
 static void on_event(const struct gpupath_event *ev, void *arg)
@@ -105,7 +112,7 @@ static int parse_args(struct cli *cli, int argc, char **argv, long *count)
 	char *end;
 	int c;
 
-	optind = 1;
+	optind = 0;	/* 0: a full re-initialisation of GNU getopt */
 	while ((c = getopt_long(argc, argv, "jc:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':

@@ -80,10 +80,12 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 	if (cli->json)
 		json_obj_open(&cli->j, NULL);
 	cli_print_info(cli, &info);
+	r = cli_print_providers(cli, ctl);
 	if (cli->json) {
 		json_str(&cli->j, "device", GPUPATH_DEV_PATH);
 		json_obj_close(&cli->j);
-		r = json_end(&cli->j) ? 1 : 0;
+		if (json_end(&cli->j))
+			r = 1;
 	}
 out:
 	gpupath_ctl_close(ctl);

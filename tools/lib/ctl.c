@@ -51,6 +51,32 @@ static struct nla_policy info_policy[GPUPATH_A_INFO_MAX + 1] = {
 
 static struct nla_policy top_policy[GPUPATH_A_MAX + 1] = {
 	[GPUPATH_A_INFO]		= { .type = NLA_NESTED },
+	[GPUPATH_A_PROVIDER]		= { .type = NLA_NESTED },
+};
+
+static struct nla_policy provider_policy[GPUPATH_A_PROVIDER_MAX + 1] = {
+	[GPUPATH_A_PROVIDER_ID]		= { .type = NLA_U32 },
+	[GPUPATH_A_PROVIDER_TYPE]	= { .type = NLA_U32 },
+	[GPUPATH_A_PROVIDER_PCI_DEV]	= { .type = NLA_STRING },
+	[GPUPATH_A_PROVIDER_DRIVER]	= { .type = NLA_STRING },
+	[GPUPATH_A_PROVIDER_OWNED]	= { .type = NLA_U32 },
+	[GPUPATH_A_PROVIDER_SIZE]	= { .type = NLA_U64 },
+	[GPUPATH_A_PROVIDER_ALLOCATED]	= { .type = NLA_U64 },
+	[GPUPATH_A_PROVIDER_AVAILABLE]	= { .type = NLA_U64 },
+	[GPUPATH_A_PROVIDER_STATS]	= { .type = NLA_NESTED },
+};
+
+static struct nla_policy stats_policy[GPUPATH_A_STATS_MAX + 1] = {
+	[GPUPATH_A_STATS_DIRECT_IOS]	= { .type = NLA_U64 },
+	[GPUPATH_A_STATS_DIRECT_BYTES]	= { .type = NLA_U64 },
+	[GPUPATH_A_STATS_ERRORS]	= { .type = NLA_U64 },
+	[GPUPATH_A_STATS_REFUSED]	= { .type = NLA_NESTED },
+};
+
+static struct nla_policy refused_policy[GPUPATH_A_REFUSED_MAX + 1] = {
+	[GPUPATH_A_REFUSED_REASON]	= { .type = NLA_U32 },
+	[GPUPATH_A_REFUSED_IOS]		= { .type = NLA_U64 },
+	[GPUPATH_A_REFUSED_BYTES]	= { .type = NLA_U64 },
 };
 
 static void copy_str(char *dst, size_t size, struct nlattr *attr)
@@ -94,6 +120,70 @@ int gpupath_model_info(struct nlattr *nest, struct gpupath_info *info)
 	return 0;
 }
 
+static uint64_t get_u64(struct nlattr *attr)
+{
+	return attr ? nla_get_u64(attr) : 0;
+}
+
+static uint32_t get_u32(struct nlattr *attr)
+{
+	return attr ? nla_get_u32(attr) : 0;
+}
+
+static int model_refused(struct nlattr *nest, struct gpupath_provider *prov)
+{
+	struct nlattr *tb[GPUPATH_A_REFUSED_MAX + 1];
+	uint32_t reason;
+
+	if (nla_parse_nested(tb, GPUPATH_A_REFUSED_MAX, nest, refused_policy) < 0)
+		return -EBADMSG;
+	reason = get_u32(tb[GPUPATH_A_REFUSED_REASON]);
+	if (reason >= GPUPATH_REASONS_KNOWN)
+		return 0;
+	prov->refused_ios[reason] = get_u64(tb[GPUPATH_A_REFUSED_IOS]);
+	prov->refused_bytes[reason] = get_u64(tb[GPUPATH_A_REFUSED_BYTES]);
+	return 0;
+}
+
+static int model_stats(struct nlattr *nest, struct gpupath_provider *prov)
+{
+	struct nlattr *tb[GPUPATH_A_STATS_MAX + 1], *attr;
+	int rem;
+
+	if (nla_parse_nested(tb, GPUPATH_A_STATS_MAX, nest, stats_policy) < 0)
+		return -EBADMSG;
+	prov->direct_ios = get_u64(tb[GPUPATH_A_STATS_DIRECT_IOS]);
+	prov->direct_bytes = get_u64(tb[GPUPATH_A_STATS_DIRECT_BYTES]);
+	prov->errors = get_u64(tb[GPUPATH_A_STATS_ERRORS]);
+	nla_for_each_nested(attr, nest, rem)
+		if (nla_type(attr) == GPUPATH_A_STATS_REFUSED && model_refused(attr, prov))
+			return -EBADMSG;
+	return 0;
+}
+
+int gpupath_model_provider(struct nlattr *nest, struct gpupath_provider *prov)
+{
+	struct nlattr *tb[GPUPATH_A_PROVIDER_MAX + 1];
+
+	memset(prov, 0, sizeof(*prov));
+	if (nla_parse_nested(tb, GPUPATH_A_PROVIDER_MAX, nest, provider_policy) < 0 ||
+	    !tb[GPUPATH_A_PROVIDER_ID])
+		return -EBADMSG;
+	prov->id = get_u32(tb[GPUPATH_A_PROVIDER_ID]);
+	prov->type = get_u32(tb[GPUPATH_A_PROVIDER_TYPE]);
+	if (tb[GPUPATH_A_PROVIDER_PCI_DEV])
+		copy_str(prov->pci_dev, sizeof(prov->pci_dev), tb[GPUPATH_A_PROVIDER_PCI_DEV]);
+	if (tb[GPUPATH_A_PROVIDER_DRIVER])
+		copy_str(prov->driver, sizeof(prov->driver), tb[GPUPATH_A_PROVIDER_DRIVER]);
+	prov->owned = get_u32(tb[GPUPATH_A_PROVIDER_OWNED]);
+	prov->size = get_u64(tb[GPUPATH_A_PROVIDER_SIZE]);
+	prov->allocated = get_u64(tb[GPUPATH_A_PROVIDER_ALLOCATED]);
+	prov->available = get_u64(tb[GPUPATH_A_PROVIDER_AVAILABLE]);
+	if (tb[GPUPATH_A_PROVIDER_STATS])
+		return model_stats(tb[GPUPATH_A_PROVIDER_STATS], prov);
+	return 0;
+}
+
 int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_event *ev)
 {
 	struct nlattr *tb[GPUPATH_A_MAX + 1];
@@ -115,12 +205,18 @@ int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_event *ev)
 			return r;
 		ev->has_info = true;
 	}
+	if (tb[GPUPATH_A_PROVIDER]) {
+		r = gpupath_model_provider(tb[GPUPATH_A_PROVIDER], &ev->provider);
+		if (r < 0)
+			return r;
+		ev->has_provider = true;
+	}
 	return 0;
 }
 
 const char *gpupath_cmd_group(uint32_t cmd)
 {
-	/* Every command so far is a request; none is multicast. */
+	/* Objects' NEW/DEL go to "config"; nothing goes to "events" yet. */
 	(void)cmd;
 	return GPUPATH_MCGRP_CONFIG;
 }
@@ -208,7 +304,7 @@ static int libnl_errno(int nlerr)
 	}
 }
 
-int gpupath_ctl_request(struct gpupath_ctl *ctl, uint8_t cmd,
+int gpupath_ctl_request(struct gpupath_ctl *ctl, uint8_t cmd, int flags,
 			int (*fill)(struct nl_msg *msg, void *arg),
 			int (*parse)(struct nlmsghdr *nlh, void *arg), void *arg)
 {
@@ -223,7 +319,7 @@ int gpupath_ctl_request(struct gpupath_ctl *ctl, uint8_t cmd,
 	if (!msg || !cb)
 		goto out;
 	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, ctl->family, 0,
-			 NLM_F_REQUEST | NLM_F_ACK, cmd, GPUPATH_GENL_VERSION))
+			 NLM_F_REQUEST | flags, cmd, GPUPATH_GENL_VERSION))
 		goto out;
 	if (fill) {
 		r = fill(msg, arg);
@@ -232,6 +328,7 @@ int gpupath_ctl_request(struct gpupath_ctl *ctl, uint8_t cmd,
 	}
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &req);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &req);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_ack, &req);
 	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &req);
 	r = nl_send_auto(ctl->sk, msg);
 	if (r < 0) {
@@ -334,7 +431,111 @@ static int parse_info_reply(struct nlmsghdr *nlh, void *arg)
 int gpupath_ctl_get_info(struct gpupath_ctl *ctl, struct gpupath_info *info)
 {
 	memset(info, 0, sizeof(*info));
-	return gpupath_ctl_request(ctl, GPUPATH_CMD_GET_INFO, NULL, parse_info_reply, info);
+	return gpupath_ctl_request(ctl, GPUPATH_CMD_GET_INFO, NLM_F_ACK, NULL, parse_info_reply,
+				   info);
+}
+
+struct provider_list {
+	struct gpupath_provider *items;
+	size_t count;
+};
+
+static int parse_provider_reply(struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[GPUPATH_A_MAX + 1];
+
+	if (genlmsg_parse(nlh, 0, tb, GPUPATH_A_MAX, top_policy) < 0 ||
+	    !tb[GPUPATH_A_PROVIDER])
+		return -EBADMSG;
+	return gpupath_model_provider(tb[GPUPATH_A_PROVIDER], arg);
+}
+
+static int parse_provider_item(struct nlmsghdr *nlh, void *arg)
+{
+	struct provider_list *l = arg;
+	struct gpupath_provider *items;
+
+	items = realloc(l->items, (l->count + 1) * sizeof(*items));
+	if (!items)
+		return -ENOMEM;
+	l->items = items;
+	if (parse_provider_reply(nlh, &items[l->count]) < 0)
+		return -EBADMSG;
+	l->count++;
+	return 0;
+}
+
+int gpupath_ctl_provider_list(struct gpupath_ctl *ctl, struct gpupath_provider **list,
+			      size_t *count)
+{
+	struct provider_list l = { 0 };
+	int r;
+
+	r = gpupath_ctl_request(ctl, GPUPATH_CMD_PROVIDER_GET, NLM_F_DUMP, NULL,
+				parse_provider_item, &l);
+	if (r < 0) {
+		free(l.items);
+		return r;
+	}
+	*list = l.items;
+	*count = l.count;
+	return 0;
+}
+
+struct provider_req {
+	uint32_t id;
+	const char *pci_dev;
+	struct gpupath_provider *out;
+};
+
+static int fill_provider(struct nl_msg *msg, void *arg)
+{
+	struct provider_req *req = arg;
+	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_PROVIDER);
+
+	if (!nest)
+		return -ENOMEM;
+	if (req->id && nla_put_u32(msg, GPUPATH_A_PROVIDER_ID, req->id))
+		return -ENOMEM;
+	if (req->pci_dev && nla_put_string(msg, GPUPATH_A_PROVIDER_PCI_DEV, req->pci_dev))
+		return -ENOMEM;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int parse_provider_out(struct nlmsghdr *nlh, void *arg)
+{
+	struct provider_req *req = arg;
+
+	return req->out ? parse_provider_reply(nlh, req->out) : 0;
+}
+
+static int provider_request(struct gpupath_ctl *ctl, uint8_t cmd, struct provider_req *req)
+{
+	return gpupath_ctl_request(ctl, cmd, NLM_F_ACK, fill_provider, parse_provider_out, req);
+}
+
+int gpupath_ctl_provider_get(struct gpupath_ctl *ctl, uint32_t id,
+			     struct gpupath_provider *prov)
+{
+	struct provider_req req = { .id = id, .out = prov };
+
+	return provider_request(ctl, GPUPATH_CMD_PROVIDER_GET, &req);
+}
+
+int gpupath_ctl_provider_add(struct gpupath_ctl *ctl, const char *pci_dev,
+			     struct gpupath_provider *prov)
+{
+	struct provider_req req = { .pci_dev = pci_dev, .out = prov };
+
+	return provider_request(ctl, GPUPATH_CMD_PROVIDER_NEW, &req);
+}
+
+int gpupath_ctl_provider_del(struct gpupath_ctl *ctl, uint32_t id)
+{
+	struct provider_req req = { .id = id };
+
+	return provider_request(ctl, GPUPATH_CMD_PROVIDER_DEL, &req);
 }
 
 /* ---- notifications ------------------------------------------------------ */

@@ -1,17 +1,37 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The data device /dev/gpupath.
+ * The data device /dev/gpupath: buffers, and I/O with the policies of
+ * libgpupath.h (direct, or bounced through pinned host memory).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "libgpupath.h"
 
+/* Size of the host buffer that compat I/O bounces through. */
+#define BOUNCE_SIZE	(4u << 20)
+
 struct gpupath_dev {
 	int fd;
+	pthread_mutex_t bounce_lock;	/* bounce and its use */
+	struct gpupath_buf *bounce;
+};
+
+struct gpupath_buf {
+	struct gpupath_dev *dev;
+	uint64_t handle;
+	void *addr;
+	size_t size;
+	bool device;		/* device memory, mapped from /dev/gpupath */
+	uint32_t bar;		/* device memory: where it is */
+	uint64_t bar_offset;
+	bool own;		/* addr was allocated here */
 };
 
 int gpupath_dev_open(struct gpupath_dev **devp)
@@ -28,6 +48,7 @@ int gpupath_dev_open(struct gpupath_dev **devp)
 		free(dev);
 		return r;
 	}
+	pthread_mutex_init(&dev->bounce_lock, NULL);
 	*devp = dev;
 	return 0;
 }
@@ -36,6 +57,8 @@ void gpupath_dev_close(struct gpupath_dev *dev)
 {
 	if (!dev)
 		return;
+	gpupath_buf_free(dev->bounce);
+	pthread_mutex_destroy(&dev->bounce_lock);
 	close(dev->fd);
 	free(dev);
 }
@@ -50,4 +73,209 @@ int gpupath_dev_version(struct gpupath_dev *dev, struct gpupath_version *ver)
 	if (ioctl(dev->fd, GPUPATH_IOC_VERSION, ver) < 0)
 		return -errno;
 	return 0;
+}
+
+/* ---- buffers ------------------------------------------------------------ */
+
+static int new_buf(struct gpupath_dev *dev, size_t size, struct gpupath_buf **bufp)
+{
+	*bufp = calloc(1, sizeof(**bufp));
+	if (!*bufp)
+		return -ENOMEM;
+	(*bufp)->dev = dev;
+	(*bufp)->size = size;
+	return 0;
+}
+
+int gpupath_buf_alloc(struct gpupath_dev *dev, uint32_t provider, size_t size,
+		      struct gpupath_buf **bufp)
+{
+	struct gpupath_alloc req = { .provider = provider, .size = size };
+	struct gpupath_buf *buf;
+	int r;
+
+	r = new_buf(dev, size, &buf);
+	if (r < 0)
+		return r;
+	if (ioctl(dev->fd, GPUPATH_IOC_ALLOC, &req) < 0) {
+		r = -errno;
+		goto err_free;
+	}
+	buf->handle = req.handle;
+	buf->device = true;
+	buf->bar = req.bar;
+	buf->bar_offset = req.bar_offset;
+	buf->addr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd,
+			 req.mmap_offset);
+	if (buf->addr == MAP_FAILED) {
+		r = -errno;
+		ioctl(dev->fd, GPUPATH_IOC_FREE, &req.handle);
+		goto err_free;
+	}
+	*bufp = buf;
+	return 0;
+
+err_free:
+	free(buf);
+	return r;
+}
+
+int gpupath_buf_host(struct gpupath_dev *dev, void *addr, size_t size,
+		     struct gpupath_buf **bufp)
+{
+	struct gpupath_host_reg req = { .addr = (uintptr_t)addr, .size = size };
+	struct gpupath_buf *buf;
+	int r;
+
+	r = new_buf(dev, size, &buf);
+	if (r < 0)
+		return r;
+	if (ioctl(dev->fd, GPUPATH_IOC_REG_HOST, &req) < 0) {
+		r = -errno;
+		free(buf);
+		return r;
+	}
+	buf->handle = req.handle;
+	buf->addr = addr;
+	*bufp = buf;
+	return 0;
+}
+
+void gpupath_buf_free(struct gpupath_buf *buf)
+{
+	if (!buf)
+		return;
+	if (buf->device)
+		munmap(buf->addr, buf->size);
+	ioctl(buf->dev->fd, GPUPATH_IOC_FREE, &buf->handle);
+	if (buf->own)
+		free(buf->addr);
+	free(buf);
+}
+
+void *gpupath_buf_addr(const struct gpupath_buf *buf)
+{
+	return buf->addr;
+}
+
+size_t gpupath_buf_size(const struct gpupath_buf *buf)
+{
+	return buf->size;
+}
+
+uint64_t gpupath_buf_handle(const struct gpupath_buf *buf)
+{
+	return buf->handle;
+}
+
+int gpupath_buf_location(const struct gpupath_buf *buf, uint32_t *bar, uint64_t *offset)
+{
+	if (!buf->device)
+		return -EINVAL;
+	*bar = buf->bar;
+	*offset = buf->bar_offset;
+	return 0;
+}
+
+/* ---- I/O ---------------------------------------------------------------- */
+
+static int io_once(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
+		   uint64_t dev_off, uint64_t len, struct gpupath_result *res)
+{
+	struct gpupath_io io = {
+		.handle = buf->handle, .buf_offset = buf_off, .dev_offset = dev_off,
+		.len = len, .fd = fd, .op = op,
+	};
+	int r = ioctl(buf->dev->fd, GPUPATH_IOC_IO, &io) < 0 ? -errno : 0;
+
+	res->mode = io.mode;
+	res->reason = io.reason;
+	return r;
+}
+
+static int bounce_get(struct gpupath_dev *dev, struct gpupath_buf **bp)
+{
+	void *mem;
+	int r;
+
+	if (dev->bounce) {
+		*bp = dev->bounce;
+		return 0;
+	}
+	mem = aligned_alloc(4096, BOUNCE_SIZE);
+	if (!mem)
+		return -ENOMEM;
+	r = gpupath_buf_host(dev, mem, BOUNCE_SIZE, &dev->bounce);
+	if (r < 0) {
+		free(mem);
+		return r;
+	}
+	dev->bounce->own = true;
+	*bp = dev->bounce;
+	return 0;
+}
+
+/* Through pinned host memory, in chunks: the compat path. */
+static int bounce_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
+		     uint64_t dev_off, uint64_t len)
+{
+	struct gpupath_dev *dev = buf->dev;
+	struct gpupath_result res;
+	struct gpupath_buf *b;
+	uint64_t done = 0, n;
+	char *user = buf->addr;
+	int r;
+
+	pthread_mutex_lock(&dev->bounce_lock);
+	r = bounce_get(dev, &b);
+	while (r == 0 && done < len) {
+		n = len - done < BOUNCE_SIZE ? len - done : BOUNCE_SIZE;
+		if (op == GPUPATH_IO_WRITE)
+			memcpy(b->addr, user + buf_off + done, n);
+		r = io_once(b, op, 0, fd, dev_off + done, n, &res);
+		if (r == 0 && op == GPUPATH_IO_READ)
+			memcpy(user + buf_off + done, b->addr, n);
+		done += n;
+	}
+	pthread_mutex_unlock(&dev->bounce_lock);
+	return r;
+}
+
+static int do_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
+		 uint64_t dev_off, uint64_t len, enum gpupath_io_policy policy,
+		 struct gpupath_result *res)
+{
+	struct gpupath_result local;
+	int r;
+
+	if (!res)
+		res = &local;
+	res->mode = GPUPATH_MODE_NONE;
+	res->reason = GPUPATH_REASON_NONE;
+	if (policy > GPUPATH_POLICY_COMPAT)
+		return -EINVAL;
+	if (policy != GPUPATH_POLICY_COMPAT || !buf->device) {
+		r = io_once(buf, op, buf_off, fd, dev_off, len, res);
+		if (r != -EXDEV || policy == GPUPATH_POLICY_DIRECT)
+			return r;
+	}
+	/* Check what the kernel would check, before copying anything. */
+	if (buf_off > buf->size || len > buf->size - buf_off)
+		return -EINVAL;
+	r = bounce_io(buf, op, buf_off, fd, dev_off, len);
+	if (r == 0)
+		res->mode = GPUPATH_MODE_BOUNCE;
+	return r;
+}
+
+int gpupath_read(struct gpupath_buf *buf, uint64_t buf_off, int fd, uint64_t dev_off,
+		 uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res)
+{
+	return do_io(buf, GPUPATH_IO_READ, buf_off, fd, dev_off, len, policy, res);
+}
+
+int gpupath_write(struct gpupath_buf *buf, uint64_t buf_off, int fd, uint64_t dev_off,
+		  uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res)
+{
+	return do_io(buf, GPUPATH_IO_WRITE, buf_off, fd, dev_off, len, policy, res);
 }

@@ -35,6 +35,56 @@ void gpupath_dev_close(struct gpupath_dev *dev);
 int gpupath_dev_fd(const struct gpupath_dev *dev);
 int gpupath_dev_version(struct gpupath_dev *dev, struct gpupath_version *ver);
 
+/* ---- buffers and I/O ------------------------------------------------- */
+
+struct gpupath_buf;
+
+/* Device memory from provider @provider, mapped into this process. */
+int gpupath_buf_alloc(struct gpupath_dev *dev, uint32_t provider, size_t size,
+		      struct gpupath_buf **buf);
+/* Host memory at @addr (page-aligned), pinned for I/O. */
+int gpupath_buf_host(struct gpupath_dev *dev, void *addr, size_t size,
+		     struct gpupath_buf **buf);
+void gpupath_buf_free(struct gpupath_buf *buf);
+/* The buffer's memory in this process (device memory: an uncached mapping). */
+void *gpupath_buf_addr(const struct gpupath_buf *buf);
+size_t gpupath_buf_size(const struct gpupath_buf *buf);
+uint64_t gpupath_buf_handle(const struct gpupath_buf *buf);
+/* Device memory: the BAR of the provider's device holding it, and where. */
+int gpupath_buf_location(const struct gpupath_buf *buf, uint32_t *bar, uint64_t *offset);
+
+/*
+ * How an I/O may be served:
+ *   AUTO    directly when the device can DMA into the buffer, else through
+ *           host memory (the default);
+ *   DIRECT  directly or not at all (-EXDEV, with the reason);
+ *   COMPAT  always through host memory: read into pinned host memory, then
+ *           copy into the buffer (write: the other way).
+ */
+enum gpupath_io_policy {
+	GPUPATH_POLICY_AUTO,
+	GPUPATH_POLICY_DIRECT,
+	GPUPATH_POLICY_COMPAT,
+};
+
+/* Extends enum gpupath_io_mode: the library bounced it through host memory. */
+#define GPUPATH_MODE_BOUNCE	100
+
+/* What served an I/O, and why it was not direct when it was not. */
+struct gpupath_result {
+	uint32_t mode;		/* GPUPATH_MODE_DIRECT, _HOST or _BOUNCE */
+	uint32_t reason;	/* enum gpupath_reason */
+};
+
+/*
+ * Read @len bytes at @dev_off of the block device open as @fd into @buf at
+ * @buf_off (write: the other way). @res may be NULL.
+ */
+int gpupath_read(struct gpupath_buf *buf, uint64_t buf_off, int fd, uint64_t dev_off,
+		 uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res);
+int gpupath_write(struct gpupath_buf *buf, uint64_t buf_off, int fd, uint64_t dev_off,
+		  uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res);
+
 /* ---- names ----------------------------------------------------------- */
 
 /* Short name of one GPUPATH_FEATURE_* bit ("p2pdma-usable"), NULL if unknown. */
@@ -50,6 +100,14 @@ const char *gpupath_p2pdma_status_name(uint32_t status);
 const char *gpupath_p2pdma_status_text(uint32_t status);
 /* Name of a GPUPATH_CMD_* ("get-info"), NULL if unknown. */
 const char *gpupath_cmd_name(uint32_t cmd);
+/* Short name of a gpupath_reason ("no-p2p-route"), "unknown" otherwise. */
+const char *gpupath_reason_name(uint32_t reason);
+/* One sentence explaining a gpupath_reason. */
+const char *gpupath_reason_text(uint32_t reason);
+/* Name of a provider type ("p2pdma"), "unknown" otherwise. */
+const char *gpupath_provider_type_name(uint32_t type);
+/* Name of an I/O mode ("direct", "host", "bounce"). */
+const char *gpupath_mode_name(uint32_t mode);
 
 /* ---- control plane model ----------------------------------------------- */
 
@@ -73,6 +131,25 @@ struct gpupath_info {
 	uint32_t ioctl_version;
 };
 
+/* Per-reason counters are kept for reasons below this. */
+#define GPUPATH_REASONS_KNOWN	16
+
+struct gpupath_provider {
+	uint32_t id;
+	uint32_t type;			/* enum gpupath_provider_type */
+	char pci_dev[16];
+	char driver[32];
+	bool owned;
+	uint64_t size;
+	uint64_t allocated;
+	uint64_t available;
+	uint64_t direct_ios;
+	uint64_t direct_bytes;
+	uint64_t errors;
+	uint64_t refused_ios[GPUPATH_REASONS_KNOWN];
+	uint64_t refused_bytes[GPUPATH_REASONS_KNOWN];
+};
+
 /* ---- control plane ----------------------------------------------------- */
 
 struct gpupath_ctl;
@@ -92,6 +169,16 @@ const char *gpupath_ctl_errmsg(const struct gpupath_ctl *ctl);
 
 int gpupath_ctl_get_info(struct gpupath_ctl *ctl, struct gpupath_info *info);
 
+/* All providers; *list is malloc'ed, free() it. */
+int gpupath_ctl_provider_list(struct gpupath_ctl *ctl, struct gpupath_provider **list,
+			      size_t *count);
+int gpupath_ctl_provider_get(struct gpupath_ctl *ctl, uint32_t id,
+			     struct gpupath_provider *prov);
+/* Make a PCI device's published P2P memory a provider; @prov gets it. */
+int gpupath_ctl_provider_add(struct gpupath_ctl *ctl, const char *pci_dev,
+			     struct gpupath_provider *prov);
+int gpupath_ctl_provider_del(struct gpupath_ctl *ctl, uint32_t id);
+
 /* ---- notifications ----------------------------------------------------- */
 
 enum gpupath_event_type {
@@ -106,6 +193,8 @@ struct gpupath_event {
 	uint8_t cmd;			/* NOTIFY: GPUPATH_CMD_* */
 	bool has_info;			/* NOTIFY: carried GPUPATH_A_INFO */
 	struct gpupath_info info;
+	bool has_provider;		/* NOTIFY: carried GPUPATH_A_PROVIDER */
+	struct gpupath_provider provider;
 };
 
 struct gpupath_mon;

@@ -13,17 +13,20 @@
 
 /* Decode a GPUPATH_A_INFO nest. Unknown attributes are ignored. */
 int gpupath_model_info(struct nlattr *nest, struct gpupath_info *info);
+/* Decode a GPUPATH_A_PROVIDER nest. */
+int gpupath_model_provider(struct nlattr *nest, struct gpupath_provider *prov);
 /* Decode a gpupath notification. */
 int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_event *ev);
 /* The multicast group a notification with command @cmd is sent to. */
 const char *gpupath_cmd_group(uint32_t cmd);
 
 /*
- * Send command @cmd with the attributes @fill adds, pass each reply to
+ * Send command @cmd (nlmsg @flags: NLM_F_ACK, or NLM_F_DUMP) with the
+ * attributes @fill adds, pass each reply to
  * @parse; both take @arg and may be NULL. Returns 0 or the kernel's negative
  * errno, with its extended-ACK message in gpupath_ctl_errmsg().
  */
-int gpupath_ctl_request(struct gpupath_ctl *ctl, uint8_t cmd,
+int gpupath_ctl_request(struct gpupath_ctl *ctl, uint8_t cmd, int flags,
 			int (*fill)(struct nl_msg *msg, void *arg),
 			int (*parse)(struct nlmsghdr *nlh, void *arg), void *arg);
 

@@ -85,6 +85,9 @@ const char *gpupath_p2pdma_status_text(uint32_t status)
 
 static const char *const cmd_names[] = {
 	[GPUPATH_CMD_GET_INFO] = "get-info",
+	[GPUPATH_CMD_PROVIDER_GET] = "provider-get",
+	[GPUPATH_CMD_PROVIDER_NEW] = "provider-new",
+	[GPUPATH_CMD_PROVIDER_DEL] = "provider-del",
 };
 
 const char *gpupath_cmd_name(uint32_t cmd)
@@ -92,4 +95,74 @@ const char *gpupath_cmd_name(uint32_t cmd)
 	if (cmd >= ARRAY_SIZE(cmd_names))
 		return NULL;
 	return cmd_names[cmd];
+}
+
+static const struct {
+	const char *name;
+	const char *text;
+} reasons[] = {
+	[GPUPATH_REASON_NONE] = { "none", "served directly" },
+	[GPUPATH_REASON_P2PDMA_NOT_BUILT] = {
+		"p2pdma-not-built", "this kernel has no PCI P2PDMA (CONFIG_PCI_P2PDMA)",
+	},
+	[GPUPATH_REASON_NO_P2P_ROUTE] = {
+		"no-p2p-route",
+		"no P2P route between the device's DMA engine and the memory (no common PCIe switch, host bridge not allowed, or ACS redirect)",
+	},
+	[GPUPATH_REASON_CPU_COPY] = {
+		"cpu-copy", "the transport copies with the CPU (nvme-tcp): there is no DMA to aim",
+	},
+	[GPUPATH_REASON_VIRTUAL_DMA] = {
+		"virtual-dma", "the RDMA device has no PCI DMA engine (soft-RoCE)",
+	},
+	[GPUPATH_REASON_MULTIPATH_HEAD] = {
+		"multipath-head",
+		"an nvme native-multipath head: the path is chosen per I/O below gpupath; use the per-path devices or a gpupath volume",
+	},
+	[GPUPATH_REASON_NO_DMA_DEVICE] = {
+		"no-dma-device", "no DMA device found for this block device",
+	},
+};
+
+_Static_assert(__GPUPATH_REASON_MAX <= GPUPATH_REASONS_KNOWN,
+	       "struct gpupath_provider has no room for every reason");
+
+const char *gpupath_reason_name(uint32_t reason)
+{
+	if (reason >= ARRAY_SIZE(reasons))
+		return "unknown";
+	return reasons[reason].name;
+}
+
+const char *gpupath_reason_text(uint32_t reason)
+{
+	if (reason >= ARRAY_SIZE(reasons))
+		return "unknown reason (newer module than these tools?)";
+	return reasons[reason].text;
+}
+
+const char *gpupath_provider_type_name(uint32_t type)
+{
+	switch (type) {
+	case GPUPATH_PROVIDER_P2PDMA:
+		return "p2pdma";
+	case GPUPATH_PROVIDER_NVIDIA:
+		return "nvidia";
+	default:
+		return "unknown";
+	}
+}
+
+const char *gpupath_mode_name(uint32_t mode)
+{
+	switch (mode) {
+	case GPUPATH_MODE_DIRECT:
+		return "direct";
+	case GPUPATH_MODE_HOST:
+		return "host";
+	case GPUPATH_MODE_BOUNCE:
+		return "bounce";
+	default:
+		return "none";
+	}
 }

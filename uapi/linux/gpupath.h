@@ -259,7 +259,10 @@ struct gpupath_version {
  * @size: bytes, a multiple of the page size
  * @handle: out, the buffer's handle on this file descriptor
  * @mmap_offset: out, the offset to pass to mmap() of this file descriptor
- *	to map the memory (uncached, as PCI memory is)
+ *	to map the memory
+ * @bar_offset: out, where the memory starts in the provider's BAR
+ * @bar: out, which BAR of the provider's PCI device holds it
+ * @pad: must be 0
  */
 struct gpupath_alloc {
 	__u32 provider;
@@ -267,6 +270,9 @@ struct gpupath_alloc {
 	__u64 size;
 	__u64 handle;
 	__u64 mmap_offset;
+	__u64 bar_offset;
+	__u32 bar;
+	__u32 pad;
 };
 
 /**

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gp-io: one I/O through libgpupath between a block device and a buffer of
+ * device memory (or host memory), checked against the test pattern.
+ *
+ *   gp-io [-p auto|direct|compat] [-o BUF_OFF] [-H] read|write PROVIDER DEVICE DEV_OFF LEN SEED
+ *
+ * PROVIDER is a provider id, or "host". read: the device range is expected
+ * to hold pattern SEED (positions = device offsets); it is read into the
+ * buffer at BUF_OFF and compared there. write: the buffer is filled with
+ * that pattern and written to the device. -H holds the buffer after the
+ * I/O until standard input reaches its end.
+ *
+ * Prints one line: mode=M reason=R [bar=B bar_offset=O] [error=E]
+ * Exit: 0 done and data right, 1 data wrong, 2 usage, 3 the I/O failed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libgpupath.h"
+#include "pattern.h"
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || !*s || *end ? -1 : 0;
+}
+
+static int parse_policy(const char *s, enum gpupath_io_policy *p)
+{
+	if (!strcmp(s, "auto"))
+		*p = GPUPATH_POLICY_AUTO;
+	else if (!strcmp(s, "direct"))
+		*p = GPUPATH_POLICY_DIRECT;
+	else if (!strcmp(s, "compat"))
+		*p = GPUPATH_POLICY_COMPAT;
+	else
+		return -1;
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: gp-io [-p auto|direct|compat] [-o BUF_OFF] read|write "
+		"PROVIDER|host DEVICE DEV_OFF LEN SEED\n");
+	return 2;
+}
+
+static int get_buf(struct gpupath_dev *dev, const char *prov, size_t size,
+		   struct gpupath_buf **buf, void **host)
+{
+	uint64_t id;
+
+	*host = NULL;
+	if (strcmp(prov, "host")) {
+		if (parse_u64(prov, &id) || id > UINT32_MAX)
+			return -EINVAL;
+		return gpupath_buf_alloc(dev, id, size, buf);
+	}
+	*host = aligned_alloc(4096, size);
+	if (!*host)
+		return -ENOMEM;
+	return gpupath_buf_host(dev, *host, size, buf);
+}
+
+/* Compare the buffer with the pattern; the first difference is reported. */
+static int verify(const volatile uint8_t *p, uint64_t len, uint64_t seed, uint64_t pos)
+{
+	uint64_t i;
+
+	for (i = 0; i < len; i++) {
+		if (p[i] != pattern_byte(seed, pos + i)) {
+			fprintf(stderr, "gp-io: mismatch at +%" PRIu64 ": 0x%02x, expected 0x%02x\n",
+				i, p[i], pattern_byte(seed, pos + i));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum gpupath_io_policy policy = GPUPATH_POLICY_AUTO;
+	uint64_t boff = 0, doff, len, seed, i;
+	struct gpupath_result res;
+	struct gpupath_dev *dev;
+	struct gpupath_buf *buf;
+	bool rd, hold = false;
+	void *host = NULL;
+	uint8_t *p;
+	int c, fd, r, ret;
+
+	while ((c = getopt(argc, argv, "p:o:H")) != -1) {
+		if (c == 'H') {
+			hold = true;
+			continue;
+		}
+		if (c == 'p' && !parse_policy(optarg, &policy))
+			continue;
+		if (c == 'o' && !parse_u64(optarg, &boff))
+			continue;
+		return usage();
+	}
+	if (argc - optind != 6 || parse_u64(argv[optind + 3], &doff) ||
+	    parse_u64(argv[optind + 4], &len) || parse_u64(argv[optind + 5], &seed))
+		return usage();
+	rd = !strcmp(argv[optind], "read");
+	if (!rd && strcmp(argv[optind], "write"))
+		return usage();
+
+	fd = open(argv[optind + 2], rd ? O_RDONLY : O_WRONLY);
+	if (fd < 0) {
+		fprintf(stderr, "gp-io: %s: %s\n", argv[optind + 2], strerror(errno));
+		return 3;
+	}
+	r = gpupath_dev_open(&dev);
+	if (r == 0)
+		r = get_buf(dev, argv[optind + 1], (boff + len + 4095) & ~4095ULL, &buf, &host);
+	if (r < 0) {
+		printf("mode=none reason=none error=%s\n", strerror(-r));
+		return 3;
+	}
+	p = (uint8_t *)gpupath_buf_addr(buf) + boff;
+	if (!rd)
+		for (i = 0; i < len; i++)
+			p[i] = pattern_byte(seed, doff + i);
+	r = rd ? gpupath_read(buf, boff, fd, doff, len, policy, &res) :
+		 gpupath_write(buf, boff, fd, doff, len, policy, &res);
+	printf("mode=%s reason=%s", gpupath_mode_name(res.mode), gpupath_reason_name(res.reason));
+	if (!host) {
+		uint32_t bar;
+		uint64_t off;
+
+		gpupath_buf_location(buf, &bar, &off);
+		printf(" bar=%u bar_offset=%" PRIu64, bar, off + boff);
+	}
+	if (r < 0)
+		printf(" error=%s", strerror(-r));
+	printf("\n");
+	fflush(stdout);
+	ret = r < 0 ? 3 : rd ? verify(p, len, seed, doff) : 0;
+	while (hold && getchar() != EOF)
+		;
+	gpupath_buf_free(buf);
+	free(host);
+	gpupath_dev_close(dev);
+	close(fd);
+	return ret;
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * io-check: every bad input to the buffer and I/O ioctls of /dev/gpupath
+ * gets its exact errno. Run in the VM:
+ *
+ *   io-check PROVIDER_ID BLOCKDEV
+ *
+ * BLOCKDEV must be at least 1 MiB; nothing is written to it (the caller
+ * checks that its contents survive).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <linux/gpupath.h>
+
+static int failures, ctl;
+
+static void expect(const char *what, int ret, int want)
+{
+	int got = ret < 0 ? errno : 0;
+
+	if (got == want) {
+		printf("pass %s: %s\n", what, want ? strerror(want) : "ok");
+		return;
+	}
+	printf("FAIL %s: got %s (%d), expected %s (%d)\n", what, got ? strerror(got) : "success",
+	       got, want ? strerror(want) : "success", want);
+	failures++;
+}
+
+static int alloc(uint32_t prov, uint64_t size, uint32_t flags, struct gpupath_alloc *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->provider = prov;
+	a->size = size;
+	a->flags = flags;
+	return ioctl(ctl, GPUPATH_IOC_ALLOC, a);
+}
+
+static int reg_host(void *addr, uint64_t size, uint64_t *handle)
+{
+	struct gpupath_host_reg r = { .addr = (uintptr_t)addr, .size = size };
+	int ret = ioctl(ctl, GPUPATH_IOC_REG_HOST, &r);
+
+	*handle = r.handle;
+	return ret;
+}
+
+static int io(uint64_t handle, int fd, uint32_t op, uint64_t boff, uint64_t doff, uint64_t len)
+{
+	struct gpupath_io req = {
+		.handle = handle, .fd = fd, .op = op, .buf_offset = boff,
+		.dev_offset = doff, .len = len,
+	};
+
+	return ioctl(ctl, GPUPATH_IOC_IO, &req);
+}
+
+static void check_alloc(uint32_t prov)
+{
+	struct gpupath_alloc a;
+	void *map;
+
+	expect("alloc of 0 bytes", alloc(prov, 0, 0, &a), EINVAL);
+	expect("alloc of an unaligned size", alloc(prov, 4097, 0, &a), EINVAL);
+	expect("alloc with unknown flags", alloc(prov, 4096, 1, &a), EINVAL);
+	expect("alloc from no provider", alloc(0, 4096, 0, &a), ENOENT);
+	expect("alloc from an unknown provider", alloc(prov + 1000, 4096, 0, &a), ENOENT);
+	expect("alloc of more than the BAR", alloc(prov, 1ULL << 40, 0, &a), ENOMEM);
+	expect("alloc of 64 KiB", alloc(prov, 65536, 0, &a), 0);
+	map = mmap(NULL, 65536 + 4096, PROT_READ, MAP_SHARED, ctl, a.mmap_offset);
+	expect("mmap larger than the buffer", map == MAP_FAILED ? -1 : 0, EINVAL);
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, ctl, (a.handle + 7) << 12);
+	expect("mmap of no buffer", map == MAP_FAILED ? -1 : 0, EINVAL);
+	expect("free", ioctl(ctl, GPUPATH_IOC_FREE, &a.handle), 0);
+	expect("free again", ioctl(ctl, GPUPATH_IOC_FREE, &a.handle), ENOENT);
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, ctl, a.mmap_offset);
+	expect("mmap of a freed buffer", map == MAP_FAILED ? -1 : 0, EINVAL);
+}
+
+static void check_host(void)
+{
+	char *mem = aligned_alloc(4096, 8192);
+	void *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t h;
+
+	expect("host: unaligned address", reg_host(mem + 1, 4096, &h), EINVAL);
+	expect("host: unaligned size", reg_host(mem, 100, &h), EINVAL);
+	expect("host: zero size", reg_host(mem, 0, &h), EINVAL);
+	expect("host: unmapped memory", reg_host((void *)4096, 4096, &h), EFAULT);
+	expect("host: read-only memory", reg_host(ro, 4096, &h), EFAULT);
+	expect("host: wrapping range", reg_host((void *)-4096L, 8192, &h), EINVAL);
+	expect("host: 8 KiB", reg_host(mem, 8192, &h), 0);
+	expect("host: free", ioctl(ctl, GPUPATH_IOC_FREE, &h), 0);
+	munmap(ro, 4096);
+	free(mem);
+}
+
+static void check_io(uint32_t prov, const char *blk)
+{
+	int rd = open(blk, O_RDONLY), wr = open(blk, O_WRONLY);
+	int chr = open("/dev/null", O_RDWR), reg = open("/proc/self/status", O_RDONLY);
+	struct gpupath_alloc a;
+	struct gpupath_io req;
+	uint64_t h;
+
+	alloc(prov, 1 << 20, 0, &a);
+	h = a.handle;
+	expect("io: handle 0", io(0, rd, GPUPATH_IO_READ, 0, 0, 4096), ENOENT);
+	expect("io: unknown handle", io(h + 100, rd, GPUPATH_IO_READ, 0, 0, 4096), ENOENT);
+	expect("io: op 0", io(h, rd, 0, 0, 0, 4096), EINVAL);
+	expect("io: op 3", io(h, rd, 3, 0, 0, 4096), EINVAL);
+	memset(&req, 0, sizeof(req));
+	req.handle = h;
+	req.fd = rd;
+	req.op = GPUPATH_IO_READ;
+	req.len = 4096;
+	req.flags = 1;
+	expect("io: unknown flags", ioctl(ctl, GPUPATH_IOC_IO, &req), EINVAL);
+	expect("io: zero length", io(h, rd, GPUPATH_IO_READ, 0, 0, 0), EINVAL);
+	expect("io: unaligned device offset", io(h, rd, GPUPATH_IO_READ, 0, 1, 4096), EINVAL);
+	expect("io: unaligned length", io(h, wr, GPUPATH_IO_WRITE, 0, 0, 100), EINVAL);
+	expect("io: unaligned buffer offset", io(h, rd, GPUPATH_IO_READ, 3, 0, 4096), EINVAL);
+	expect("io: past the buffer", io(h, rd, GPUPATH_IO_READ, 1 << 20, 0, 4096), EINVAL);
+	expect("io: past the device", io(h, rd, GPUPATH_IO_READ, 0, 1ULL << 50, 4096), EINVAL);
+	expect("io: device offset overflow",
+	       io(h, wr, GPUPATH_IO_WRITE, 0, UINT64_MAX - 511, 4096), EINVAL);
+	expect("io: length overflow", io(h, rd, GPUPATH_IO_READ, 4096, 0, UINT64_MAX - 4095),
+	       EINVAL);
+	expect("io: fd -1", io(h, -1, GPUPATH_IO_READ, 0, 0, 4096), EBADF);
+	expect("io: character device", io(h, chr, GPUPATH_IO_READ, 0, 0, 4096), ENOTBLK);
+	expect("io: regular file", io(h, reg, GPUPATH_IO_READ, 0, 0, 4096), ENOTBLK);
+	expect("io: write through a read-only fd", io(h, rd, GPUPATH_IO_WRITE, 0, 0, 4096), EBADF);
+	expect("io: read through a write-only fd", io(h, wr, GPUPATH_IO_READ, 0, 0, 4096), EBADF);
+	ioctl(ctl, GPUPATH_IOC_FREE, &h);
+	expect("io: freed handle", io(h, rd, GPUPATH_IO_READ, 0, 0, 4096), ENOENT);
+	expect("unknown ioctl", ioctl(ctl, _IO(GPUPATH_IOC_MAGIC, 0x7f)), ENOTTY);
+	close(rd);
+	close(wr);
+	close(chr);
+	close(reg);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: io-check PROVIDER_ID BLOCKDEV\n");
+		return 2;
+	}
+	ctl = open("/dev/gpupath", O_RDWR);
+	if (ctl < 0) {
+		perror("/dev/gpupath");
+		return 2;
+	}
+	check_alloc(strtoul(argv[1], NULL, 0));
+	check_host();
+	check_io(strtoul(argv[1], NULL, 0), argv[2]);
+	close(ctl);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The test pattern: byte POS of pattern SEED. Shared by gp-pattern and
+ * gp-io, so that what one lays down the other recognises.
+ */
+#ifndef GPUPATH_PATTERN_H
+#define GPUPATH_PATTERN_H
+
+#include <stdint.h>
+
+static inline uint64_t pattern_mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static inline uint8_t pattern_byte(uint64_t seed, uint64_t pos)
+{
+	return pattern_mix(seed ^ pattern_mix(pos >> 3)) >> ((pos & 7) * 8);
+}
+
+#endif /* GPUPATH_PATTERN_H */

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0
+# The data path on the switch topology: the emulated NVMe controller and the
+# ivshmem "GPU" sit behind one PCIe switch, so the NVMe model DMAs straight
+# into the BAR. Reads land in the BAR (checked on the host in bar.img),
+# writes come from it (checked on the host in nvme.img), 0 bytes bounce.
+#
+#   root port -- switch --+-- ivshmem BAR2 (provider, gpupath stub driver)
+#                         '-- NVMe (nvme0n1, backing file nvme.img)
+. /src/selftests/vm/guest-lib.sh
+
+NS=/dev/nvme0n1
+load_module
+prov=$(bind_bar) || fail "no provider for the BAR"
+note "BAR is provider $prov"
+$GP provider show "$prov" -j | jq -e '.owned == true and .driver == "gpupath" and
+	.size == 67108864 and .type == "p2pdma"' >/dev/null || fail "provider details wrong"
+
+# Adopt the NVMe CMB that nvme-pci published; bad adds are refused clearly.
+nvme=$(pci_dev 0x1b36 0x0010)
+$GP provider add "${nvme##*/}" -j >/tmp/cmb.json || fail "cannot adopt the CMB"
+cmb=$(jq .id /tmp/cmb.json)
+jq -e '.driver == "nvme" and .owned == false' /tmp/cmb.json >/dev/null || fail "CMB details"
+t() { want=$1; shift; out=$("$@" 2>&1); echo "$* -> $out"
+	echo "$out" | grep -q "$want" || fail "expected '$want'"; }
+t "is a provider already" $GP provider add "${nvme##*/}"
+t "no such PCI device" $GP provider add 0000:7f:1f.7
+t "must look like" $GP provider add not-a-bdf
+t "publishes no P2P memory" $GP provider add 0000:00:00.0
+t "no provider with this id" $GP provider del 4242
+$GP provider del "$cmb" || fail "cannot drop the CMB provider"
+
+# The namespace holds pattern 101 in its first 32 MiB.
+MiB=1048576
+$PATTERN gen $((32 * MiB)) 101 | dd of=$NS bs=$MiB conv=fsync 2>/dev/null
+# What the host checks must not be overwritten later: these reads land at
+# 32 MiB and up in the BAR, every other buffer of the tests stays below.
+boff=$((32 * MiB))
+total=0
+for size in 4096 131072 $MiB $((16 * MiB)); do
+	expect_io 0 'mode=direct reason=none' -p direct -o $boff read "$prov" $NS $MiB $size 101
+	host_expect bar.img "$(bar_offset)" $size 101 $MiB
+	boff=$((boff + size))
+	total=$((total + size))
+done
+# The other way: device memory -> namespace, checked in nvme.img on the host.
+expect_io 0 'mode=direct reason=none' -p direct write "$prov" $NS $((64 * MiB)) $((4 * MiB)) 102
+host_expect nvme.img $((64 * MiB)) $((4 * MiB)) 102 $((64 * MiB))
+total=$((total + 4 * MiB))
+echo 3 >/proc/sys/vm/drop_caches
+$PATTERN check $NS $((64 * MiB)) $((4 * MiB)) 102 || fail "the write did not reach the namespace"
+
+# Several processes at once, each with its own buffer.
+pids=
+for i in 1 2 3 4; do
+	$GPIO -p direct read "$prov" $NS $((i * MiB)) $MiB 101 >/tmp/par$i &
+	pids="$pids $!"
+done
+for p in $pids; do wait "$p" || fail "a parallel reader failed: $(cat /tmp/par*)"; done
+grep -h . /tmp/par*
+total=$((total + 4 * MiB))
+
+$GP stats -j >/tmp/stats.json
+jq -e --argjson id "$prov" --argjson b $total '.providers[] | select(.id == $id) |
+	.stats.direct_bytes == $b and .stats.direct_ios == 9 and .stats.errors == 0 and
+	.stats.refused == {}' /tmp/stats.json >/dev/null ||
+	fail "counters wrong: $(cat /tmp/stats.json)"
+note "direct: $total bytes in 9 I/Os, 0 bytes bounced"
+
+# A provider with memory in use cannot be deleted.
+mkfifo /tmp/hold
+$GPIO -H -p direct read "$prov" $NS 0 4096 101 </tmp/hold >/tmp/held &
+exec 3>/tmp/hold
+wait_for 10 grep -q mode= /tmp/held || fail "holder did not start"
+t "memory of this provider is allocated" $GP provider del "$prov"
+exec 3>&-
+wait
+unbind_bar
+$GP provider show -j | jq -e '.providers == []' >/dev/null || fail "provider left after unbind"

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpupath provider: device memory that I/O can target.
+ *
+ *   gpupath provider [show [ID]] [-j]
+ *   gpupath provider add PCI_DEV
+ *   gpupath provider del ID
+ *   gpupath stats [-j]            (the providers' I/O counters)
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void print_refused_json(struct json *j, const struct gpupath_provider *p)
+{
+	unsigned int r;
+
+	json_obj_open(j, "refused");
+	for (r = 1; r < GPUPATH_REASONS_KNOWN; r++) {
+		if (!p->refused_ios[r])
+			continue;
+		json_obj_open(j, gpupath_reason_name(r));
+		json_u64(j, "ios", p->refused_ios[r]);
+		json_u64(j, "bytes", p->refused_bytes[r]);
+		json_obj_close(j);
+	}
+	json_obj_close(j);
+}
+
+static void print_provider_json(struct json *j, const struct gpupath_provider *p)
+{
+	json_obj_open(j, NULL);
+	json_u64(j, "id", p->id);
+	json_str(j, "type", gpupath_provider_type_name(p->type));
+	json_str(j, "pci_dev", p->pci_dev);
+	json_str(j, "driver", p->driver);
+	json_bool(j, "owned", p->owned);
+	json_u64(j, "size", p->size);
+	json_u64(j, "allocated", p->allocated);
+	json_u64(j, "available", p->available);
+	json_obj_open(j, "stats");
+	json_u64(j, "direct_ios", p->direct_ios);
+	json_u64(j, "direct_bytes", p->direct_bytes);
+	json_u64(j, "errors", p->errors);
+	print_refused_json(j, p);
+	json_obj_close(j);
+	json_obj_close(j);
+}
+
+static void print_provider_text(const struct gpupath_provider *p)
+{
+	unsigned int r;
+
+	printf("provider %u: %s %s (driver %s%s)\n", p->id, gpupath_provider_type_name(p->type),
+	       p->pci_dev, p->driver[0] ? p->driver : "none", p->owned ? ", owned" : "");
+	printf("  memory: %" PRIu64 " KiB, %" PRIu64 " KiB allocated by gpupath, %" PRIu64
+	       " KiB available\n", p->size >> 10, p->allocated >> 10, p->available >> 10);
+	printf("  direct: %" PRIu64 " I/Os, %" PRIu64 " bytes, %" PRIu64 " errors\n",
+	       p->direct_ios, p->direct_bytes, p->errors);
+	for (r = 1; r < GPUPATH_REASONS_KNOWN; r++)
+		if (p->refused_ios[r])
+			printf("  refused (%s): %" PRIu64 " I/Os, %" PRIu64 " bytes\n",
+			       gpupath_reason_name(r), p->refused_ios[r], p->refused_bytes[r]);
+}
+
+void cli_print_provider(struct cli *cli, const struct gpupath_provider *p)
+{
+	if (cli->json)
+		print_provider_json(&cli->j, p);
+	else
+		print_provider_text(p);
+}
+
+/* Print a list of providers: a JSON array member "providers", or text. */
+int cli_print_providers(struct cli *cli, struct gpupath_ctl *ctl)
+{
+	struct gpupath_provider *list;
+	size_t n, i;
+	int r;
+
+	r = gpupath_ctl_provider_list(ctl, &list, &n);
+	if (r < 0)
+		return cli_err(cli, r, "provider dump", gpupath_ctl_errmsg(ctl));
+	if (cli->json)
+		json_arr_open(&cli->j, "providers");
+	for (i = 0; i < n; i++)
+		cli_print_provider(cli, &list[i]);
+	if (cli->json)
+		json_arr_close(&cli->j);
+	free(list);
+	return 0;
+}
+
+static int parse_id(const char *s, uint32_t *id)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || !*s || *end || !v || v > UINT32_MAX) {
+		fprintf(stderr, "gpupath: '%s' is not a provider id\n", s);
+		return -1;
+	}
+	*id = v;
+	return 0;
+}
+
+static int provider_show(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv)
+{
+	struct gpupath_provider p;
+	uint32_t id;
+	int r;
+
+	if (argc > 1)
+		return 2;
+	if (argc == 0) {
+		if (cli->json)
+			json_obj_open(&cli->j, NULL);
+		r = cli_print_providers(cli, ctl);
+		if (cli->json) {
+			json_obj_close(&cli->j);
+			json_end(&cli->j);
+		}
+		return r;
+	}
+	if (parse_id(argv[0], &id))
+		return 2;
+	r = gpupath_ctl_provider_get(ctl, id, &p);
+	if (r < 0)
+		return cli_err(cli, r, "provider show", gpupath_ctl_errmsg(ctl));
+	cli_print_provider(cli, &p);
+	if (cli->json)
+		json_end(&cli->j);
+	return 0;
+}
+
+static int provider_add(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv)
+{
+	struct gpupath_provider p;
+	int r;
+
+	if (argc != 1)
+		return 2;
+	r = gpupath_ctl_provider_add(ctl, argv[0], &p);
+	if (r < 0)
+		return cli_err(cli, r, "provider add", gpupath_ctl_errmsg(ctl));
+	cli_print_provider(cli, &p);
+	if (cli->json)
+		json_end(&cli->j);
+	return 0;
+}
+
+static int provider_del(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv)
+{
+	uint32_t id;
+	int r;
+
+	if (argc != 1)
+		return 2;
+	if (parse_id(argv[0], &id))
+		return 2;
+	r = gpupath_ctl_provider_del(ctl, id);
+	if (r < 0)
+		return cli_err(cli, r, "provider del", gpupath_ctl_errmsg(ctl));
+	return 0;
+}
+
+static const char provider_usage[] =
+	"gpupath provider [show [ID]] [-j] | add PCI_DEV | del ID";
+
+int cmd_provider(struct cli *cli, int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv);
+	} subs[] = {
+		{ "show", provider_show },
+		{ "add", provider_add },
+		{ "del", provider_del },
+	};
+	int (*fn)(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv) = NULL;
+	struct gpupath_ctl *ctl;
+	unsigned int i;
+	int idx, r;
+
+	idx = cli_parse_opts(cli, argc, argv, provider_usage);
+	if (idx < 0)
+		return 2;
+	if (idx == argc) {
+		fn = provider_show;
+	} else {
+		for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+			if (!strcmp(argv[idx], subs[i].name))
+				fn = subs[i].fn;
+		if (!fn) {
+			fprintf(stderr, "gpupath: unknown provider command '%s'\nUsage: %s\n",
+				argv[idx], provider_usage);
+			return 2;
+		}
+		idx++;
+	}
+	r = cli_ctl_open(cli, &ctl);
+	if (r)
+		return r;
+	r = fn(cli, ctl, argc - idx, argv + idx);
+	if (r == 2)
+		fprintf(stderr, "Usage: %s\n", provider_usage);
+	gpupath_ctl_close(ctl);
+	return r;
+}
+
+int cmd_stats(struct cli *cli, int argc, char **argv)
+{
+	struct gpupath_ctl *ctl;
+	int r;
+
+	if (cli_parse_common(cli, argc, argv, "gpupath stats [-j]") != argc)
+		return 2;
+	r = cli_ctl_open(cli, &ctl);
+	if (r)
+		return r;
+	if (cli->json)
+		json_obj_open(&cli->j, NULL);
+	r = cli_print_providers(cli, ctl);
+	if (cli->json) {
+		json_obj_close(&cli->j);
+		json_end(&cli->j);
+	}
+	gpupath_ctl_close(ctl);
+	return r;
+}
