@@ -93,6 +93,8 @@ run_guest() {
 		"sh /src/selftests/vm/guest-run.sh $tests" >"$work/vm.log" 2>&1
 	rc=$?
 	grep -a -v '^GPUPATH_EXIT=' "$work/tap.log" | grep -a -v '^TAP version\|^1\.\.'
+	check "$name: kernel log has no warning, BUG, KASAN, lockdep or leak report" \
+		selftests/vm/check-kernel-log.sh "$work/console.log"
 	if [ $rc -eq 0 ] || [ $rc -eq 1 ]; then
 		ok "$name: VM ran to the end"
 	else
