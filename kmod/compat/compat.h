@@ -15,8 +15,9 @@
 #endif
 
 /*
- * Whether another module currently exports @name. From 6.5 on __symbol_get()
- * resolves only EXPORT_SYMBOL_GPL symbols; a plain export then reads as absent.
+ * Whether another module currently exports @name. From 6.5 on, and in 6.1.y
+ * stable releases, __symbol_get() resolves only EXPORT_SYMBOL_GPL symbols: a
+ * plain export reads as absent. NVIDIA exports its peer-memory API GPL.
  */
 static inline bool gpupath_compat_symbol_present(const char *name)
 {
