@@ -15,6 +15,9 @@
 #include "provider.h"
 #include "route.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 static int submit(struct block_device *bdev, struct gpupath_buf *buf,
 		  const struct gpupath_io *io, blk_opf_t opf)
 {
@@ -136,6 +139,9 @@ int gpupath_io(struct gpupath_file *f, struct gpupath_io *io)
 		ret = -ENOTBLK;
 	else if (file->f_mode & need)
 		ret = do_io(buf, I_BDEV(file->f_mapping->host), io);
+	if (ret != -EBADF && ret != -ENOTBLK)
+		trace_gpupath_io(buf->prov ? buf->prov->id : 0, file_inode(file)->i_rdev, io->op,
+				 io->dev_offset, io->len, io->mode, io->reason, ret);
 	fput(file);
 out_put_buf:
 	gpupath_buf_put(buf);

@@ -178,7 +178,7 @@ suite_dkms() {
 	mkdir -p "$work"
 	cp "$ko" "$work/gpupath.ko"
 	run_guest "stock" "$work" \
-		"/src/selftests/vm/tests/show.sh /src/selftests/vm/tests/module-reload.sh /src/selftests/vm/tests/bar.sh" \
+		"/src/selftests/vm/tests/show.sh /src/selftests/vm/tests/module-reload.sh /src/selftests/vm/tests/bar.sh /src/selftests/vm/tests/trace.sh" \
 		--kernel "$stock/vmlinuz" --modroot "$stock/modroot" --topology flat \
 		--modules configfs,virtio_pci,9pnet_virtio,9p,nvme \
 		--append "EXPECT_P2PDMA=0" --timeout 600
