@@ -3,6 +3,9 @@
 #define _GPUPATH_BUFFER_H
 
 #include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/mm_types.h>
 #include <linux/xarray.h>
 #include <linux/gpupath.h>
@@ -34,9 +37,22 @@ struct gpupath_buf {
 	struct mm_struct *mm;
 };
 
-/* The buffers of one open file, by handle. */
+/**
+ * struct gpupath_file - state of one open /dev/gpupath
+ * @bufs: its buffers, by handle
+ * @lock: protects @done and @efd; taken in bio completion (any context)
+ * @done: completed batch I/Os, not yet reaped
+ * @wait: woken on each completion (poll, release)
+ * @inflight: batch I/Os started and not yet reaped
+ * @efd: signalled once per completion, or NULL
+ */
 struct gpupath_file {
 	struct xarray bufs;
+	spinlock_t lock;
+	struct list_head done;
+	wait_queue_head_t wait;
+	atomic_t inflight;
+	struct eventfd_ctx *efd;
 };
 
 void gpupath_file_init(struct gpupath_file *f);

@@ -62,6 +62,15 @@ static long ioctl_free(struct gpupath_file *f, void __user *arg)
 	return gpupath_buf_free(f, handle);
 }
 
+static long ioctl_set_eventfd(struct gpupath_file *f, void __user *arg)
+{
+	s32 fd;
+
+	if (copy_from_user(&fd, arg, sizeof(fd)))
+		return -EFAULT;
+	return gpupath_io_set_eventfd(f, fd);
+}
+
 static long gpupath_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct gpupath_file *f = file->private_data;
@@ -78,6 +87,12 @@ static long gpupath_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 		return ioctl_free(f, uarg);
 	case GPUPATH_IOC_IO:
 		return ioctl_gpupath_io(f, uarg);
+	case GPUPATH_IOC_SUBMIT:
+		return gpupath_io_submit(f, uarg);
+	case GPUPATH_IOC_REAP:
+		return gpupath_io_reap(f, uarg);
+	case GPUPATH_IOC_SET_EVENTFD:
+		return ioctl_set_eventfd(f, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -91,6 +106,7 @@ static int gpupath_open(struct inode *inode, struct file *file)
 	if (!f)
 		return -ENOMEM;
 	gpupath_file_init(f);
+	gpupath_io_init(f);
 	file->private_data = f;
 	return nonseekable_open(inode, file);
 }
@@ -99,9 +115,15 @@ static int gpupath_release(struct inode *inode, struct file *file)
 {
 	struct gpupath_file *f = file->private_data;
 
+	gpupath_io_release(f);
 	gpupath_file_release(f);
 	kfree(f);
 	return 0;
+}
+
+static __poll_t gpupath_poll(struct file *file, poll_table *wait)
+{
+	return gpupath_io_poll(file->private_data, file, wait);
 }
 
 static int gpupath_mmap(struct file *file, struct vm_area_struct *vma)
@@ -114,6 +136,7 @@ static const struct file_operations gpupath_fops = {
 	.open = gpupath_open,
 	.release = gpupath_release,
 	.mmap = gpupath_mmap,
+	.poll = gpupath_poll,
 	.unlocked_ioctl = gpupath_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = no_llseek,
@@ -136,7 +159,10 @@ int gpupath_device_init(void)
 	BUILD_BUG_ON(sizeof(struct gpupath_version) != 32);
 	BUILD_BUG_ON(sizeof(struct gpupath_alloc) != 48);
 	BUILD_BUG_ON(sizeof(struct gpupath_host_reg) != 32);
-	BUILD_BUG_ON(sizeof(struct gpupath_io) != 56);
+	BUILD_BUG_ON(sizeof(struct gpupath_io) != 64);
+	BUILD_BUG_ON(sizeof(struct gpupath_submit) != 16);
+	BUILD_BUG_ON(sizeof(struct gpupath_completion) != 32);
+	BUILD_BUG_ON(sizeof(struct gpupath_reap) != 16);
 	return misc_register(&gpupath_misc);
 }
 

@@ -9,7 +9,9 @@
  * to hold pattern SEED (positions = device offsets); it is read into the
  * buffer at BUF_OFF and compared there. write: the buffer is filled with
  * that pattern and written to the device. -H holds the buffer after the
- * I/O until standard input reaches its end.
+ * I/O until standard input reaches its end. -b N splits the transfer into N
+ * I/Os submitted as one batch and reaped through an eventfd; with policy
+ * auto, those refused are bounced one by one.
  *
  * Prints one line: mode=M reason=R [bar=B bar_offset=O] [error=E]
  * Exit: 0 done and data right, 1 data wrong, 2 usage, 3 the I/O failed.
@@ -20,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "libgpupath.h"
@@ -86,11 +90,70 @@ static int verify(const volatile uint8_t *p, uint64_t len, uint64_t seed, uint64
 	return 0;
 }
 
+/*
+ * The transfer as @n I/Os in one batch. All must end the same way; that way
+ * goes into @res. Refused ones are bounced under policy auto.
+ */
+static int batch_io(struct gpupath_dev *dev, struct gpupath_buf *buf, bool rd, int fd,
+		    uint64_t boff, uint64_t doff, uint64_t len, unsigned int n,
+		    enum gpupath_io_policy policy, struct gpupath_result *res)
+{
+	struct gpupath_completion c[64];
+	struct gpupath_iov iov[GPUPATH_SUBMIT_MAX];
+	struct gpupath_result one;
+	uint64_t chunk = len / n, evs;
+	unsigned int i, got = 0;
+	struct pollfd pfd;
+	int efd, r, k;
+
+	if (!n || n > GPUPATH_SUBMIT_MAX || len % n || chunk % 512)
+		return -EINVAL;
+	efd = eventfd(0, EFD_CLOEXEC);
+	if (efd < 0 || gpupath_set_eventfd(dev, efd) < 0)
+		return -errno;
+	for (i = 0; i < n; i++)
+		iov[i] = (struct gpupath_iov){ buf, boff + i * chunk, fd,
+			rd ? GPUPATH_IO_READ : GPUPATH_IO_WRITE, doff + i * chunk, chunk, i };
+	r = gpupath_submit(dev, iov, n);
+	if (r != (int)n)
+		return r < 0 ? r : -EIO;
+	pfd = (struct pollfd){ .fd = efd, .events = POLLIN };
+	while (got < n) {
+		if (poll(&pfd, 1, 60000) != 1 || read(efd, &evs, sizeof(evs)) != sizeof(evs))
+			return -ETIMEDOUT;
+		while ((k = gpupath_reap(dev, c, 64, 0)) > 0) {
+			for (i = 0; i < (unsigned int)k; i++, got++) {
+				one = (struct gpupath_result){ c[i].mode, c[i].reason };
+				r = c[i].result;
+				/* Refused already: bounce without asking again. */
+				if (r == -EXDEV && policy == GPUPATH_POLICY_AUTO) {
+					r = (rd ? gpupath_read : gpupath_write)(buf,
+						boff + c[i].user_data * chunk, fd,
+						doff + c[i].user_data * chunk, chunk,
+						GPUPATH_POLICY_COMPAT, &one);
+					one.reason = c[i].reason;
+				}
+				if (r < 0) {
+					*res = one;
+					return r;
+				}
+				if (got && (one.mode != res->mode || one.reason != res->reason))
+					return -EPROTO;
+				*res = one;
+			}
+		}
+		if (k < 0)
+			return k;
+	}
+	close(efd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	enum gpupath_io_policy policy = GPUPATH_POLICY_AUTO;
-	uint64_t boff = 0, doff, len, seed, i;
-	struct gpupath_result res;
+	uint64_t boff = 0, doff, len, seed, i, batch = 0;
+	struct gpupath_result res = { 0 };
 	struct gpupath_dev *dev;
 	struct gpupath_buf *buf;
 	bool rd, hold = false;
@@ -98,11 +161,13 @@ int main(int argc, char **argv)
 	uint8_t *p;
 	int c, fd, r, ret;
 
-	while ((c = getopt(argc, argv, "p:o:H")) != -1) {
+	while ((c = getopt(argc, argv, "p:o:Hb:")) != -1) {
 		if (c == 'H') {
 			hold = true;
 			continue;
 		}
+		if (c == 'b' && !parse_u64(optarg, &batch))
+			continue;
 		if (c == 'p' && !parse_policy(optarg, &policy))
 			continue;
 		if (c == 'o' && !parse_u64(optarg, &boff))
@@ -132,9 +197,14 @@ int main(int argc, char **argv)
 	if (!rd)
 		for (i = 0; i < len; i++)
 			p[i] = pattern_byte(seed, doff + i);
-	r = rd ? gpupath_read(buf, boff, fd, doff, len, policy, &res) :
-		 gpupath_write(buf, boff, fd, doff, len, policy, &res);
+	if (batch)
+		r = batch_io(dev, buf, rd, fd, boff, doff, len, batch, policy, &res);
+	else
+		r = rd ? gpupath_read(buf, boff, fd, doff, len, policy, &res) :
+			 gpupath_write(buf, boff, fd, doff, len, policy, &res);
 	printf("mode=%s reason=%s", gpupath_mode_name(res.mode), gpupath_reason_name(res.reason));
+	if (batch)
+		printf(" ios=%" PRIu64, batch);
 	if (!host) {
 		uint32_t bar;
 		uint64_t off;

@@ -5,11 +5,12 @@
  *
  *   io-check PROVIDER_ID BLOCKDEV
  *
- * BLOCKDEV must be at least 1 MiB; nothing is written to it (the caller
+ * BLOCKDEV must be at least 16 MiB; nothing is written to it (the caller
  * checks that its contents survive).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +149,72 @@ static void check_io(uint32_t prov, const char *blk)
 	close(reg);
 }
 
+/* Submit @n reads of 1 MiB from @blk into a fresh 16 MiB buffer on @fd. */
+static int submit_reads(int fd, uint32_t prov, int blk, int n, uint64_t *handle)
+{
+	struct gpupath_io ios[16];
+	struct gpupath_submit sub = { .ios = (uintptr_t)ios, .count = n };
+	struct gpupath_alloc a = { .provider = prov, .size = 16 << 20 };
+	int i;
+
+	if (ioctl(fd, GPUPATH_IOC_ALLOC, &a) < 0)
+		return -1;
+	*handle = a.handle;
+	memset(ios, 0, sizeof(ios));
+	for (i = 0; i < n; i++) {
+		ios[i].handle = a.handle;
+		ios[i].fd = blk;
+		ios[i].op = GPUPATH_IO_READ;
+		ios[i].buf_offset = ios[i].dev_offset = (uint64_t)i << 20;
+		ios[i].len = 1 << 20;
+		ios[i].user_data = 100 + i;
+	}
+	return ioctl(fd, GPUPATH_IOC_SUBMIT, &sub);
+}
+
+/* Buffers freed and files closed while batch I/O is in flight. */
+static void check_inflight(uint32_t prov, const char *blk)
+{
+	struct gpupath_completion c[16];
+	struct gpupath_reap rp = { .completions = (uintptr_t)c, .max = 16 };
+	struct gpupath_submit sub = { .count = 0 };
+	int bfd = open(blk, O_RDONLY), fd2, got = 0, ok = 0, i;
+	struct pollfd pfd = { .fd = ctl, .events = POLLIN };
+	uint64_t h;
+
+	expect("batch: 16 reads started", submit_reads(ctl, prov, bfd, 16, &h) == 16 ? 0 : -1, 0);
+	expect("batch: buffer freed while its I/O runs", ioctl(ctl, GPUPATH_IOC_FREE, &h), 0);
+	while (got < 16 && poll(&pfd, 1, 30000) == 1) {
+		if (ioctl(ctl, GPUPATH_IOC_REAP, &rp) < 0)
+			break;
+		for (i = 0; i < (int)rp.count; i++)
+			ok += c[i].result == 0 && c[i].user_data >= 100 && c[i].user_data < 116 &&
+			      c[i].len == 1 << 20;
+		got += rp.count;
+	}
+	expect("batch: 16 completions, all good", got == 16 && ok == 16 ? 0 : -1, 0);
+	rp.max = 16;
+	expect("batch: nothing more to reap", ioctl(ctl, GPUPATH_IOC_REAP, &rp) == 0 &&
+	       rp.count == 0 ? 0 : -1, 0);
+	rp.max = 0;
+	expect("batch: reap with no room", ioctl(ctl, GPUPATH_IOC_REAP, &rp), EINVAL);
+	expect("batch: empty", ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub), EINVAL);
+	sub.count = GPUPATH_SUBMIT_MAX + 1;
+	expect("batch: too many", ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub), EINVAL);
+	sub.count = 1;
+	sub.ios = 16;
+	expect("batch: bad pointer", ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub), EFAULT);
+	i = -1;
+	expect("eventfd: not an eventfd", ({ int fd = bfd;
+		ioctl(ctl, GPUPATH_IOC_SET_EVENTFD, &fd); }), EINVAL);
+	expect("eventfd: off", ioctl(ctl, GPUPATH_IOC_SET_EVENTFD, &i), 0);
+	fd2 = open("/dev/gpupath", O_RDWR);
+	expect("batch: started on a second file", submit_reads(fd2, prov, bfd, 16, &h) == 16 ?
+	       0 : -1, 0);
+	expect("batch: that file closed while its I/O runs", close(fd2), 0);
+	close(bfd);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -162,6 +229,7 @@ int main(int argc, char **argv)
 	check_alloc(strtoul(argv[1], NULL, 0));
 	check_host();
 	check_io(strtoul(argv[1], NULL, 0), argv[2]);
+	check_inflight(strtoul(argv[1], NULL, 0), argv[2]);
 	close(ctl);
 	return failures ? 1 : 0;
 }

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,4 +279,54 @@ int gpupath_write(struct gpupath_buf *buf, uint64_t buf_off, int fd, uint64_t de
 		  uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res)
 {
 	return do_io(buf, GPUPATH_IO_WRITE, buf_off, fd, dev_off, len, policy, res);
+}
+
+/* ---- batches ------------------------------------------------------------ */
+
+int gpupath_submit(struct gpupath_dev *dev, const struct gpupath_iov *iov, unsigned int n)
+{
+	struct gpupath_submit sub = { .count = n };
+	struct gpupath_io *ios;
+	unsigned int i;
+	int r;
+
+	if (!n || n > GPUPATH_SUBMIT_MAX)
+		return -EINVAL;
+	ios = calloc(n, sizeof(*ios));
+	if (!ios)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		ios[i].handle = iov[i].buf->handle;
+		ios[i].buf_offset = iov[i].buf_off;
+		ios[i].dev_offset = iov[i].dev_off;
+		ios[i].len = iov[i].len;
+		ios[i].fd = iov[i].fd;
+		ios[i].op = iov[i].op;
+		ios[i].user_data = iov[i].user_data;
+	}
+	sub.ios = (uintptr_t)ios;
+	r = ioctl(dev->fd, GPUPATH_IOC_SUBMIT, &sub);
+	r = r < 0 ? -errno : r;
+	free(ios);
+	return r;
+}
+
+int gpupath_reap(struct gpupath_dev *dev, struct gpupath_completion *c, unsigned int max,
+		 int timeout_ms)
+{
+	struct gpupath_reap rp = { .completions = (uintptr_t)c, .max = max };
+	struct pollfd pfd = { .fd = dev->fd, .events = POLLIN };
+
+	if (timeout_ms && poll(&pfd, 1, timeout_ms) < 0)
+		return -errno;
+	if (ioctl(dev->fd, GPUPATH_IOC_REAP, &rp) < 0)
+		return -errno;
+	return rp.count;
+}
+
+int gpupath_set_eventfd(struct gpupath_dev *dev, int efd)
+{
+	int32_t fd = efd;
+
+	return ioctl(dev->fd, GPUPATH_IOC_SET_EVENTFD, &fd) < 0 ? -errno : 0;
 }

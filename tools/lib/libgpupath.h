@@ -218,6 +218,34 @@ int gpupath_mon_fd(const struct gpupath_mon *mon);
  */
 int gpupath_mon_dispatch(struct gpupath_mon *mon, gpupath_event_fn fn, void *arg);
 
+/* ---- batches ----------------------------------------------------------- */
+
+/* One I/O of a batch. */
+struct gpupath_iov {
+	struct gpupath_buf *buf;
+	uint64_t buf_off;
+	int fd;
+	uint32_t op;		/* GPUPATH_IO_READ or GPUPATH_IO_WRITE */
+	uint64_t dev_off;
+	uint64_t len;
+	uint64_t user_data;	/* comes back in the completion */
+};
+
+/*
+ * Start up to GPUPATH_SUBMIT_MAX I/Os; returns how many started (from the
+ * first) or a negative errno. They go direct or complete with -EXDEV and a
+ * reason; bounce those with gpupath_read()/gpupath_write() if you want.
+ */
+int gpupath_submit(struct gpupath_dev *dev, const struct gpupath_iov *iov, unsigned int n);
+/*
+ * Collect up to @max completions, waiting up to @timeout_ms (-1: forever,
+ * 0: not at all) for the first. Returns how many, or a negative errno.
+ */
+int gpupath_reap(struct gpupath_dev *dev, struct gpupath_completion *c, unsigned int max,
+		 int timeout_ms);
+/* Signal eventfd @efd once per completion (-1: stop). */
+int gpupath_set_eventfd(struct gpupath_dev *dev, int efd);
+
 #ifdef __cplusplus
 }
 #endif

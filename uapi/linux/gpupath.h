@@ -317,6 +317,7 @@ enum gpupath_io_mode {
  * @mode: out, enum gpupath_io_mode
  * @reason: out, enum gpupath_reason
  * @pad: must be 0
+ * @user_data: GPUPATH_IOC_SUBMIT: returned in the I/O's completion
  *
  * Returns 0 when done. When device memory cannot be reached directly the
  * ioctl fails with EXDEV and fills @reason; nothing was transferred and the
@@ -335,6 +336,59 @@ struct gpupath_io {
 	__u32 mode;
 	__u32 reason;
 	__u32 pad;
+	__u64 user_data;
+};
+
+/**
+ * struct gpupath_submit - GPUPATH_IOC_SUBMIT: start many I/Os at once
+ * @ios: user pointer to @count struct gpupath_io
+ * @count: how many, 1 to GPUPATH_SUBMIT_MAX
+ * @flags: none defined, must be 0
+ *
+ * Returns how many I/Os were started, from the first; an I/O with bad input
+ * stops the batch there (and fails the call if it is the first). Each
+ * started I/O completes exactly once, with a struct gpupath_completion read
+ * with GPUPATH_IOC_REAP; an I/O that cannot reach device memory directly
+ * completes at once with -EXDEV and its reason. The file polls readable
+ * while completions wait, and an eventfd set with GPUPATH_IOC_SET_EVENTFD is
+ * signalled once per completion. Closing the file waits for its I/Os.
+ */
+struct gpupath_submit {
+	__u64 ios;
+	__u32 count;
+	__u32 flags;
+};
+
+#define GPUPATH_SUBMIT_MAX	1024
+
+/**
+ * struct gpupath_completion - one finished I/O
+ * @user_data: the I/O's user_data
+ * @result: 0 or a negative errno
+ * @mode: enum gpupath_io_mode
+ * @reason: enum gpupath_reason
+ * @pad: 0
+ * @len: bytes the I/O covered
+ */
+struct gpupath_completion {
+	__u64 user_data;
+	__s32 result;
+	__u32 mode;
+	__u32 reason;
+	__u32 pad;
+	__u64 len;
+};
+
+/**
+ * struct gpupath_reap - GPUPATH_IOC_REAP: collect completions, never blocks
+ * @completions: user pointer to room for @max struct gpupath_completion
+ * @max: room, at least 1
+ * @count: out, how many were written
+ */
+struct gpupath_reap {
+	__u64 completions;
+	__u32 max;
+	__u32 count;
 };
 
 #define GPUPATH_IOC_MAGIC		0xB9
@@ -344,5 +398,9 @@ struct gpupath_io {
 /* Release a buffer by handle (__u64); its memory goes once unmapped and idle. */
 #define GPUPATH_IOC_FREE		_IOW(GPUPATH_IOC_MAGIC, 0x03, __u64)
 #define GPUPATH_IOC_IO			_IOWR(GPUPATH_IOC_MAGIC, 0x04, struct gpupath_io)
+#define GPUPATH_IOC_SUBMIT		_IOW(GPUPATH_IOC_MAGIC, 0x05, struct gpupath_submit)
+#define GPUPATH_IOC_REAP		_IOWR(GPUPATH_IOC_MAGIC, 0x06, struct gpupath_reap)
+/* Signal this eventfd (__s32) once per completion; -1 stops it. */
+#define GPUPATH_IOC_SET_EVENTFD		_IOW(GPUPATH_IOC_MAGIC, 0x07, __s32)
 
 #endif /* _UAPI_LINUX_GPUPATH_H */

@@ -24,6 +24,7 @@ check() {
 	expect_io 0 "mode=bounce reason=$3" -p auto -o "$4" read "$prov" "$ns" $MiB $((2 * MiB)) 201
 	host_expect bar.img "$(bar_offset)" $((2 * MiB)) 201 $MiB
 	expect_io 0 "mode=bounce reason=none" -p compat read "$prov" "$ns" 0 $MiB 201
+	expect_io 0 "mode=bounce reason=$3 ios=4" -b 4 -p auto read "$prov" "$ns" $MiB $MiB 201
 	nvme disconnect -n $NQN >/dev/null
 }
 # Host-checked data at 52 and 56 MiB of the BAR (see datapath.sh).
@@ -32,7 +33,7 @@ check rdma 4420 virtual-dma $((56 * MiB))
 
 $GP stats -j >/tmp/stats.json
 jq -e --argjson id "$prov" '.providers[] | select(.id == $id) | .stats.direct_ios == 0 and
-	.stats.refused["cpu-copy"].ios == 2 and .stats.refused["virtual-dma"].ios == 2 and
-	.stats.refused["cpu-copy"].bytes == 3145728' /tmp/stats.json >/dev/null ||
+	.stats.refused["cpu-copy"].ios == 6 and .stats.refused["virtual-dma"].ios == 6 and
+	.stats.refused["cpu-copy"].bytes == 4194304' /tmp/stats.json >/dev/null ||
 	fail "counters wrong: $(cat /tmp/stats.json)"
 $GP stats
