@@ -42,9 +42,10 @@ LIB_OBJS := tools/lib/names.o tools/lib/dev.o tools/lib/ctl.o
 CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
 	tools/gpupath/version.o tools/gpupath/monitor.o tools/gpupath/provider.o
 DAEMON_OBJS := $(patsubst %.c,%.o,$(wildcard daemon/*.c))
-USER_BINS := tools/gpupath/gpupath daemon/gpupathd
+BENCH_OBJS := tools/gpupath-bench/bench.o
+USER_BINS := tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench
 USER_LIBS := tools/lib/libgpupath.a tools/lib/libgpupath.so
-ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS)
+ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS)
 
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
 	selftests/build/io-check
@@ -75,6 +76,10 @@ tools/lib/libgpupath.so: $(LIB_OBJS)
 tools/gpupath/gpupath: $(CLI_OBJS) tools/lib/libgpupath.a
 	$(quiet) LD $@
 	$(Q)$(CC) -o $@ $^ $(NL_LIBS)
+
+tools/gpupath-bench/gpupath-bench: $(BENCH_OBJS) tools/lib/libgpupath.a
+	$(quiet) LD $@
+	$(Q)$(CC) -pthread -o $@ $^ $(NL_LIBS)
 
 daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath.a
 	$(quiet) LD $@
@@ -128,7 +133,8 @@ install: install-user install-module
 install-user: userspace
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/linux \
 		$(DESTDIR)$(UNITDIR)
-	install -m 0755 tools/gpupath/gpupath daemon/gpupathd $(DESTDIR)$(SBINDIR)/
+	install -m 0755 tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench \
+		$(DESTDIR)$(SBINDIR)/
 	install -m 0644 tools/lib/libgpupath.a $(DESTDIR)$(LIBDIR)/
 	install -m 0755 tools/lib/libgpupath.so $(DESTDIR)$(LIBDIR)/libgpupath.so.0
 	ln -sf libgpupath.so.0 $(DESTDIR)$(LIBDIR)/libgpupath.so

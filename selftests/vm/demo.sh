@@ -17,7 +17,8 @@ selftests/vm/build-module.sh "$kdir/build" "$top/selftests/build/kmod-demo" >/de
 cp selftests/build/kmod-demo/gpupath.ko "$work/"
 msg VM "booting $(basename "$kdir") under QEMU (TCG); this takes a minute"
 selftests/vm/run-vm.sh --workdir "$work" --kernel "$kdir/bzImage" \
-	--modroot "$kdir/modroot" --timeout 600 -- sh /src/selftests/vm/guest-demo.sh \
+	--modroot "$kdir/modroot" --append nvme_core.multipath=N --timeout 600 -- \
+	sh /src/selftests/vm/guest-demo.sh \
 	>"$work/vm.log" 2>&1 &
 vm=$!
 # Show the guest's output while it runs.

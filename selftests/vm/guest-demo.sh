@@ -9,7 +9,7 @@
 step() { printf '\n==> %s\n' "$*"; }
 run() { printf '$ %s\n' "$*"; "$@"; }
 
-trap 'kill $gpd 2>/dev/null; wait $gpd 2>/dev/null; fabric_teardown; unload_module' EXIT
+trap 'kill $gpd 2>/dev/null; wait $gpd 2>/dev/null; fabric_teardown; unbind_bar; unload_module' EXIT
 
 step "NVMe-oF target over soft-RoCE (rxe0 on veth0) and TCP, backed by null_blk"
 fabric_setup
@@ -31,9 +31,18 @@ step "what the module reports"
 run gpupath version
 run gpupath show
 run gpupath show -j
-echo
-echo "Direct NVMe(-oF) -> device-memory reads arrive in the next milestone;"
-echo "this VM already has the device memory they will land in:"
-bar=$(pci_dev 0x1af4 0x1110) && echo "  ivshmem BAR2 at ${bar##*/} (64 MiB, the stand-in GPU memory)"
-nvme=$(pci_dev 0x1b36 0x0010) && [ -d "$nvme/p2pmem" ] &&
-	echo "  NVMe CMB at ${nvme##*/}: $(($(cat "$nvme/p2pmem/size") >> 20)) MiB of P2P memory"
+
+step "device memory: bind the ivshmem BAR (the stand-in GPU) to gpupath's stub driver"
+bar=$(pci_dev 0x1af4 0x1110)
+run sh -c "echo gpupath > $bar/driver_override; echo ${bar##*/} > /sys/bus/pci/drivers_probe"
+run gpupath provider show
+prov=$(gpupath provider show -j | jq '.providers[0].id')
+
+step "local NVMe behind the same PCIe switch as the BAR: the NVMe controller DMAs into it"
+run gpupath-bench -d /dev/nvme0n1 -p "$prov" -m direct,compat,host -s 1M -D 2 -S 32M -v
+
+step "NVMe-oF over soft-RoCE: no PCI DMA engine in the VM: direct is refused, and says why"
+run gpupath-bench -d "/dev/$(ns_dev)" -p "$prov" -m direct,compat,host -s 1M -D 2 -S 32M -v
+
+step "how every byte went"
+run gpupath stats

@@ -81,6 +81,7 @@ install -m 0755 "$top/selftests/vm/init" "$stage/root/init"
 # The project's programs, as built in the tree (their libraries are in the
 # userland archive).
 for f in tools/gpupath/gpupath:usr/sbin daemon/gpupathd:usr/sbin \
+	 tools/gpupath-bench/gpupath-bench:usr/sbin \
 	 selftests/build/gp-pattern:usr/libexec/gpupath selftests/build/nl-check:usr/libexec/gpupath \
 	 selftests/build/gp-io:usr/libexec/gpupath selftests/build/io-check:usr/libexec/gpupath; do
 	[ -x "$top/${f%%:*}" ] || continue

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The test pattern: byte POS of pattern SEED. Shared by gp-pattern and
- * gp-io, so that what one lays down the other recognises.
+ * The verification pattern: byte POS of pattern SEED. Shared by
+ * gpupath-bench and the test tools, so that what one lays down the others
+ * recognise.
  */
 #ifndef GPUPATH_PATTERN_H
 #define GPUPATH_PATTERN_H
