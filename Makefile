@@ -24,11 +24,16 @@ INCLUDEDIR ?= $(PREFIX)/include
 UNITDIR ?= /lib/systemd/system
 
 CC ?= cc
+comma := ,
 CFLAGS ?= -O2 -g
 WERROR ?= -Werror
 override CFLAGS += -std=gnu11 -Wall -Wextra $(WERROR) -MMD -MP -fPIC \
 	-Iuapi -Itools/lib $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl-3 -lnl-3)
+
+# CUDA, where installed: libgpupath-cuda and its check are built with it.
+NVCC ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 
 ifeq ($(V),1)
 Q :=
@@ -45,7 +50,11 @@ DAEMON_OBJS := $(patsubst %.c,%.o,$(wildcard daemon/*.c))
 BENCH_OBJS := tools/gpupath-bench/bench.o
 USER_BINS := tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench
 USER_LIBS := tools/lib/libgpupath.a tools/lib/libgpupath.so
-ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS)
+ifneq ($(NVCC),)
+USER_LIBS += tools/lib/libgpupath-cuda.so
+UNIT_BINS_CUDA := selftests/build/cuda-check
+endif
+ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.o
 
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
 	selftests/build/io-check
@@ -69,9 +78,29 @@ tools/lib/libgpupath.a: $(LIB_OBJS)
 	$(quiet) AR $@
 	$(Q)$(AR) rcs $@ $^
 
+# Shared libraries are built under their soname, with the .so link beside.
 tools/lib/libgpupath.so: $(LIB_OBJS)
 	$(quiet) LD $@
-	$(Q)$(CC) -shared -Wl,-soname,libgpupath.so.0 -o $@ $^ $(NL_LIBS)
+	$(Q)$(CC) -shared -Wl,-soname,libgpupath.so.0 -o $@.0 $^ $(NL_LIBS)
+	$(Q)ln -sf libgpupath.so.0 $@
+
+tools/lib/cuda.o: tools/lib/cuda.cu tools/lib/internal.h tools/lib/libgpupath.h
+	$(quiet) NVCC $@
+	$(Q)$(NVCC) -Xcompiler -fPIC,-Wall,-Wextra$(if $(WERROR),$(comma)$(WERROR)) -Iuapi -Itools/lib \
+		-c -o $@ $<
+
+tools/lib/libgpupath-cuda.so: tools/lib/cuda.o tools/lib/libgpupath.so
+	$(quiet) LD $@
+	$(Q)$(CC) -shared -Wl,-soname,libgpupath-cuda.so.0 -o $@.0 $< -Ltools/lib -lgpupath \
+		-L$(CUDA_HOME)/lib64 -lcudart
+	$(Q)ln -sf libgpupath-cuda.so.0 $@
+
+selftests/build/cuda-check: selftests/unit/cuda-check.c tools/lib/libgpupath-cuda.so
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -o $@ $< -Ltools/lib -lgpupath-cuda -lgpupath \
+		-L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath,$(CURDIR)/tools/lib,-rpath,$(CUDA_HOME)/lib64 \
+		$(NL_LIBS)
 
 tools/gpupath/gpupath: $(CLI_OBJS) tools/lib/libgpupath.a
 	$(quiet) LD $@
@@ -87,7 +116,7 @@ daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath.a
 
 test-bins: $(TEST_BINS)
 
-unit-bins: $(UNIT_BINS)
+unit-bins: $(UNIT_BINS) $(UNIT_BINS_CUDA)
 
 selftests/build/gp-pattern: selftests/vm/pattern.c
 	@mkdir -p $(@D)
@@ -136,8 +165,9 @@ install-user: userspace
 	install -m 0755 tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench \
 		$(DESTDIR)$(SBINDIR)/
 	install -m 0644 tools/lib/libgpupath.a $(DESTDIR)$(LIBDIR)/
-	install -m 0755 tools/lib/libgpupath.so $(DESTDIR)$(LIBDIR)/libgpupath.so.0
+	install -m 0755 tools/lib/libgpupath.so.0 $(DESTDIR)$(LIBDIR)/libgpupath.so.0
 	ln -sf libgpupath.so.0 $(DESTDIR)$(LIBDIR)/libgpupath.so
+	$(if $(NVCC),install -m 0755 tools/lib/libgpupath-cuda.so.0 $(DESTDIR)$(LIBDIR)/)
 	install -m 0644 tools/lib/libgpupath.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 0644 uapi/linux/gpupath.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	sed 's|/usr/sbin/|$(SBINDIR)/|' daemon/gpupathd.service > \
@@ -189,7 +219,7 @@ checkpatch:
 	@selftests/vm/checkpatch.sh
 
 clean:
-	rm -f $(ALL_OBJS) $(ALL_OBJS:.o=.d) $(USER_BINS) $(USER_LIBS)
+	rm -f $(ALL_OBJS) $(ALL_OBJS:.o=.d) $(USER_BINS) $(USER_LIBS) $(addsuffix .0,$(filter %.so,$(USER_LIBS)))
 	rm -rf selftests/build
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean; fi
 

@@ -65,6 +65,24 @@ suite_host() {
 		"$t" 2>&1 | grep -v '^TAP version\|^1\.\.'
 	done
 	selftests/cli-test.sh
+	cuda_check
+}
+
+# libgpupath-cuda: built wherever CUDA is; run where a CUDA device is too.
+cuda_check() {
+	local out rc
+	if [ ! -x "$build/cuda-check" ]; then
+		skipped "host: libgpupath-cuda into CUDA memory" "nvcc not installed"
+		return
+	fi
+	ok "host: libgpupath-cuda builds with nvcc and links against cudart"
+	out=$("$build/cuda-check" /dev/null 2>&1)
+	rc=$?
+	case $rc in
+	0) ok "host: libgpupath-cuda into CUDA memory: $out" ;;
+	4) skipped "host: libgpupath-cuda into CUDA memory" "${out#SKIP: }" ;;
+	*) echo "$out" | sed 's/^/# /'; notok "host: libgpupath-cuda into CUDA memory" ;;
+	esac
 }
 
 suite_static() {

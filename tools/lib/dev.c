@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "libgpupath.h"
+#include "internal.h"
 
 /* Size of the host buffer that compat I/O bounces through. */
 #define BOUNCE_SIZE	(4u << 20)
@@ -216,15 +217,17 @@ static int bounce_get(struct gpupath_dev *dev, struct gpupath_buf **bp)
 	return 0;
 }
 
-/* Through pinned host memory, in chunks: the compat path. */
-static int bounce_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
-		     uint64_t dev_off, uint64_t len)
+/*
+ * Through pinned host memory, in chunks: the compat path. @copy moves each
+ * chunk between the bounce buffer and the caller's memory at @off: before
+ * the device I/O for writes (to_bounce), after it for reads.
+ */
+int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_off,
+		   uint64_t len, gpupath_copy_fn copy, void *arg)
 {
-	struct gpupath_dev *dev = buf->dev;
 	struct gpupath_result res;
 	struct gpupath_buf *b;
 	uint64_t done = 0, n;
-	char *user = buf->addr;
 	int r;
 
 	pthread_mutex_lock(&dev->bounce_lock);
@@ -232,14 +235,38 @@ static int bounce_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int
 	while (r == 0 && done < len) {
 		n = len - done < BOUNCE_SIZE ? len - done : BOUNCE_SIZE;
 		if (op == GPUPATH_IO_WRITE)
-			memcpy(b->addr, user + buf_off + done, n);
-		r = io_once(b, op, 0, fd, dev_off + done, n, &res);
+			r = copy(b->addr, done, n, true, arg);
+		if (r == 0)
+			r = io_once(b, op, 0, fd, dev_off + done, n, &res);
 		if (r == 0 && op == GPUPATH_IO_READ)
-			memcpy(user + buf_off + done, b->addr, n);
+			r = copy(b->addr, done, n, false, arg);
 		done += n;
 	}
 	pthread_mutex_unlock(&dev->bounce_lock);
 	return r;
+}
+
+struct map_copy {
+	char *user;
+};
+
+static int copy_mapped(void *bounce, uint64_t off, uint64_t n, bool to_bounce, void *arg)
+{
+	struct map_copy *m = arg;
+
+	if (to_bounce)
+		memcpy(bounce, m->user + off, n);
+	else
+		memcpy(m->user + off, bounce, n);
+	return 0;
+}
+
+static int bounce_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
+		     uint64_t dev_off, uint64_t len)
+{
+	struct map_copy m = { (char *)buf->addr + buf_off };
+
+	return gpupath_bounce(buf->dev, op, fd, dev_off, len, copy_mapped, &m);
 }
 
 static int do_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,

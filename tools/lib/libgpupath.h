@@ -218,6 +218,20 @@ int gpupath_mon_fd(const struct gpupath_mon *mon);
  */
 int gpupath_mon_dispatch(struct gpupath_mon *mon, gpupath_event_fn fn, void *arg);
 
+/* ---- CUDA memory (libgpupath-cuda, built where CUDA is installed) ------ */
+
+/*
+ * Read into (write from) CUDA device memory at @dptr. Without an NVIDIA
+ * peer-memory provider the data bounces through pinned host memory and
+ * cudaMemcpy (reason GPUPATH_REASON_NO_PEER_MEMORY); policy DIRECT then
+ * fails with -EXDEV. -EINVAL if @dptr is not CUDA device memory, -EIO if
+ * CUDA fails.
+ */
+int gpupath_cuda_read(struct gpupath_dev *dev, void *dptr, int fd, uint64_t dev_off,
+		      uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res);
+int gpupath_cuda_write(struct gpupath_dev *dev, const void *dptr, int fd, uint64_t dev_off,
+		       uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res);
+
 /* ---- batches ----------------------------------------------------------- */
 
 /* One I/O of a batch. */

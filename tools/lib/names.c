@@ -122,6 +122,9 @@ static const struct {
 	[GPUPATH_REASON_NO_DMA_DEVICE] = {
 		"no-dma-device", "no DMA device found for this block device",
 	},
+	[GPUPATH_REASON_NO_PEER_MEMORY] = {
+		"no-peer-memory", "CUDA memory, and no NVIDIA peer-memory provider serves it",
+	},
 };
 
 _Static_assert(__GPUPATH_REASON_MAX <= GPUPATH_REASONS_KNOWN,

@@ -181,6 +181,8 @@ enum gpupath_provider_type {
  *	promised; use a gpupath volume or the per-path devices.
  * @GPUPATH_REASON_NO_DMA_DEVICE: no DMA device could be found for the block
  *	device (not NVMe, or an unknown transport).
+ * @GPUPATH_REASON_NO_PEER_MEMORY: the memory is a CUDA allocation and no
+ *	NVIDIA peer-memory provider serves it.
  */
 enum gpupath_reason {
 	GPUPATH_REASON_NONE,
@@ -190,6 +192,7 @@ enum gpupath_reason {
 	GPUPATH_REASON_VIRTUAL_DMA,
 	GPUPATH_REASON_MULTIPATH_HEAD,
 	GPUPATH_REASON_NO_DMA_DEVICE,
+	GPUPATH_REASON_NO_PEER_MEMORY,
 
 	__GPUPATH_REASON_MAX,
 	GPUPATH_REASON_MAX = __GPUPATH_REASON_MAX - 1

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libgpupath-cuda: I/O into and out of CUDA device memory. Built with nvcc
+ * where CUDA is installed, as a library of its own so that libgpupath never
+ * depends on CUDA.
+ */
+#include <errno.h>
+#include <cuda_runtime_api.h>
+
+#include "internal.h"
+
+struct cuda_copy {
+	char *dptr;
+};
+
+static int copy_cuda(void *bounce, uint64_t off, uint64_t n, bool to_bounce, void *arg)
+{
+	struct cuda_copy *c = (struct cuda_copy *)arg;
+	cudaError_t e;
+
+	if (to_bounce)
+		e = cudaMemcpy(bounce, c->dptr + off, n, cudaMemcpyDeviceToHost);
+	else
+		e = cudaMemcpy(c->dptr + off, bounce, n, cudaMemcpyHostToDevice);
+	return e == cudaSuccess ? 0 : -EIO;
+}
+
+static int is_device_memory(const void *p)
+{
+	struct cudaPointerAttributes a;
+
+	if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+		cudaGetLastError();
+		return 0;
+	}
+	return a.type == cudaMemoryTypeDevice;
+}
+
+static int cuda_io(struct gpupath_dev *dev, uint32_t op, void *dptr, int fd, uint64_t dev_off,
+		   uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res)
+{
+	struct gpupath_result local;
+	struct cuda_copy c = { (char *)dptr };
+	int r;
+
+	if (!res)
+		res = &local;
+	res->mode = GPUPATH_MODE_NONE;
+	res->reason = GPUPATH_REASON_NONE;
+	if (policy > GPUPATH_POLICY_COMPAT || !is_device_memory(dptr))
+		return -EINVAL;
+	/* No NVIDIA peer-memory provider yet: CUDA memory always bounces. */
+	if (policy != GPUPATH_POLICY_COMPAT)
+		res->reason = GPUPATH_REASON_NO_PEER_MEMORY;
+	if (policy == GPUPATH_POLICY_DIRECT)
+		return -EXDEV;
+	r = gpupath_bounce(dev, op, fd, dev_off, len, copy_cuda, &c);
+	if (r == 0)
+		res->mode = GPUPATH_MODE_BOUNCE;
+	return r;
+}
+
+extern "C" int gpupath_cuda_read(struct gpupath_dev *dev, void *dptr, int fd, uint64_t dev_off,
+				 uint64_t len, enum gpupath_io_policy policy,
+				 struct gpupath_result *res)
+{
+	return cuda_io(dev, GPUPATH_IO_READ, dptr, fd, dev_off, len, policy, res);
+}
+
+extern "C" int gpupath_cuda_write(struct gpupath_dev *dev, const void *dptr, int fd,
+				  uint64_t dev_off, uint64_t len, enum gpupath_io_policy policy,
+				  struct gpupath_result *res)
+{
+	return cuda_io(dev, GPUPATH_IO_WRITE, (void *)dptr, fd, dev_off, len, policy, res);
+}
