@@ -174,9 +174,10 @@ suite_vm() {
 	rm -rf "$work-flat"
 	mkdir -p "$work-flat"
 	cp "$work/gpupath.ko" "$work-flat/"
+	# ... and with native NVMe multipath, as a kernel has it by default.
 	run_guest "vm-flat" "$work-flat" "$(ls selftests/vm/tests-flat/*.sh | sed 's|^|/src/|' | tr '\n' ' ')" \
 		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology flat \
-		--append "$append" --timeout 600
+		--append "${append/nvme_core.multipath=N/nvme_core.multipath=Y}" --timeout 600
 	host_side_checks vm-flat "$work-flat" data-only
 }
 
