@@ -110,6 +110,18 @@ static int parse_id(const char *s, uint32_t *id)
 	return 0;
 }
 
+/* The outcome of a request about one provider: the error, or the provider. */
+static int print_one(struct cli *cli, struct gpupath_ctl *ctl, int r, const char *what,
+		     const struct gpupath_provider *p)
+{
+	if (r < 0)
+		return cli_err(cli, r, what, gpupath_ctl_errmsg(ctl));
+	cli_print_provider(cli, p);
+	if (cli->json)
+		json_end(&cli->j);
+	return 0;
+}
+
 static int provider_show(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv)
 {
 	struct gpupath_provider p;
@@ -131,12 +143,7 @@ static int provider_show(struct cli *cli, struct gpupath_ctl *ctl, int argc, cha
 	if (parse_id(argv[0], &id))
 		return 2;
 	r = gpupath_ctl_provider_get(ctl, id, &p);
-	if (r < 0)
-		return cli_err(cli, r, "provider show", gpupath_ctl_errmsg(ctl));
-	cli_print_provider(cli, &p);
-	if (cli->json)
-		json_end(&cli->j);
-	return 0;
+	return print_one(cli, ctl, r, "provider show", &p);
 }
 
 static int provider_add(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv)
@@ -147,12 +154,7 @@ static int provider_add(struct cli *cli, struct gpupath_ctl *ctl, int argc, char
 	if (argc != 1)
 		return 2;
 	r = gpupath_ctl_provider_add(ctl, argv[0], &p);
-	if (r < 0)
-		return cli_err(cli, r, "provider add", gpupath_ctl_errmsg(ctl));
-	cli_print_provider(cli, &p);
-	if (cli->json)
-		json_end(&cli->j);
-	return 0;
+	return print_one(cli, ctl, r, "provider add", &p);
 }
 
 static int provider_del(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv)
