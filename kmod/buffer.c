@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 
 #include "buffer.h"
+#include "nvidia.h"
 #include "provider.h"
 
 /* Handles are xarray indices; 0 is never used. */
@@ -30,6 +31,9 @@ static void buf_release(struct kref *ref)
 		account_locked_vm(buf->mm, npages, false);
 		mmdrop(buf->mm);
 		kvfree(buf->pages);
+		break;
+	case GPUPATH_BUF_CUDA:
+		gpupath_nvidia_release(buf);
 		break;
 	}
 	kfree(buf);
@@ -65,7 +69,15 @@ struct gpupath_buf *gpupath_buf_get(struct gpupath_file *f, u64 handle)
 	return buf ?: ERR_PTR(-ENOENT);
 }
 
-static int insert(struct gpupath_file *f, struct gpupath_buf *buf, u64 *handle)
+/**
+ * gpupath_buf_insert() - give a new buffer its handle on a file
+ * @f: the file
+ * @buf: the buffer; the file's table takes the caller's reference
+ * @handle: the handle
+ *
+ * Return: 0, -ENOSPC or -ENOMEM.
+ */
+int gpupath_buf_insert(struct gpupath_file *f, struct gpupath_buf *buf, u64 *handle)
 {
 	u32 id;
 	int ret;
@@ -130,7 +142,7 @@ int gpupath_buf_alloc(struct gpupath_file *f, struct gpupath_alloc *req)
 	buf->kaddr = gpupath_provider_alloc(prov, req->size);
 	if (!buf->kaddr)
 		goto err_free_buf;
-	ret = insert(f, buf, &req->handle);
+	ret = gpupath_buf_insert(f, buf, &req->handle);
 	if (ret)
 		goto err_put_buf;
 	req->mmap_offset = req->handle << PAGE_SHIFT;
@@ -204,7 +216,7 @@ int gpupath_buf_reg_host(struct gpupath_file *f, struct gpupath_host_reg *req)
 		kfree(buf);
 		return ret;
 	}
-	ret = insert(f, buf, &req->handle);
+	ret = gpupath_buf_insert(f, buf, &req->handle);
 	if (ret)
 		gpupath_buf_put(buf);
 	return ret;

@@ -15,7 +15,10 @@ struct gpupath_provider;
 enum gpupath_buf_type {
 	GPUPATH_BUF_DEVICE,	/* P2P memory of a provider */
 	GPUPATH_BUF_HOST,	/* pinned user memory */
+	GPUPATH_BUF_CUDA,	/* CUDA memory pinned by the NVIDIA driver */
 };
+
+struct gpupath_nv_buf;
 
 /**
  * struct gpupath_buf - memory registered on an open /dev/gpupath
@@ -24,8 +27,9 @@ enum gpupath_buf_type {
  * @size: bytes
  * @prov: DEVICE: the provider (a reference)
  * @kaddr: DEVICE: the memory's kernel address
- * @pages: HOST: the pinned pages
+ * @pages: HOST, CUDA: the pages
  * @mm: HOST: the mm the pages are accounted to (mmgrab'ed)
+ * @nv: CUDA: the NVIDIA page table and what to give it back with
  */
 struct gpupath_buf {
 	struct kref ref;
@@ -35,6 +39,7 @@ struct gpupath_buf {
 	void *kaddr;
 	struct page **pages;
 	struct mm_struct *mm;
+	struct gpupath_nv_buf *nv;
 };
 
 /**
@@ -64,6 +69,7 @@ int gpupath_buf_free(struct gpupath_file *f, u64 handle);
 struct gpupath_buf *gpupath_buf_get(struct gpupath_file *f, u64 handle);
 void gpupath_buf_put(struct gpupath_buf *buf);
 struct page *gpupath_buf_page(struct gpupath_buf *buf, u64 offset);
+int gpupath_buf_insert(struct gpupath_file *f, struct gpupath_buf *buf, u64 *handle);
 int gpupath_buf_mmap(struct gpupath_file *f, struct vm_area_struct *vma);
 
 #endif /* _GPUPATH_BUFFER_H */

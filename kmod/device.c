@@ -12,6 +12,7 @@
 #include "device.h"
 #include "feature.h"
 #include "io.h"
+#include "nvidia.h"
 #include "version.h"
 
 static long ioctl_version(void __user *arg)
@@ -52,6 +53,7 @@ static long ioctl_##fn(struct gpupath_file *f, void __user *arg)	\
 IOCTL_INOUT(struct gpupath_alloc, gpupath_buf_alloc)
 IOCTL_INOUT(struct gpupath_host_reg, gpupath_buf_reg_host)
 IOCTL_INOUT(struct gpupath_io, gpupath_io)
+IOCTL_INOUT(struct gpupath_cuda_reg, gpupath_nvidia_reg)
 
 static long ioctl_free(struct gpupath_file *f, void __user *arg)
 {
@@ -93,6 +95,8 @@ static long gpupath_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 		return gpupath_io_reap(f, uarg);
 	case GPUPATH_IOC_SET_EVENTFD:
 		return ioctl_set_eventfd(f, uarg);
+	case GPUPATH_IOC_REG_CUDA:
+		return ioctl_gpupath_nvidia_reg(f, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -163,6 +167,7 @@ int gpupath_device_init(void)
 	BUILD_BUG_ON(sizeof(struct gpupath_submit) != 16);
 	BUILD_BUG_ON(sizeof(struct gpupath_completion) != 32);
 	BUILD_BUG_ON(sizeof(struct gpupath_reap) != 16);
+	BUILD_BUG_ON(sizeof(struct gpupath_cuda_reg) != 32);
 	return misc_register(&gpupath_misc);
 }
 

@@ -6,6 +6,7 @@
 #include <linux/module.h>
 
 #include "feature.h"
+#include "nvidia.h"
 
 /**
  * gpupath_feature_p2pdma_status() - whether P2PDMA can be used, and if not why
@@ -37,12 +38,6 @@ const char *gpupath_feature_p2pdma_str(enum gpupath_p2pdma_status status)
 	}
 }
 
-/* The NVIDIA driver exports its peer-memory API only while it is loaded. */
-static bool nvidia_p2p_present(void)
-{
-	return gpupath_compat_symbol_present("nvidia_p2p_get_pages");
-}
-
 /**
  * gpupath_feature_mask() - the GPUPATH_FEATURE_* bits that hold right now
  *
@@ -56,7 +51,7 @@ u64 gpupath_feature_mask(void)
 		mask |= GPUPATH_FEATURE_P2PDMA_BUILT;
 	if (gpupath_feature_p2pdma_status() == GPUPATH_P2PDMA_OK)
 		mask |= GPUPATH_FEATURE_P2PDMA_USABLE;
-	if (nvidia_p2p_present())
+	if (gpupath_nvidia_present())
 		mask |= GPUPATH_FEATURE_NVIDIA_P2P;
 	return mask;
 }

@@ -17,6 +17,7 @@
 
 #include "buffer.h"
 #include "io.h"
+#include "nvidia.h"
 #include "provider.h"
 #include "route.h"
 
@@ -177,6 +178,8 @@ static int start(struct gpupath_req *req)
 		submit(req, bdev, opf);
 		return 0;
 	}
+	if (req->buf->type == GPUPATH_BUF_CUDA && gpupath_nvidia_revoked(req->buf))
+		return -ENODEV;
 	io->reason = gpupath_route(bdev, req->buf->prov, &fabrics);
 	if (io->reason != GPUPATH_REASON_NONE) {
 		count_refused(req->buf->prov, io);

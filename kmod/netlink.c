@@ -293,7 +293,7 @@ static int provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 					    "PCI address must look like 0000:03:00.0");
 		return ret;
 	}
-	ret = gpupath_provider_add(pdev, info->extack, &prov);
+	ret = gpupath_provider_add(pdev, GPUPATH_PROVIDER_P2PDMA, info->extack, &prov);
 	pci_dev_put(pdev);
 	if (ret)
 		return ret;

@@ -111,15 +111,36 @@ u32 gpupath_provider_generation(void)
 }
 
 /**
- * gpupath_provider_add() - make a device's published P2P memory a provider
+ * gpupath_provider_find() - the provider of a PCI device
+ * @pdev: the device
+ *
+ * Return: the provider with a reference, or NULL.
+ */
+struct gpupath_provider *gpupath_provider_find(struct pci_dev *pdev)
+{
+	struct gpupath_provider *prov;
+
+	mutex_lock(&provider_lock);
+	prov = find_locked(0, pdev);
+	if (prov)
+		kref_get(&prov->ref);
+	mutex_unlock(&provider_lock);
+	return prov;
+}
+
+/**
+ * gpupath_provider_add() - make a device's P2P memory a provider
  * @pdev: the PCI device
+ * @type: %GPUPATH_PROVIDER_P2PDMA: memory the device publishes for anyone to
+ *	allocate; %GPUPATH_PROVIDER_NVIDIA: a GPU BAR whose pages come from the
+ *	NVIDIA driver's peer-memory API
  * @extack: where to say why not, or NULL
  * @provp: the new provider with a reference for the caller, or NULL
  *
  * Return: 0, -EOPNOTSUPP without P2PDMA, -ENODEV if the device publishes no
  * P2P memory, -EEXIST if it is a provider already, -ENOMEM.
  */
-int gpupath_provider_add(struct pci_dev *pdev, struct netlink_ext_ack *extack,
+int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack *extack,
 			 struct gpupath_provider **provp)
 {
 	struct gpupath_provider *prov;
@@ -129,7 +150,7 @@ int gpupath_provider_add(struct pci_dev *pdev, struct netlink_ext_ack *extack,
 		NL_SET_ERR_MSG_MOD(extack, "this kernel has no PCI P2PDMA (CONFIG_PCI_P2PDMA)");
 		return -EOPNOTSUPP;
 	}
-	if (!pci_has_p2pmem(pdev)) {
+	if (type == GPUPATH_PROVIDER_P2PDMA && !pci_has_p2pmem(pdev)) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "device publishes no P2P memory: bind it to the gpupath driver with driver_override, or use a device whose driver publishes its BAR");
 		return -ENODEV;
@@ -139,7 +160,7 @@ int gpupath_provider_add(struct pci_dev *pdev, struct netlink_ext_ack *extack,
 		return -ENOMEM;
 	kref_init(&prov->ref);
 	INIT_LIST_HEAD(&prov->node);
-	prov->type = GPUPATH_PROVIDER_P2PDMA;
+	prov->type = type;
 	prov->pdev = pci_dev_get(pdev);
 	prov->owned = to_pci_driver(pdev->dev.driver) == &stub_driver;
 
@@ -329,7 +350,7 @@ static int stub_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return ret;
 	}
 	pci_p2pmem_publish(pdev, true);
-	ret = gpupath_provider_add(pdev, NULL, &prov);
+	ret = gpupath_provider_add(pdev, GPUPATH_PROVIDER_P2PDMA, NULL, &prov);
 	if (ret)
 		return ret;
 	pci_info(pdev, "BAR %d: %llu MiB of P2P memory, provider %u\n", bar,

@@ -14,23 +14,6 @@
 #error "gpupath needs Linux 6.1 or later"
 #endif
 
-/*
- * Whether another module currently exports @name. From 6.5 on, and in 6.1.y
- * stable releases, __symbol_get() resolves only EXPORT_SYMBOL_GPL symbols: a
- * plain export reads as absent. NVIDIA exports its peer-memory API GPL.
- */
-static inline bool gpupath_compat_symbol_present(const char *name)
-{
-	void *sym = __symbol_get(name);
-
-	if (!sym)
-		return false;
-#ifdef CONFIG_MODULE_UNLOAD
-	__symbol_put(name);
-#endif
-	return true;
-}
-
 /* vm_flags became read-only behind helpers in 6.3. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
 #include <linux/mm_types.h>

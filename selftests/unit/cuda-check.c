@@ -49,14 +49,16 @@ int main(int argc, char **argv)
 		printf("FAIL: setup\n");
 		return 1;
 	}
+	/* Direct works where the NVIDIA peer-memory API and a P2P route are. */
 	r = gpupath_cuda_read(dev, dptr, fd, 0, LEN, GPUPATH_POLICY_DIRECT, &res);
-	if (r != -EXDEV || res.reason != GPUPATH_REASON_NO_PEER_MEMORY) {
-		printf("FAIL: direct into CUDA memory: %d, reason %s\n", r,
-		       gpupath_reason_name(res.reason));
+	if (r && r != -EXDEV) {
+		printf("FAIL: direct into CUDA memory: %s\n", strerror(-r));
 		return 1;
 	}
+	printf("direct: %s\n", r ? gpupath_reason_text(res.reason) : "served");
+	cudaMemset(dptr, 0, LEN);
 	r = gpupath_cuda_read(dev, dptr, fd, 0, LEN, GPUPATH_POLICY_AUTO, &res);
-	if (r || res.mode != GPUPATH_MODE_BOUNCE) {
+	if (r) {
 		printf("FAIL: auto read into CUDA memory: %s\n", strerror(-r));
 		return 1;
 	}

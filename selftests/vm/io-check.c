@@ -215,6 +215,23 @@ static void check_inflight(uint32_t prov, const char *blk)
 	close(bfd);
 }
 
+/* Without an NVIDIA driver, CUDA registration says so; bad input first. */
+static void check_cuda(void)
+{
+	struct gpupath_cuda_reg r = { .addr = 0x7f0000000000ULL, .size = 1 << 16 };
+
+	r.addr += 4096;
+	expect("cuda: unaligned address", ioctl(ctl, GPUPATH_IOC_REG_CUDA, &r), EINVAL);
+	r.addr -= 4096;
+	r.size = 4096;
+	expect("cuda: unaligned size", ioctl(ctl, GPUPATH_IOC_REG_CUDA, &r), EINVAL);
+	r.size = 1 << 16;
+	r.flags = 1;
+	expect("cuda: unknown flags", ioctl(ctl, GPUPATH_IOC_REG_CUDA, &r), EINVAL);
+	r.flags = 0;
+	expect("cuda: no NVIDIA peer-memory API", ioctl(ctl, GPUPATH_IOC_REG_CUDA, &r), ENODEV);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -230,6 +247,7 @@ int main(int argc, char **argv)
 	check_host();
 	check_io(strtoul(argv[1], NULL, 0), argv[2]);
 	check_inflight(strtoul(argv[1], NULL, 0), argv[2]);
+	check_cuda();
 	close(ctl);
 	return failures ? 1 : 0;
 }

@@ -36,6 +36,31 @@ static int is_device_memory(const void *p)
 	return a.type == cudaMemoryTypeDevice;
 }
 
+/*
+ * Directly, through the NVIDIA peer-memory API: the range is pinned for the
+ * I/O (whole 64 KiB GPU pages) and let go after. -EXDEV, with the reason,
+ * when that cannot be.
+ */
+static int direct(struct gpupath_dev *dev, uint32_t op, void *dptr, int fd, uint64_t dev_off,
+		  uint64_t len, struct gpupath_result *res)
+{
+	const uint64_t gpu_page = 1ULL << 16;
+	uint64_t start = (uintptr_t)dptr & ~(gpu_page - 1);
+	uint64_t end = ((uintptr_t)dptr + len + gpu_page - 1) & ~(gpu_page - 1);
+	struct gpupath_buf *buf;
+	int r;
+
+	r = gpupath_buf_cuda(dev, (void *)(uintptr_t)start, end - start, &buf);
+	if (r < 0) {
+		res->reason = GPUPATH_REASON_NO_PEER_MEMORY;
+		return -EXDEV;
+	}
+	r = (op == GPUPATH_IO_READ ? gpupath_read : gpupath_write)(buf,
+		(uintptr_t)dptr - start, fd, dev_off, len, GPUPATH_POLICY_DIRECT, res);
+	gpupath_buf_free(buf);
+	return r;
+}
+
 static int cuda_io(struct gpupath_dev *dev, uint32_t op, void *dptr, int fd, uint64_t dev_off,
 		   uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res)
 {
@@ -49,11 +74,11 @@ static int cuda_io(struct gpupath_dev *dev, uint32_t op, void *dptr, int fd, uin
 	res->reason = GPUPATH_REASON_NONE;
 	if (policy > GPUPATH_POLICY_COMPAT || !is_device_memory(dptr))
 		return -EINVAL;
-	/* No NVIDIA peer-memory provider yet: CUDA memory always bounces. */
-	if (policy != GPUPATH_POLICY_COMPAT)
-		res->reason = GPUPATH_REASON_NO_PEER_MEMORY;
-	if (policy == GPUPATH_POLICY_DIRECT)
-		return -EXDEV;
+	if (policy != GPUPATH_POLICY_COMPAT) {
+		r = direct(dev, op, dptr, fd, dev_off, len, res);
+		if (r != -EXDEV || policy == GPUPATH_POLICY_DIRECT)
+			return r;
+	}
 	r = gpupath_bounce(dev, op, fd, dev_off, len, copy_cuda, &c);
 	if (r == 0)
 		res->mode = GPUPATH_MODE_BOUNCE;

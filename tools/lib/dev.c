@@ -143,6 +143,26 @@ int gpupath_buf_host(struct gpupath_dev *dev, void *addr, size_t size,
 	return 0;
 }
 
+int gpupath_buf_cuda(struct gpupath_dev *dev, void *dptr, size_t size,
+		     struct gpupath_buf **bufp)
+{
+	struct gpupath_cuda_reg req = { .addr = (uintptr_t)dptr, .size = size };
+	struct gpupath_buf *buf;
+	int r;
+
+	r = new_buf(dev, size, &buf);
+	if (r < 0)
+		return r;
+	if (ioctl(dev->fd, GPUPATH_IOC_REG_CUDA, &req) < 0) {
+		r = -errno;
+		free(buf);
+		return r;
+	}
+	buf->handle = req.handle;
+	*bufp = buf;
+	return 0;
+}
+
 void gpupath_buf_free(struct gpupath_buf *buf)
 {
 	if (!buf)
@@ -287,6 +307,9 @@ static int do_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
 		if (r != -EXDEV || policy == GPUPATH_POLICY_DIRECT)
 			return r;
 	}
+	/* A CUDA buffer has no mapping here to bounce through. */
+	if (!buf->addr)
+		return -EXDEV;
 	/* Check what the kernel would check, before copying anything. */
 	if (buf_off > buf->size || len > buf->size - buf_off)
 		return -EINVAL;

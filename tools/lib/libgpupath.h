@@ -221,11 +221,22 @@ int gpupath_mon_dispatch(struct gpupath_mon *mon, gpupath_event_fn fn, void *arg
 /* ---- CUDA memory (libgpupath-cuda, built where CUDA is installed) ------ */
 
 /*
- * Read into (write from) CUDA device memory at @dptr. Without an NVIDIA
- * peer-memory provider the data bounces through pinned host memory and
- * cudaMemcpy (reason GPUPATH_REASON_NO_PEER_MEMORY); policy DIRECT then
- * fails with -EXDEV. -EINVAL if @dptr is not CUDA device memory, -EIO if
- * CUDA fails.
+ * CUDA device memory at @dptr (64 KiB aligned, a multiple of 64 KiB) as a
+ * buffer, pinned through the NVIDIA driver's peer-memory API. -ENODEV when
+ * no NVIDIA driver offers that API. Read and write it with gpupath_read()
+ * and gpupath_write() (policy direct or auto: it has no host mapping to
+ * bounce through; gpupath_cuda_read() does that).
+ */
+int gpupath_buf_cuda(struct gpupath_dev *dev, void *dptr, size_t size,
+		     struct gpupath_buf **buf);
+
+/*
+ * Read into (write from) CUDA device memory at @dptr: directly when the
+ * NVIDIA peer-memory API pins it and the device can reach the GPU, else
+ * through pinned host memory and cudaMemcpy (the reason says why; with no
+ * NVIDIA peer memory, GPUPATH_REASON_NO_PEER_MEMORY). Policy DIRECT fails
+ * with -EXDEV instead of bouncing. -EINVAL if @dptr is not CUDA device
+ * memory, -EIO if CUDA fails.
  */
 int gpupath_cuda_read(struct gpupath_dev *dev, void *dptr, int fd, uint64_t dev_off,
 		      uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res);

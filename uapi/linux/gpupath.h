@@ -294,6 +294,28 @@ struct gpupath_host_reg {
 	__u64 handle;
 };
 
+/**
+ * struct gpupath_cuda_reg - GPUPATH_IOC_REG_CUDA: pin CUDA device memory
+ * @addr: CUDA device address, 64 KiB aligned
+ * @size: bytes, a multiple of 64 KiB
+ * @flags: none defined, must be 0
+ * @provider: out, the provider of the GPU holding the memory
+ * @handle: out, the buffer's handle on this file descriptor
+ *
+ * The memory is pinned through the NVIDIA driver's peer-memory API, and its
+ * pages are those of a P2PDMA region over the GPU's BAR. Fails with ENODEV
+ * when no NVIDIA driver exports that API, EINVAL on bad alignment, or the
+ * NVIDIA driver's error. If the memory is freed in CUDA while registered,
+ * later I/O on the buffer fails with ENODEV.
+ */
+struct gpupath_cuda_reg {
+	__u64 addr;
+	__u64 size;
+	__u32 flags;
+	__u32 provider;
+	__u64 handle;
+};
+
 enum gpupath_io_op {
 	GPUPATH_IO_READ = 1,	/* block device -> buffer */
 	GPUPATH_IO_WRITE = 2,	/* buffer -> block device */
@@ -405,5 +427,6 @@ struct gpupath_reap {
 #define GPUPATH_IOC_REAP		_IOWR(GPUPATH_IOC_MAGIC, 0x06, struct gpupath_reap)
 /* Signal this eventfd (__s32) once per completion; -1 stops it. */
 #define GPUPATH_IOC_SET_EVENTFD		_IOW(GPUPATH_IOC_MAGIC, 0x07, __s32)
+#define GPUPATH_IOC_REG_CUDA		_IOWR(GPUPATH_IOC_MAGIC, 0x08, struct gpupath_cuda_reg)
 
 #endif /* _UAPI_LINUX_GPUPATH_H */

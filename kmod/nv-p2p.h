@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpupath's own declarations of the peer-memory ABI that the NVIDIA kernel
+ * driver exports (nvidia_p2p_get_pages and friends). gpupath never links
+ * against it: the functions are looked up at run time with symbol_get, so
+ * gpupath builds and loads without the NVIDIA driver.
+ */
+#ifndef _GPUPATH_NV_P2P_H
+#define _GPUPATH_NV_P2P_H
+
+#include <linux/types.h>
+
+/* page_size of a table of 64 KiB GPU pages, the only size gpupath takes. */
+#define GPUPATH_NV_PAGE_SIZE_64KB	1
+#define GPUPATH_NV_PAGE_SHIFT		16
+#define GPUPATH_NV_PAGE_SIZE		(1ULL << GPUPATH_NV_PAGE_SHIFT)
+
+/* The leading members of the driver's structures, the ones gpupath reads. */
+struct nvidia_p2p_page {
+	u64 physical_address;
+};
+
+struct nvidia_p2p_page_table {
+	u32 version;
+	u32 page_size;
+	struct nvidia_p2p_page **pages;
+	u32 entries;
+};
+
+typedef int (*gpupath_nv_get_pages_t)(u64 p2p_token, u32 va_space, u64 virtual_address,
+				      u64 length, struct nvidia_p2p_page_table **page_table,
+				      void (*free_callback)(void *data), void *data);
+typedef int (*gpupath_nv_put_pages_t)(u64 p2p_token, u32 va_space, u64 virtual_address,
+				      struct nvidia_p2p_page_table *page_table);
+typedef int (*gpupath_nv_free_page_table_t)(struct nvidia_p2p_page_table *page_table);
+
+#endif /* _GPUPATH_NV_P2P_H */
