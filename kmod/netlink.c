@@ -132,6 +132,41 @@ static int put_stats(struct sk_buff *skb, struct gpupath_stats *st)
 	return 0;
 }
 
+/* PCI class 0x0c06, InfiniBand controllers (no name for it in pci_ids.h). */
+#define GPUPATH_PCI_CLASS_INFINIBAND	0x0c06
+
+/* NVMe controllers and network/RDMA functions are the devices that DMA. */
+static bool dma_peer_class(struct pci_dev *pdev)
+{
+	return pdev->class == PCI_CLASS_STORAGE_EXPRESS ||
+	       (pdev->class >> 16) == PCI_BASE_CLASS_NETWORK ||
+	       (pdev->class >> 8) == GPUPATH_PCI_CLASS_INFINIBAND;
+}
+
+static int put_peers(struct sk_buff *skb, struct gpupath_provider *prov)
+{
+	struct pci_dev *pdev = NULL;
+	struct nlattr *nest;
+	int dist;
+
+	for_each_pci_dev(pdev) {
+		if (pdev == prov->pdev || !dma_peer_class(pdev))
+			continue;
+		dist = gpupath_provider_peer_distance(prov, pdev);
+		if (dist < 0)
+			continue;
+		nest = nla_nest_start(skb, GPUPATH_A_PROVIDER_PEER);
+		if (!nest ||
+		    nla_put_string(skb, GPUPATH_A_PEER_PCI_DEV, pci_name(pdev)) ||
+		    nla_put_u32(skb, GPUPATH_A_PEER_DISTANCE, dist)) {
+			pci_dev_put(pdev);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
 static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov)
 {
 	struct device_driver *drv = prov->pdev->dev.driver;
@@ -151,6 +186,8 @@ static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov)
 			      atomic64_read(&prov->allocated), GPUPATH_A_PROVIDER_PAD) ||
 	    nla_put_u64_64bit(skb, GPUPATH_A_PROVIDER_AVAILABLE,
 			      gpupath_provider_available(prov), GPUPATH_A_PROVIDER_PAD) ||
+	    (prov->bar >= 0 && nla_put_u32(skb, GPUPATH_A_PROVIDER_BAR, prov->bar)) ||
+	    put_peers(skb, prov) ||
 	    put_stats(skb, &prov->stats)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;

@@ -7,6 +7,7 @@
  *   echo gpupath > /sys/bus/pci/devices/BDF/driver_override
  *   echo BDF > /sys/bus/pci/drivers_probe
  */
+#include <linux/memremap.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pci-p2pdma.h>
@@ -110,6 +111,36 @@ u32 gpupath_provider_generation(void)
 	return gen;
 }
 
+/* The BAR whose start has P2PDMA pages, -1 if none. */
+static int p2p_bar_of(struct pci_dev *pdev)
+{
+	unsigned long pfn;
+	int bar;
+
+	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+		if (!(pci_resource_flags(pdev, bar) & IORESOURCE_MEM))
+			continue;
+		pfn = PHYS_PFN(pci_resource_start(pdev, bar));
+		if (pfn_valid(pfn) && is_pci_p2pdma_page(pfn_to_page(pfn)))
+			return bar;
+	}
+	return -1;
+}
+
+/**
+ * gpupath_provider_peer_distance() - how far a device's DMA is from the memory
+ * @prov: the provider
+ * @peer: a PCI device
+ *
+ * Return: pci_p2pdma_distance()'s answer: negative when P2P is refused.
+ */
+int gpupath_provider_peer_distance(struct gpupath_provider *prov, struct pci_dev *peer)
+{
+	struct device *client = &peer->dev;
+
+	return pci_p2pdma_distance_many(prov->pdev, &client, 1, false);
+}
+
 /**
  * gpupath_provider_find() - the provider of a PCI device
  * @pdev: the device
@@ -163,6 +194,7 @@ int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack 
 	prov->type = type;
 	prov->pdev = pci_dev_get(pdev);
 	prov->owned = to_pci_driver(pdev->dev.driver) == &stub_driver;
+	prov->bar = p2p_bar_of(pdev);
 
 	mutex_lock(&provider_lock);
 	ret = -EEXIST;

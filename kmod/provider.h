@@ -26,6 +26,7 @@ struct gpupath_stats {
  * @type: enum gpupath_provider_type
  * @pdev: the PCI device whose BAR is P2PDMA memory (a reference)
  * @owned: gpupath's stub driver registered the BAR
+ * @bar: the BAR holding the P2P memory, -1 if none is found
  * @allocated: bytes allocated through gpupath and not yet freed
  * @stats: I/O counters
  */
@@ -36,6 +37,7 @@ struct gpupath_provider {
 	u32 type;
 	struct pci_dev *pdev;
 	bool owned;
+	int bar;
 	atomic64_t allocated;
 	struct gpupath_stats stats;
 };
@@ -57,5 +59,6 @@ void *gpupath_provider_alloc(struct gpupath_provider *prov, size_t size);
 void gpupath_provider_free(struct gpupath_provider *prov, void *addr, size_t size);
 u64 gpupath_provider_size(struct gpupath_provider *prov);
 u64 gpupath_provider_available(struct gpupath_provider *prov);
+int gpupath_provider_peer_distance(struct gpupath_provider *prov, struct pci_dev *peer);
 
 #endif /* _GPUPATH_PROVIDER_H */

@@ -142,8 +142,79 @@ TEST(names)
 	EXPECT_NE(NULL, strstr(gpupath_p2pdma_status_text(GPUPATH_P2PDMA_NOT_BUILT),
 			       "CONFIG_PCI_P2PDMA"));
 	EXPECT_STREQ("get-info", gpupath_cmd_name(GPUPATH_CMD_GET_INFO));
+	EXPECT_STREQ("provider-del", gpupath_cmd_name(GPUPATH_CMD_PROVIDER_DEL));
+	EXPECT_STREQ("no-p2p-route", gpupath_reason_name(GPUPATH_REASON_NO_P2P_ROUTE));
+	EXPECT_STREQ("unknown", gpupath_reason_name(GPUPATH_REASON_MAX + 1));
+	EXPECT_STREQ("bounce", gpupath_mode_name(GPUPATH_MODE_BOUNCE));
+	EXPECT_STREQ("p2pdma", gpupath_provider_type_name(GPUPATH_PROVIDER_P2PDMA));
+	/* Every reason has a name and an explanation. */
+	for (bit = 0; bit <= GPUPATH_REASON_MAX; bit++) {
+		EXPECT_STRNE("unknown", gpupath_reason_name(bit));
+		EXPECT_EQ(NULL, strstr(gpupath_reason_text(bit), "unknown"));
+	}
 	EXPECT_EQ(NULL, gpupath_cmd_name(GPUPATH_CMD_UNSPEC));
 	EXPECT_EQ(NULL, gpupath_cmd_name(GPUPATH_CMD_MAX + 1));
+}
+
+TEST(provider_with_peers_and_counters)
+{
+	struct nl_msg *msg = new_msg(GPUPATH_CMD_PROVIDER_NEW);
+	struct nlattr *prov, *peer, *stats, *ref;
+	struct gpupath_event ev;
+	int i;
+
+	prov = nla_nest_start(msg, GPUPATH_A_PROVIDER);
+	nla_put_u32(msg, GPUPATH_A_PROVIDER_ID, 7);
+	nla_put_u32(msg, GPUPATH_A_PROVIDER_TYPE, GPUPATH_PROVIDER_P2PDMA);
+	nla_put_string(msg, GPUPATH_A_PROVIDER_PCI_DEV, "0000:03:00.0");
+	nla_put_u32(msg, GPUPATH_A_PROVIDER_BAR, 2);
+	nla_put_u64(msg, GPUPATH_A_PROVIDER_SIZE, 1 << 26);
+	for (i = 0; i < GPUPATH_PEERS_MAX + 3; i++) {
+		peer = nla_nest_start(msg, GPUPATH_A_PROVIDER_PEER);
+		nla_put_string(msg, GPUPATH_A_PEER_PCI_DEV, i ? "0000:05:00.0" : "0000:04:00.0");
+		nla_put_u32(msg, GPUPATH_A_PEER_DISTANCE, 4 + i);
+		nla_nest_end(msg, peer);
+	}
+	stats = nla_nest_start(msg, GPUPATH_A_PROVIDER_STATS);
+	nla_put_u64(msg, GPUPATH_A_STATS_DIRECT_BYTES, 12345);
+	ref = nla_nest_start(msg, GPUPATH_A_STATS_REFUSED);
+	nla_put_u32(msg, GPUPATH_A_REFUSED_REASON, GPUPATH_REASON_CPU_COPY);
+	nla_put_u64(msg, GPUPATH_A_REFUSED_IOS, 3);
+	nla_put_u64(msg, GPUPATH_A_REFUSED_BYTES, 4096);
+	nla_nest_end(msg, ref);
+	ref = nla_nest_start(msg, GPUPATH_A_STATS_REFUSED);
+	nla_put_u32(msg, GPUPATH_A_REFUSED_REASON, GPUPATH_REASONS_KNOWN + 1);
+	nla_put_u64(msg, GPUPATH_A_REFUSED_IOS, 9);
+	nla_nest_end(msg, ref);
+	nla_nest_end(msg, stats);
+	nla_nest_end(msg, prov);
+
+	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	ASSERT_TRUE(ev.has_provider);
+	EXPECT_EQ(7, ev.provider.id);
+	EXPECT_EQ(2, ev.provider.bar);
+	EXPECT_STREQ("0000:03:00.0", ev.provider.pci_dev);
+	EXPECT_EQ(GPUPATH_PEERS_MAX, ev.provider.npeers);
+	EXPECT_STREQ("0000:04:00.0", ev.provider.peers[0].pci_dev);
+	EXPECT_EQ(4, ev.provider.peers[0].distance);
+	EXPECT_EQ(12345, ev.provider.direct_bytes);
+	EXPECT_EQ(3, ev.provider.refused_ios[GPUPATH_REASON_CPU_COPY]);
+	EXPECT_EQ(4096, ev.provider.refused_bytes[GPUPATH_REASON_CPU_COPY]);
+	EXPECT_EQ(0, ev.provider.refused_ios[GPUPATH_REASON_NO_P2P_ROUTE]);
+	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev.group);
+	nlmsg_free(msg);
+}
+
+TEST(provider_without_id_is_rejected)
+{
+	struct nl_msg *msg = new_msg(GPUPATH_CMD_PROVIDER_NEW);
+	struct nlattr *prov = nla_nest_start(msg, GPUPATH_A_PROVIDER);
+	struct gpupath_event ev;
+
+	nla_put_u32(msg, GPUPATH_A_PROVIDER_TYPE, GPUPATH_PROVIDER_P2PDMA);
+	nla_nest_end(msg, prov);
+	EXPECT_EQ(-EBADMSG, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	nlmsg_free(msg);
 }
 
 TEST(features_format)

@@ -33,12 +33,26 @@ static void print_refused_json(struct json *j, const struct gpupath_provider *p)
 
 static void print_provider_json(struct json *j, const struct gpupath_provider *p)
 {
+	unsigned int i;
+
 	json_obj_open(j, NULL);
 	json_u64(j, "id", p->id);
 	json_str(j, "type", gpupath_provider_type_name(p->type));
 	json_str(j, "pci_dev", p->pci_dev);
 	json_str(j, "driver", p->driver);
 	json_bool(j, "owned", p->owned);
+	if (p->bar >= 0)
+		json_u64(j, "bar", p->bar);
+	else
+		json_null(j, "bar");
+	json_arr_open(j, "peers");
+	for (i = 0; i < p->npeers; i++) {
+		json_obj_open(j, NULL);
+		json_str(j, "pci_dev", p->peers[i].pci_dev);
+		json_u64(j, "distance", p->peers[i].distance);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
 	json_u64(j, "size", p->size);
 	json_u64(j, "allocated", p->allocated);
 	json_u64(j, "available", p->available);
@@ -57,8 +71,16 @@ static void print_provider_text(const struct gpupath_provider *p)
 
 	printf("provider %u: %s %s (driver %s%s)\n", p->id, gpupath_provider_type_name(p->type),
 	       p->pci_dev, p->driver[0] ? p->driver : "none", p->owned ? ", owned" : "");
-	printf("  memory: %" PRIu64 " KiB, %" PRIu64 " KiB allocated by gpupath, %" PRIu64
+	if (p->bar >= 0)
+		printf("  BAR %d: ", p->bar);
+	else
+		printf("  ");
+	printf("%" PRIu64 " KiB, %" PRIu64 " KiB allocated by gpupath, %" PRIu64
 	       " KiB available\n", p->size >> 10, p->allocated >> 10, p->available >> 10);
+	printf("  P2P peers:");
+	for (r = 0; r < p->npeers; r++)
+		printf(" %s (distance %u)", p->peers[r].pci_dev, p->peers[r].distance);
+	printf("%s\n", p->npeers ? "" : " none");
 	printf("  direct: %" PRIu64 " I/Os, %" PRIu64 " bytes, %" PRIu64 " errors\n",
 	       p->direct_ios, p->direct_bytes, p->errors);
 	for (r = 1; r < GPUPATH_REASONS_KNOWN; r++)

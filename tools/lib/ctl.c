@@ -64,6 +64,13 @@ static struct nla_policy provider_policy[GPUPATH_A_PROVIDER_MAX + 1] = {
 	[GPUPATH_A_PROVIDER_ALLOCATED]	= { .type = NLA_U64 },
 	[GPUPATH_A_PROVIDER_AVAILABLE]	= { .type = NLA_U64 },
 	[GPUPATH_A_PROVIDER_STATS]	= { .type = NLA_NESTED },
+	[GPUPATH_A_PROVIDER_BAR]	= { .type = NLA_U32 },
+	[GPUPATH_A_PROVIDER_PEER]	= { .type = NLA_NESTED },
+};
+
+static struct nla_policy peer_policy[GPUPATH_A_PEER_MAX + 1] = {
+	[GPUPATH_A_PEER_PCI_DEV]	= { .type = NLA_STRING },
+	[GPUPATH_A_PEER_DISTANCE]	= { .type = NLA_U32 },
 };
 
 static struct nla_policy stats_policy[GPUPATH_A_STATS_MAX + 1] = {
@@ -161,8 +168,27 @@ static int model_stats(struct nlattr *nest, struct gpupath_provider *prov)
 	return 0;
 }
 
+static int model_peer(struct nlattr *nest, struct gpupath_provider *prov)
+{
+	struct nlattr *tb[GPUPATH_A_PEER_MAX + 1];
+	struct gpupath_peer *peer;
+
+	if (nla_parse_nested(tb, GPUPATH_A_PEER_MAX, nest, peer_policy) < 0 ||
+	    !tb[GPUPATH_A_PEER_PCI_DEV])
+		return -EBADMSG;
+	if (prov->npeers == GPUPATH_PEERS_MAX)
+		return 0;
+	peer = &prov->peers[prov->npeers++];
+	copy_str(peer->pci_dev, sizeof(peer->pci_dev), tb[GPUPATH_A_PEER_PCI_DEV]);
+	peer->distance = get_u32(tb[GPUPATH_A_PEER_DISTANCE]);
+	return 0;
+}
+
 int gpupath_model_provider(struct nlattr *nest, struct gpupath_provider *prov)
 {
+	struct nlattr *attr;
+	int rem;
+
 	struct nlattr *tb[GPUPATH_A_PROVIDER_MAX + 1];
 
 	memset(prov, 0, sizeof(*prov));
@@ -176,6 +202,10 @@ int gpupath_model_provider(struct nlattr *nest, struct gpupath_provider *prov)
 	if (tb[GPUPATH_A_PROVIDER_DRIVER])
 		copy_str(prov->driver, sizeof(prov->driver), tb[GPUPATH_A_PROVIDER_DRIVER]);
 	prov->owned = get_u32(tb[GPUPATH_A_PROVIDER_OWNED]);
+	prov->bar = tb[GPUPATH_A_PROVIDER_BAR] ? (int)get_u32(tb[GPUPATH_A_PROVIDER_BAR]) : -1;
+	nla_for_each_nested(attr, nest, rem)
+		if (nla_type(attr) == GPUPATH_A_PROVIDER_PEER && model_peer(attr, prov))
+			return -EBADMSG;
 	prov->size = get_u64(tb[GPUPATH_A_PROVIDER_SIZE]);
 	prov->allocated = get_u64(tb[GPUPATH_A_PROVIDER_ALLOCATED]);
 	prov->available = get_u64(tb[GPUPATH_A_PROVIDER_AVAILABLE]);

@@ -133,6 +133,13 @@ struct gpupath_info {
 
 /* Per-reason counters are kept for reasons below this. */
 #define GPUPATH_REASONS_KNOWN	16
+/* P2P peers kept per provider (more are dropped). */
+#define GPUPATH_PEERS_MAX	32
+
+struct gpupath_peer {
+	char pci_dev[16];
+	uint32_t distance;
+};
 
 struct gpupath_provider {
 	uint32_t id;
@@ -140,6 +147,9 @@ struct gpupath_provider {
 	char pci_dev[16];
 	char driver[32];
 	bool owned;
+	int bar;			/* -1: not known */
+	unsigned int npeers;
+	struct gpupath_peer peers[GPUPATH_PEERS_MAX];
 	uint64_t size;
 	uint64_t allocated;
 	uint64_t available;

@@ -114,6 +114,8 @@ enum gpupath_a_provider {
 	GPUPATH_A_PROVIDER_ALLOCATED,	/* u64, bytes gpupath has allocated */
 	GPUPATH_A_PROVIDER_AVAILABLE,	/* u64, bytes free in the device's pool */
 	GPUPATH_A_PROVIDER_STATS,	/* nest, GPUPATH_A_STATS_* */
+	GPUPATH_A_PROVIDER_BAR,		/* u32, the BAR holding the memory */
+	GPUPATH_A_PROVIDER_PEER,	/* nest, GPUPATH_A_PEER_*, repeated */
 
 	__GPUPATH_A_PROVIDER_MAX,
 	GPUPATH_A_PROVIDER_MAX = __GPUPATH_A_PROVIDER_MAX - 1
@@ -135,6 +137,19 @@ enum gpupath_a_stats {
 
 	__GPUPATH_A_STATS_MAX,
 	GPUPATH_A_STATS_MAX = __GPUPATH_A_STATS_MAX - 1
+};
+
+/*
+ * A P2P peer of a provider: an NVMe controller or a network/RDMA function
+ * that pci_p2pdma_distance() lets DMA into the provider's memory.
+ */
+enum gpupath_a_peer {
+	GPUPATH_A_PEER_UNSPEC,
+	GPUPATH_A_PEER_PCI_DEV,		/* string */
+	GPUPATH_A_PEER_DISTANCE,	/* u32, as pci_p2pdma_distance() counts */
+
+	__GPUPATH_A_PEER_MAX,
+	GPUPATH_A_PEER_MAX = __GPUPATH_A_PEER_MAX - 1
 };
 
 enum gpupath_a_refused {

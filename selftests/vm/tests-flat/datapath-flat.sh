@@ -9,6 +9,8 @@ NS=/dev/nvme0n1
 MiB=1048576
 load_module
 prov=$(bind_bar) || fail "no provider"
+$GP provider show "$prov" -j | jq -e '.peers == []' >/dev/null ||
+	fail "P2P peers on the flat root bus: $($GP provider show "$prov")"
 $PATTERN gen $((4 * MiB)) 401 | dd of=$NS bs=$MiB conv=fsync 2>/dev/null
 expect_io 3 'mode=none reason=no-p2p-route .*error=Invalid cross-device link' \
 	-p direct read "$prov" $NS 0 $MiB 401

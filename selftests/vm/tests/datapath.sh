@@ -12,14 +12,17 @@ NS=/dev/nvme0n1
 load_module
 prov=$(bind_bar) || fail "no provider for the BAR"
 note "BAR is provider $prov"
-$GP provider show "$prov" -j | jq -e '.owned == true and .driver == "gpupath" and
-	.size == 67108864 and .type == "p2pdma"' >/dev/null || fail "provider details wrong"
+nvme=$(pci_dev 0x1b36 0x0010)
+$GP provider show "$prov" -j | tee /tmp/prov.json
+jq -e --arg n "${nvme##*/}" '.owned == true and .driver == "gpupath" and .bar == 2 and
+	.size == 67108864 and .type == "p2pdma" and
+	(.peers | map(.pci_dev) | index($n))' /tmp/prov.json >/dev/null || fail "provider details wrong"
 
 # Adopt the NVMe CMB that nvme-pci published; bad adds are refused clearly.
-nvme=$(pci_dev 0x1b36 0x0010)
 $GP provider add "${nvme##*/}" -j >/tmp/cmb.json || fail "cannot adopt the CMB"
 cmb=$(jq .id /tmp/cmb.json)
-jq -e '.driver == "nvme" and .owned == false' /tmp/cmb.json >/dev/null || fail "CMB details"
+jq -e '.driver == "nvme" and .owned == false and .bar != null' /tmp/cmb.json >/dev/null ||
+	fail "CMB details: $(cat /tmp/cmb.json)"
 t() { want=$1; shift; out=$("$@" 2>&1); echo "$* -> $out"
 	echo "$out" | grep -q "$want" || fail "expected '$want'"; }
 t "is a provider already" $GP provider add "${nvme##*/}"
