@@ -132,6 +132,21 @@ static int parse_id(const char *s, uint32_t *id)
 	return 0;
 }
 
+/* Every provider: text, or one JSON object {"providers": [...]}. */
+static int print_all(struct cli *cli, struct gpupath_ctl *ctl)
+{
+	int r;
+
+	if (cli->json)
+		json_obj_open(&cli->j, NULL);
+	r = cli_print_providers(cli, ctl);
+	if (cli->json) {
+		json_obj_close(&cli->j);
+		json_end(&cli->j);
+	}
+	return r;
+}
+
 /* The outcome of a request about one provider: the error, or the provider. */
 static int print_one(struct cli *cli, struct gpupath_ctl *ctl, int r, const char *what,
 		     const struct gpupath_provider *p)
@@ -152,16 +167,8 @@ static int provider_show(struct cli *cli, struct gpupath_ctl *ctl, int argc, cha
 
 	if (argc > 1)
 		return 2;
-	if (argc == 0) {
-		if (cli->json)
-			json_obj_open(&cli->j, NULL);
-		r = cli_print_providers(cli, ctl);
-		if (cli->json) {
-			json_obj_close(&cli->j);
-			json_end(&cli->j);
-		}
-		return r;
-	}
+	if (argc == 0)
+		return print_all(cli, ctl);
 	if (parse_id(argv[0], &id))
 		return 2;
 	r = gpupath_ctl_provider_get(ctl, id, &p);
@@ -248,13 +255,7 @@ int cmd_stats(struct cli *cli, int argc, char **argv)
 	r = cli_ctl_open(cli, &ctl);
 	if (r)
 		return r;
-	if (cli->json)
-		json_obj_open(&cli->j, NULL);
-	r = cli_print_providers(cli, ctl);
-	if (cli->json) {
-		json_obj_close(&cli->j);
-		json_end(&cli->j);
-	}
+	r = print_all(cli, ctl);
 	gpupath_ctl_close(ctl);
 	return r;
 }

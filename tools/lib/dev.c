@@ -122,45 +122,44 @@ err_free:
 	return r;
 }
 
-int gpupath_buf_host(struct gpupath_dev *dev, void *addr, size_t size,
-		     struct gpupath_buf **bufp)
+/* Register memory with @cmd; the kernel writes the handle into *@handle. */
+static int reg(struct gpupath_dev *dev, unsigned long cmd, void *req, const __u64 *handle,
+	       size_t size, struct gpupath_buf **bufp)
 {
-	struct gpupath_host_reg req = { .addr = (uintptr_t)addr, .size = size };
 	struct gpupath_buf *buf;
 	int r;
 
 	r = new_buf(dev, size, &buf);
 	if (r < 0)
 		return r;
-	if (ioctl(dev->fd, GPUPATH_IOC_REG_HOST, &req) < 0) {
+	if (ioctl(dev->fd, cmd, req) < 0) {
 		r = -errno;
 		free(buf);
 		return r;
 	}
-	buf->handle = req.handle;
-	buf->addr = addr;
+	buf->handle = *handle;
 	*bufp = buf;
 	return 0;
+}
+
+int gpupath_buf_host(struct gpupath_dev *dev, void *addr, size_t size,
+		     struct gpupath_buf **bufp)
+{
+	struct gpupath_host_reg req = { .addr = (uintptr_t)addr, .size = size };
+	int r;
+
+	r = reg(dev, GPUPATH_IOC_REG_HOST, &req, &req.handle, size, bufp);
+	if (r == 0)
+		(*bufp)->addr = addr;
+	return r;
 }
 
 int gpupath_buf_cuda(struct gpupath_dev *dev, void *dptr, size_t size,
 		     struct gpupath_buf **bufp)
 {
 	struct gpupath_cuda_reg req = { .addr = (uintptr_t)dptr, .size = size };
-	struct gpupath_buf *buf;
-	int r;
 
-	r = new_buf(dev, size, &buf);
-	if (r < 0)
-		return r;
-	if (ioctl(dev->fd, GPUPATH_IOC_REG_CUDA, &req) < 0) {
-		r = -errno;
-		free(buf);
-		return r;
-	}
-	buf->handle = req.handle;
-	*bufp = buf;
-	return 0;
+	return reg(dev, GPUPATH_IOC_REG_CUDA, &req, &req.handle, size, bufp);
 }
 
 void gpupath_buf_free(struct gpupath_buf *buf)
