@@ -108,7 +108,7 @@ static void resync(struct daemon *d)
 
 /* ---- notifications ---------------------------------------------------- */
 
-static void on_notify(const struct gpupath_event *ev)
+static void on_notify(const struct gpupath_mon_event *ev)
 {
 	const char *name = gpupath_cmd_name(ev->cmd);
 	const char *group = ev->group ? ev->group : "?";
@@ -119,7 +119,7 @@ static void on_notify(const struct gpupath_event *ev)
 		log_debug("notification on \"%s\": command %u", group, ev->cmd);
 }
 
-static void on_event(const struct gpupath_event *ev, void *userdata)
+static void on_event(const struct gpupath_mon_event *ev, void *userdata)
 {
 	struct daemon *d = userdata;
 

@@ -20,6 +20,7 @@
 #include "nvidia.h"
 #include "provider.h"
 #include "route.h"
+#include "volume.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
@@ -33,6 +34,7 @@
  * @io: the request, with mode and reason
  * @pending: bios in flight, plus one while they are being submitted
  * @result: 0, or the first error a bio saw, or why it never started
+ * @late_reason: a volume could not send a bio of it direct after all
  * @sync: set for GPUPATH_IOC_IO, which waits on it
  */
 struct gpupath_req {
@@ -43,6 +45,7 @@ struct gpupath_req {
 	struct gpupath_io io;
 	atomic_t pending;
 	int result;
+	u32 late_reason;
 	struct completion *sync;
 };
 
@@ -67,14 +70,27 @@ static void count_done(struct gpupath_req *req, int ret)
 	atomic64_add(req->io.len, &prov->stats.direct_bytes);
 }
 
+static void count_refused(struct gpupath_provider *prov, const struct gpupath_io *io)
+{
+	atomic64_inc(&prov->stats.refused_ios[io->reason]);
+	atomic64_add(io->len, &prov->stats.refused_bytes[io->reason]);
+}
+
 /* The last bio is done: counted and traced here, in whatever context. */
 static void req_done(struct gpupath_req *req)
 {
 	struct gpupath_file *f = req->f;
 	unsigned long flags;
 
-	if (req->io.mode == GPUPATH_MODE_DIRECT)
+	if (READ_ONCE(req->late_reason)) {
+		/* Failed over to paths that cannot DMA it: to be bounced. */
+		req->io.reason = req->late_reason;
+		req->io.mode = GPUPATH_MODE_NONE;
+		req->result = -EXDEV;
+		count_refused(req->buf->prov, &req->io);
+	} else if (req->io.mode == GPUPATH_MODE_DIRECT) {
 		count_done(req, READ_ONCE(req->result));
+	}
 	trace(req);
 	if (req->sync) {
 		complete(req->sync);
@@ -103,6 +119,22 @@ static void end_io(struct bio *bio)
 		cmpxchg(&req->result, 0, blk_status_to_errno(bio->bi_status));
 	bio_put(bio);
 	req_put_pending(req);
+}
+
+/**
+ * gpupath_io_refused() - a volume refuses device memory it cannot DMA
+ * @bio: a bio, ended by the caller with an error right after
+ * @reason: why
+ *
+ * When @bio is one of gpupath's own I/O ioctls, that I/O completes with
+ * -EXDEV and @reason, so that the caller bounces it.
+ */
+void gpupath_io_refused(struct bio *bio, enum gpupath_reason reason)
+{
+	struct gpupath_req *req = bio->bi_private;
+
+	if (bio->bi_end_io == end_io)
+		cmpxchg(&req->late_reason, 0, reason);
 }
 
 /* Build the bios of @req from the buffer's pages and send them down. */
@@ -152,12 +184,6 @@ static int check_range(const struct gpupath_io *io, struct gpupath_buf *buf,
 	return 0;
 }
 
-static void count_refused(struct gpupath_provider *prov, const struct gpupath_io *io)
-{
-	atomic64_inc(&prov->stats.refused_ios[io->reason]);
-	atomic64_add(io->len, &prov->stats.refused_bytes[io->reason]);
-}
-
 /*
  * Decide how @req goes and start it: 0 when started, -EXDEV when device
  * memory cannot be reached directly (io.reason says why), or bad input.
@@ -167,7 +193,8 @@ static int start(struct gpupath_req *req)
 	struct gpupath_io *io = &req->io;
 	struct block_device *bdev = I_BDEV(req->bdev_file->f_mapping->host);
 	blk_opf_t opf = (io->op == GPUPATH_IO_READ ? REQ_OP_READ : REQ_OP_WRITE) | REQ_SYNC;
-	bool fabrics;
+	struct gpupath_volume *vol = gpupath_volume_of_bdev(bdev);
+	bool fabrics = false;
 	int ret;
 
 	ret = check_range(io, req->buf, bdev);
@@ -180,7 +207,11 @@ static int start(struct gpupath_req *req)
 	}
 	if (req->buf->type == GPUPATH_BUF_CUDA && gpupath_nvidia_revoked(req->buf))
 		return -ENODEV;
-	io->reason = gpupath_route(bdev, req->buf->prov, &fabrics);
+	/* A volume picks a path per bio, among those that can DMA it. */
+	if (vol)
+		io->reason = gpupath_volume_reason(vol, req->buf->prov);
+	else
+		io->reason = gpupath_route(bdev, req->buf->prov, &fabrics);
 	if (io->reason != GPUPATH_REASON_NONE) {
 		count_refused(req->buf->prov, io);
 		return -EXDEV;

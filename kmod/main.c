@@ -10,6 +10,7 @@
 #include "netlink.h"
 #include "provider.h"
 #include "version.h"
+#include "volume.h"
 
 static int __init gpupath_init(void)
 {
@@ -19,20 +20,27 @@ static int __init gpupath_init(void)
 	if (ret)
 		return ret;
 
-	ret = gpupath_genl_init();
+	ret = gpupath_provider_init();
 	if (ret)
 		goto err_device;
 
-	ret = gpupath_provider_init();
+	ret = gpupath_volume_init();
 	if (ret)
-		goto err_genl;
+		goto err_provider;
+
+	/* Last: requests may come in from here on. */
+	ret = gpupath_genl_init();
+	if (ret)
+		goto err_volume;
 
 	pr_info("gpupath " GPUPATH_VERSION " loaded, P2PDMA %s\n",
 		gpupath_feature_p2pdma_str(gpupath_feature_p2pdma_status()));
 	return 0;
 
-err_genl:
-	gpupath_genl_uninit();
+err_volume:
+	gpupath_volume_uninit();
+err_provider:
+	gpupath_provider_uninit();
 err_device:
 	gpupath_device_uninit();
 	return ret;
@@ -40,8 +48,10 @@ err_device:
 
 static void __exit gpupath_exit(void)
 {
-	gpupath_provider_uninit();
+	/* First: no request comes in while the objects go. */
 	gpupath_genl_uninit();
+	gpupath_volume_uninit();
+	gpupath_provider_uninit();
 	gpupath_device_uninit();
 }
 

@@ -10,6 +10,7 @@
 #include "netlink.h"
 #include "provider.h"
 #include "version.h"
+#include "volume.h"
 
 /* Indices into gpupath_mcgrps[]. */
 enum gpupath_nlgrp {
@@ -45,7 +46,35 @@ static const struct nla_policy provider_add_policy[GPUPATH_A_MAX + 1] = {
 	[GPUPATH_A_PROVIDER] = NLA_POLICY_NESTED(provider_new_policy),
 };
 
+static const struct nla_policy volume_attr_policy[GPUPATH_A_VOLUME_MAX + 1] = {
+	[GPUPATH_A_VOLUME_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[GPUPATH_A_VOLUME_WWID] = { .type = NLA_NUL_STRING, .len = GPUPATH_WWID_LEN - 1 },
+	[GPUPATH_A_VOLUME_POLICY] = NLA_POLICY_MAX(NLA_U32, GPUPATH_POLICY_MAX),
+	[GPUPATH_A_VOLUME_FALLBACK] = NLA_POLICY_MAX(NLA_U32, GPUPATH_POLICY_MAX),
+	[GPUPATH_A_VOLUME_QUEUE_TIMEOUT] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy volume_policy[GPUPATH_A_MAX + 1] = {
+	[GPUPATH_A_VOLUME] = NLA_POLICY_NESTED(volume_attr_policy),
+};
+
+static const struct nla_policy path_attr_policy[GPUPATH_A_PATH_MAX + 1] = {
+	[GPUPATH_A_PATH_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[GPUPATH_A_PATH_VOLUME] = NLA_POLICY_MIN(NLA_U32, 1),
+	[GPUPATH_A_PATH_DEVICE] = { .type = NLA_NUL_STRING, .len = PATH_MAX - 1 },
+	[GPUPATH_A_PATH_STATE] = NLA_POLICY_MAX(NLA_U32, GPUPATH_PATH_STATE_MAX),
+	[GPUPATH_A_PATH_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, GPUPATH_WEIGHT_MAX),
+	[GPUPATH_A_PATH_RAIL] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy path_policy[GPUPATH_A_MAX + 1] = {
+	[GPUPATH_A_PATH] = NLA_POLICY_NESTED(path_attr_policy),
+};
+
 static struct genl_family gpupath_genl_family;
+
+/* Notifications go out only while the family is registered. */
+static bool genl_ready;
 
 static int put_info(struct sk_buff *skb)
 {
@@ -196,22 +225,53 @@ static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov)
 	return 0;
 }
 
-static struct sk_buff *provider_msg(struct gpupath_provider *prov, u32 portid, u32 seq,
-				    u8 cmd)
+static int put_provider_obj(struct sk_buff *skb, void *prov)
+{
+	return put_provider(skb, prov);
+}
+
+/* A message with one object, put by @put. */
+static struct sk_buff *object_msg(u32 portid, u32 seq, u8 cmd,
+				  int (*put)(struct sk_buff *skb, void *obj), void *obj)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return NULL;
 	hdr = genlmsg_put(msg, portid, seq, &gpupath_genl_family, 0, cmd);
-	if (!hdr || put_provider(msg, prov)) {
+	if (!hdr || put(msg, obj)) {
 		nlmsg_free(msg);
 		return NULL;
 	}
 	genlmsg_end(msg, hdr);
 	return msg;
+}
+
+/* One object of a dump, put by @put; -EMSGSIZE once the skb is full. */
+static int dump_one(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
+		    int (*put)(struct sk_buff *skb, void *obj), void *obj)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &gpupath_genl_family, NLM_F_MULTI, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (put(skb, obj)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genl_dump_check_consistent(cb, hdr);
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static void multicast(struct sk_buff *msg, enum gpupath_nlgrp grp)
+{
+	if (msg)
+		genlmsg_multicast(&gpupath_genl_family, msg, 0, grp, GFP_KERNEL);
 }
 
 /**
@@ -221,11 +281,8 @@ static struct sk_buff *provider_msg(struct gpupath_provider *prov, u32 portid, u
  */
 void gpupath_genl_notify_provider(struct gpupath_provider *prov, u8 cmd)
 {
-	struct sk_buff *msg = provider_msg(prov, 0, 0, cmd);
-
-	if (msg)
-		genlmsg_multicast(&gpupath_genl_family, msg, 0, GPUPATH_NLGRP_CONFIG,
-				  GFP_KERNEL);
+	if (READ_ONCE(genl_ready))
+		multicast(object_msg(0, 0, cmd, put_provider_obj, prov), GPUPATH_NLGRP_CONFIG);
 }
 
 /* The provider named by the request's GPUPATH_A_PROVIDER_ID. */
@@ -260,7 +317,8 @@ static int provider_get_doit(struct sk_buff *skb, struct genl_info *info)
 	prov = provider_from_info(info, tb);
 	if (IS_ERR(prov))
 		return PTR_ERR(prov);
-	msg = provider_msg(prov, info->snd_portid, info->snd_seq, GPUPATH_CMD_PROVIDER_NEW);
+	msg = object_msg(info->snd_portid, info->snd_seq, GPUPATH_CMD_PROVIDER_NEW,
+			 put_provider_obj, prov);
 	gpupath_provider_put(prov);
 	if (!msg)
 		return -ENOMEM;
@@ -271,22 +329,16 @@ static int provider_get_doit(struct sk_buff *skb, struct genl_info *info)
 static int provider_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct gpupath_provider *prov;
-	void *hdr;
+	int ret;
 
 	cb->seq = gpupath_provider_generation();
 	while ((prov = gpupath_provider_next(cb->args[0]))) {
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-				  &gpupath_genl_family, NLM_F_MULTI, GPUPATH_CMD_PROVIDER_NEW);
-		if (!hdr || put_provider(skb, prov)) {
-			if (hdr)
-				genlmsg_cancel(skb, hdr);
-			gpupath_provider_put(prov);
-			break;
-		}
-		genl_dump_check_consistent(cb, hdr);
-		genlmsg_end(skb, hdr);
-		cb->args[0] = prov->id;
+		ret = dump_one(skb, cb, GPUPATH_CMD_PROVIDER_NEW, put_provider_obj, prov);
+		if (!ret)
+			cb->args[0] = prov->id;
 		gpupath_provider_put(prov);
+		if (ret)
+			break;
 	}
 	return skb->len;
 }
@@ -334,7 +386,8 @@ static int provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 	pci_dev_put(pdev);
 	if (ret)
 		return ret;
-	msg = provider_msg(prov, info->snd_portid, info->snd_seq, GPUPATH_CMD_PROVIDER_NEW);
+	msg = object_msg(info->snd_portid, info->snd_seq, GPUPATH_CMD_PROVIDER_NEW,
+			 put_provider_obj, prov);
 	gpupath_provider_put(prov);
 	return msg ? genlmsg_reply(msg, info) : 0;
 }
@@ -353,34 +406,592 @@ static int provider_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return gpupath_provider_del(id, info->extack);
 }
 
+/* ---- volumes and paths ------------------------------------------------ */
+
+static int put_u64(struct sk_buff *skb, int type, u64 val, int pad)
+{
+	return nla_put_u64_64bit(skb, type, val, pad);
+}
+
+/* A counter: its attribute type and value. */
+struct counter {
+	int type;
+	u64 val;
+};
+
+/* A nest of u64 counters, padded with attribute @pad. */
+static int put_counters(struct sk_buff *skb, int type, int pad, const struct counter *c,
+			size_t n)
+{
+	struct nlattr *nest;
+	size_t i;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < n; i++)
+		if (put_u64(skb, c[i].type, c[i].val, pad))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int put_path_stats(struct sk_buff *skb, struct gpupath_path *path)
+{
+	struct gpupath_path_stats *st = &path->stats;
+	const struct counter c[] = {
+		{ GPUPATH_A_PSTATS_IOS, atomic64_read(&st->ios) },
+		{ GPUPATH_A_PSTATS_BYTES, atomic64_read(&st->bytes) },
+		{ GPUPATH_A_PSTATS_ERRORS, atomic64_read(&st->errors) },
+		{ GPUPATH_A_PSTATS_DIRECT_IOS, atomic64_read(&st->direct_ios) },
+		{ GPUPATH_A_PSTATS_INFLIGHT, atomic_read(&path->inflight) },
+		{ GPUPATH_A_PSTATS_LATENCY_NS, atomic64_read(&path->latency_ns) },
+	};
+
+	return put_counters(skb, GPUPATH_A_PATH_STATS, GPUPATH_A_PSTATS_PAD, c, ARRAY_SIZE(c));
+}
+
+/* The attributes of one path, inside a nest of type @type. */
+static int put_path(struct sk_buff *skb, int type, struct gpupath_path *path)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, GPUPATH_A_PATH_ID, path->id) ||
+	    nla_put_u32(skb, GPUPATH_A_PATH_VOLUME, path->vol->id) ||
+	    nla_put_string(skb, GPUPATH_A_PATH_DEVICE, path->dev.bdev->bd_disk->disk_name) ||
+	    nla_put_u32(skb, GPUPATH_A_PATH_STATE, READ_ONCE(path->state)) ||
+	    nla_put_u32(skb, GPUPATH_A_PATH_HEALTH, READ_ONCE(path->health)) ||
+	    nla_put_u32(skb, GPUPATH_A_PATH_WEIGHT, READ_ONCE(path->weight)) ||
+	    nla_put_u32(skb, GPUPATH_A_PATH_RAIL, READ_ONCE(path->rail)) ||
+	    nla_put_string(skb, GPUPATH_A_PATH_TRANSPORT, path->transport) ||
+	    (path->ctrl && nla_put_string(skb, GPUPATH_A_PATH_CONTROLLER,
+					  dev_name(path->ctrl))) ||
+	    (path->dma.dev && nla_put_string(skb, GPUPATH_A_PATH_DMA_DEV,
+					     dev_name(path->dma.dev))) ||
+	    nla_put_u32(skb, GPUPATH_A_PATH_REASON, path->dma.reason) ||
+	    put_path_stats(skb, path)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int put_volume_stats(struct sk_buff *skb, struct gpupath_volume *vol)
+{
+	struct gpupath_volume_stats *st = &vol->stats;
+	const struct counter c[] = {
+		{ GPUPATH_A_VSTATS_IOS, atomic64_read(&st->ios) },
+		{ GPUPATH_A_VSTATS_BYTES, atomic64_read(&st->bytes) },
+		{ GPUPATH_A_VSTATS_ERRORS, atomic64_read(&st->errors) },
+		{ GPUPATH_A_VSTATS_RETRIES, atomic64_read(&st->retries) },
+		{ GPUPATH_A_VSTATS_QUEUED, atomic64_read(&st->queued) },
+		{ GPUPATH_A_VSTATS_REFUSED, atomic64_read(&st->refused) },
+		{ GPUPATH_A_VSTATS_FAILOVERS, atomic64_read(&st->failovers) },
+		{ GPUPATH_A_VSTATS_FAILOVER_LAST_NS, atomic64_read(&st->failover_last_ns) },
+		{ GPUPATH_A_VSTATS_FAILOVER_MAX_NS, atomic64_read(&st->failover_max_ns) },
+		{ GPUPATH_A_VSTATS_INFLIGHT, atomic_read(&vol->inflight) },
+	};
+
+	return put_counters(skb, GPUPATH_A_VOLUME_STATS, GPUPATH_A_VSTATS_PAD, c, ARRAY_SIZE(c));
+}
+
+static int put_volume_locked(struct sk_buff *skb, struct gpupath_volume *vol)
+{
+	struct gpupath_path *path;
+
+	lockdep_assert_held(&vol->lock);
+	if (nla_put_u32(skb, GPUPATH_A_VOLUME_ID, vol->id) ||
+	    nla_put_string(skb, GPUPATH_A_VOLUME_NAME, vol->disk->disk_name) ||
+	    nla_put_string(skb, GPUPATH_A_VOLUME_WWID, vol->wwid) ||
+	    nla_put_u32(skb, GPUPATH_A_VOLUME_POLICY, READ_ONCE(vol->policy)) ||
+	    nla_put_u32(skb, GPUPATH_A_VOLUME_FALLBACK, READ_ONCE(vol->fallback)) ||
+	    nla_put_u32(skb, GPUPATH_A_VOLUME_QUEUE_TIMEOUT, READ_ONCE(vol->queue_timeout)) ||
+	    put_u64(skb, GPUPATH_A_VOLUME_SIZE, get_capacity(vol->disk) << SECTOR_SHIFT,
+		    GPUPATH_A_VOLUME_PAD) ||
+	    nla_put_u32(skb, GPUPATH_A_VOLUME_BLOCK_SIZE,
+			queue_logical_block_size(vol->disk->queue)) ||
+	    nla_put_u32(skb, GPUPATH_A_VOLUME_MODE, gpupath_volume_mode(vol)) ||
+	    nla_put_u32(skb, GPUPATH_A_VOLUME_OPEN, disk_openers(vol->disk)) ||
+	    nla_put_u32(skb, GPUPATH_A_VOLUME_PATHS, vol->npaths) ||
+	    nla_put_u32(skb, GPUPATH_A_VOLUME_USABLE, gpupath_volume_usable(vol)) ||
+	    put_volume_stats(skb, vol))
+		return -EMSGSIZE;
+	list_for_each_entry(path, &vol->paths, node)
+		if (put_path(skb, GPUPATH_A_VOLUME_PATH, path))
+			return -EMSGSIZE;
+	return 0;
+}
+
+static int put_volume(struct sk_buff *skb, struct gpupath_volume *vol)
+{
+	struct nlattr *nest;
+	int ret;
+
+	nest = nla_nest_start(skb, GPUPATH_A_VOLUME);
+	if (!nest)
+		return -EMSGSIZE;
+	mutex_lock(&vol->lock);
+	ret = put_volume_locked(skb, vol);
+	mutex_unlock(&vol->lock);
+	if (ret) {
+		nla_nest_cancel(skb, nest);
+		return ret;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int put_volume_obj(struct sk_buff *skb, void *vol)
+{
+	return put_volume(skb, vol);
+}
+
+static int put_path_obj(struct sk_buff *skb, void *path)
+{
+	return put_path(skb, GPUPATH_A_PATH, path);
+}
+
+/**
+ * gpupath_genl_notify_volume() - tell the "config" group about a volume
+ * @vol: the volume
+ * @cmd: %GPUPATH_CMD_VOLUME_NEW (also for changes) or %GPUPATH_CMD_VOLUME_DEL
+ */
+void gpupath_genl_notify_volume(struct gpupath_volume *vol, u8 cmd)
+{
+	if (!READ_ONCE(genl_ready))
+		return;
+	multicast(object_msg(0, 0, cmd, put_volume_obj, vol), GPUPATH_NLGRP_CONFIG);
+}
+
+/**
+ * gpupath_genl_notify_path() - tell the "config" group about a path
+ * @vol: its volume
+ * @path: the path, on the list under vol->lock or off it
+ * @cmd: %GPUPATH_CMD_PATH_NEW (also for changes) or %GPUPATH_CMD_PATH_DEL
+ */
+void gpupath_genl_notify_path(struct gpupath_volume *vol, struct gpupath_path *path, u8 cmd)
+{
+	if (!READ_ONCE(genl_ready))
+		return;
+	multicast(object_msg(0, 0, cmd, put_path_obj, path), GPUPATH_NLGRP_CONFIG);
+}
+
+/**
+ * gpupath_genl_event() - tell the "events" group what happened
+ * @type: enum gpupath_event
+ * @vol: volume id
+ * @path: path id, or 0
+ * @err: errno, or 0
+ * @nsec: a duration, or 0
+ * @ios: a count, or 0
+ */
+void gpupath_genl_event(u32 type, u32 vol, u32 path, u32 err, u64 nsec, u64 ios)
+{
+	struct nlattr *nest;
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!READ_ONCE(genl_ready))
+		return;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &gpupath_genl_family, 0, GPUPATH_CMD_EVENT);
+	nest = hdr ? nla_nest_start(msg, GPUPATH_A_EVENT) : NULL;
+	if (!nest ||
+	    nla_put_u32(msg, GPUPATH_A_EVENT_TYPE, type) ||
+	    nla_put_u32(msg, GPUPATH_A_EVENT_VOLUME, vol) ||
+	    nla_put_u32(msg, GPUPATH_A_EVENT_PATH, path) ||
+	    (err && nla_put_u32(msg, GPUPATH_A_EVENT_ERROR, err)) ||
+	    (nsec && put_u64(msg, GPUPATH_A_EVENT_NSEC, nsec, GPUPATH_A_EVENT_PAD)) ||
+	    (ios && put_u64(msg, GPUPATH_A_EVENT_IOS, ios, GPUPATH_A_EVENT_PAD))) {
+		nlmsg_free(msg);
+		return;
+	}
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	multicast(msg, GPUPATH_NLGRP_EVENTS);
+}
+
+/* The request's nest @type, parsed with @policy into @tb. */
+static int parse_nest(struct genl_info *info, int type, int max,
+		      const struct nla_policy *policy, struct nlattr **tb)
+{
+	if (GENL_REQ_ATTR_CHECK(info, type))
+		return -EINVAL;
+	return nla_parse_nested(tb, max, info->attrs[type], policy, info->extack);
+}
+
+static s64 opt_u32(struct nlattr **tb, int type)
+{
+	if (!tb[type])
+		return -1;
+	return nla_get_u32(tb[type]);
+}
+
+static void volume_cfg(struct nlattr **tb, struct gpupath_volume_cfg *cfg)
+{
+	cfg->wwid = tb[GPUPATH_A_VOLUME_WWID] ? nla_data(tb[GPUPATH_A_VOLUME_WWID]) : NULL;
+	cfg->policy = opt_u32(tb, GPUPATH_A_VOLUME_POLICY);
+	cfg->fallback = opt_u32(tb, GPUPATH_A_VOLUME_FALLBACK);
+	cfg->queue_timeout = opt_u32(tb, GPUPATH_A_VOLUME_QUEUE_TIMEOUT);
+}
+
+static void path_cfg(struct nlattr **tb, struct gpupath_path_cfg *cfg)
+{
+	cfg->state = opt_u32(tb, GPUPATH_A_PATH_STATE);
+	cfg->weight = opt_u32(tb, GPUPATH_A_PATH_WEIGHT);
+	cfg->rail = opt_u32(tb, GPUPATH_A_PATH_RAIL);
+}
+
+/* The volume named by the request's GPUPATH_A_VOLUME_ID. */
+static struct gpupath_volume *volume_from_info(struct genl_info *info, struct nlattr **tb)
+{
+	struct gpupath_volume *vol;
+	int ret;
+
+	ret = parse_nest(info, GPUPATH_A_VOLUME, GPUPATH_A_VOLUME_MAX, volume_attr_policy, tb);
+	if (ret)
+		return ERR_PTR(ret);
+	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_VOLUME], tb,
+			      GPUPATH_A_VOLUME_ID))
+		return ERR_PTR(-EINVAL);
+	vol = gpupath_volume_get(nla_get_u32(tb[GPUPATH_A_VOLUME_ID]));
+	if (IS_ERR(vol))
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[GPUPATH_A_VOLUME_ID],
+				    "no volume with this id");
+	return vol;
+}
+
+static int reply_volume(struct genl_info *info, struct gpupath_volume *vol)
+{
+	struct sk_buff *msg;
+
+	msg = object_msg(info->snd_portid, info->snd_seq, GPUPATH_CMD_VOLUME_NEW,
+			 put_volume_obj, vol);
+	return msg ? genlmsg_reply(msg, info) : -ENOMEM;
+}
+
+static int volume_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[GPUPATH_A_VOLUME_MAX + 1];
+	struct gpupath_volume *vol;
+	int ret;
+
+	vol = volume_from_info(info, tb);
+	if (IS_ERR(vol))
+		return PTR_ERR(vol);
+	ret = reply_volume(info, vol);
+	gpupath_volume_put(vol);
+	return ret;
+}
+
+/* cb->args[0]: the id of the last volume dumped. */
+static int volume_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct gpupath_volume *vol;
+	int ret;
+
+	cb->seq = gpupath_volume_generation();
+	while ((vol = gpupath_volume_next(cb->args[0]))) {
+		ret = dump_one(skb, cb, GPUPATH_CMD_VOLUME_NEW, put_volume_obj, vol);
+		if (!ret)
+			cb->args[0] = vol->id;
+		gpupath_volume_put(vol);
+		if (ret)
+			break;
+	}
+	return skb->len;
+}
+
+static int volume_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[GPUPATH_A_VOLUME_MAX + 1] = {};
+	struct gpupath_volume_cfg cfg;
+	struct gpupath_volume *vol;
+	int ret;
+
+	if (info->attrs[GPUPATH_A_VOLUME]) {
+		ret = parse_nest(info, GPUPATH_A_VOLUME, GPUPATH_A_VOLUME_MAX,
+				 volume_attr_policy, tb);
+		if (ret)
+			return ret;
+	}
+	if (tb[GPUPATH_A_VOLUME_ID]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[GPUPATH_A_VOLUME_ID],
+				    "the kernel picks a new volume's id");
+		return -EINVAL;
+	}
+	volume_cfg(tb, &cfg);
+	ret = gpupath_volume_add(&cfg, info->extack, &vol);
+	if (ret)
+		return ret;
+	gpupath_genl_notify_volume(vol, GPUPATH_CMD_VOLUME_NEW);
+	ret = reply_volume(info, vol);
+	gpupath_volume_put(vol);
+	return ret;
+}
+
+static int volume_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[GPUPATH_A_VOLUME_MAX + 1];
+	struct gpupath_volume_cfg cfg;
+	struct gpupath_volume *vol;
+	int ret;
+
+	vol = volume_from_info(info, tb);
+	if (IS_ERR(vol))
+		return PTR_ERR(vol);
+	volume_cfg(tb, &cfg);
+	ret = gpupath_volume_set(vol, &cfg, info->extack);
+	if (!ret)
+		gpupath_genl_notify_volume(vol, GPUPATH_CMD_VOLUME_NEW);
+	gpupath_volume_put(vol);
+	return ret;
+}
+
+static int volume_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[GPUPATH_A_VOLUME_MAX + 1];
+	struct gpupath_volume *vol;
+	int ret;
+
+	vol = volume_from_info(info, tb);
+	if (IS_ERR(vol))
+		return PTR_ERR(vol);
+	ret = gpupath_volume_del(vol, info->extack);
+	gpupath_volume_put(vol);
+	return ret;
+}
+
+/* The volume of the path named by the request's GPUPATH_A_PATH_ID. */
+static struct gpupath_volume *path_from_info(struct genl_info *info, struct nlattr **tb,
+					     u32 *id)
+{
+	struct gpupath_volume *vol;
+	int ret;
+
+	ret = parse_nest(info, GPUPATH_A_PATH, GPUPATH_A_PATH_MAX, path_attr_policy, tb);
+	if (ret)
+		return ERR_PTR(ret);
+	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_PATH], tb, GPUPATH_A_PATH_ID))
+		return ERR_PTR(-EINVAL);
+	*id = nla_get_u32(tb[GPUPATH_A_PATH_ID]);
+	vol = gpupath_volume_of_path(*id);
+	if (IS_ERR(vol))
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[GPUPATH_A_PATH_ID], "no path with this id");
+	return vol;
+}
+
+/* Put the path @id of @vol (under vol->lock), or -ENOENT. */
+static int put_path_of(struct sk_buff *skb, struct gpupath_volume *vol, u32 id)
+{
+	struct gpupath_path *path;
+	int ret = -ENOENT;
+
+	mutex_lock(&vol->lock);
+	list_for_each_entry(path, &vol->paths, node)
+		if (path->id == id)
+			ret = put_path(skb, GPUPATH_A_PATH, path);
+	mutex_unlock(&vol->lock);
+	return ret;
+}
+
+static int path_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[GPUPATH_A_PATH_MAX + 1];
+	struct gpupath_volume *vol;
+	struct sk_buff *msg;
+	void *hdr;
+	u32 id;
+	int ret;
+
+	vol = path_from_info(info, tb, &id);
+	if (IS_ERR(vol))
+		return PTR_ERR(vol);
+	ret = -ENOMEM;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put_reply(msg, info, &gpupath_genl_family, 0, GPUPATH_CMD_PATH_NEW);
+	ret = hdr ? put_path_of(msg, vol, id) : -EMSGSIZE;
+	if (ret) {
+		nlmsg_free(msg);
+		goto out;
+	}
+	genlmsg_end(msg, hdr);
+	ret = genlmsg_reply(msg, info);
+out:
+	gpupath_volume_put(vol);
+	return ret;
+}
+
+/*
+ * cb->args[0]: the volume being dumped, [1]: the last path id dumped,
+ * [2]: only this volume's paths (0: all).
+ */
+static int path_dump_volume(struct sk_buff *skb, struct netlink_callback *cb,
+			    struct gpupath_volume *vol)
+{
+	struct gpupath_path *path;
+	int ret = 0;
+
+	mutex_lock(&vol->lock);
+	list_for_each_entry(path, &vol->paths, node) {
+		if (path->id <= cb->args[1])
+			continue;
+		ret = dump_one(skb, cb, GPUPATH_CMD_PATH_NEW, put_path_obj, path);
+		if (ret)
+			break;
+		cb->args[1] = path->id;
+	}
+	mutex_unlock(&vol->lock);
+	return ret;
+}
+
+static int path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr *tb[GPUPATH_A_PATH_MAX + 1] = {};
+	struct gpupath_volume *vol;
+	u32 only = 0;
+
+	if (info->attrs[GPUPATH_A_PATH]) {
+		if (nla_parse_nested(tb, GPUPATH_A_PATH_MAX, info->attrs[GPUPATH_A_PATH],
+				     path_attr_policy, cb->extack))
+			return -EINVAL;
+		if (tb[GPUPATH_A_PATH_VOLUME])
+			only = nla_get_u32(tb[GPUPATH_A_PATH_VOLUME]);
+	}
+	cb->seq = gpupath_volume_generation();
+	while ((vol = gpupath_volume_next(cb->args[0]))) {
+		if (only && vol->id != only) {
+			cb->args[0] = vol->id;
+			gpupath_volume_put(vol);
+			continue;
+		}
+		if (path_dump_volume(skb, cb, vol)) {
+			gpupath_volume_put(vol);
+			break;
+		}
+		cb->args[0] = vol->id;
+		cb->args[1] = 0;
+		gpupath_volume_put(vol);
+	}
+	return skb->len;
+}
+
+static int path_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[GPUPATH_A_PATH_MAX + 1];
+	struct gpupath_path_cfg cfg;
+	struct gpupath_volume *vol;
+	struct sk_buff *msg;
+	void *hdr;
+	u32 id;
+	int ret;
+
+	ret = parse_nest(info, GPUPATH_A_PATH, GPUPATH_A_PATH_MAX, path_attr_policy, tb);
+	if (ret)
+		return ret;
+	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_PATH], tb,
+			      GPUPATH_A_PATH_VOLUME) ||
+	    NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_PATH], tb,
+			      GPUPATH_A_PATH_DEVICE))
+		return -EINVAL;
+	if (tb[GPUPATH_A_PATH_ID]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[GPUPATH_A_PATH_ID],
+				    "the kernel picks a new path's id");
+		return -EINVAL;
+	}
+	vol = gpupath_volume_get(nla_get_u32(tb[GPUPATH_A_PATH_VOLUME]));
+	if (IS_ERR(vol)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[GPUPATH_A_PATH_VOLUME],
+				    "no volume with this id");
+		return PTR_ERR(vol);
+	}
+	path_cfg(tb, &cfg);
+	ret = gpupath_path_add(vol, nla_data(tb[GPUPATH_A_PATH_DEVICE]), &cfg, info->extack,
+			       &id);
+	if (ret)
+		goto out;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put_reply(msg, info, &gpupath_genl_family, 0, GPUPATH_CMD_PATH_NEW);
+	if (!hdr || put_path_of(msg, vol, id)) {
+		nlmsg_free(msg);
+		goto out;
+	}
+	genlmsg_end(msg, hdr);
+	ret = genlmsg_reply(msg, info);
+out:
+	gpupath_volume_put(vol);
+	return ret;
+}
+
+static int path_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[GPUPATH_A_PATH_MAX + 1];
+	struct gpupath_path_cfg cfg;
+	struct gpupath_volume *vol;
+	u32 id;
+	int ret;
+
+	vol = path_from_info(info, tb, &id);
+	if (IS_ERR(vol))
+		return PTR_ERR(vol);
+	if (tb[GPUPATH_A_PATH_DEVICE] || tb[GPUPATH_A_PATH_VOLUME]) {
+		NL_SET_ERR_MSG(info->extack, "a path's device and volume cannot change");
+		ret = -EINVAL;
+	} else {
+		path_cfg(tb, &cfg);
+		ret = gpupath_path_set(vol, id, &cfg, info->extack);
+	}
+	gpupath_volume_put(vol);
+	return ret;
+}
+
+static int path_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[GPUPATH_A_PATH_MAX + 1];
+	struct gpupath_volume *vol;
+	u32 id;
+	int ret;
+
+	vol = path_from_info(info, tb, &id);
+	if (IS_ERR(vol))
+		return PTR_ERR(vol);
+	ret = gpupath_path_del(vol, id, info->extack);
+	gpupath_volume_put(vol);
+	return ret;
+}
+
+/* Every top-level policy covers GPUPATH_A_*, up to GPUPATH_A_MAX. */
+#define GPUPATH_OP_READ(c, d, dump, p) \
+	{ .cmd = (c), .doit = (d), .dumpit = (dump), .policy = (p), .maxattr = GPUPATH_A_MAX }
+#define GPUPATH_OP_ADMIN(c, d, p) \
+	{ .cmd = (c), .doit = (d), .policy = (p), .maxattr = GPUPATH_A_MAX, \
+	  .flags = GENL_ADMIN_PERM }
+
 static const struct genl_ops gpupath_genl_ops[] = {
-	{
-		.cmd = GPUPATH_CMD_GET_INFO,
-		.doit = get_info_doit,
-		.policy = get_info_policy,
-		.maxattr = ARRAY_SIZE(get_info_policy) - 1,
-	},
-	{
-		.cmd = GPUPATH_CMD_PROVIDER_GET,
-		.doit = provider_get_doit,
-		.dumpit = provider_get_dumpit,
-		.policy = provider_get_policy,
-		.maxattr = ARRAY_SIZE(provider_get_policy) - 1,
-	},
-	{
-		.cmd = GPUPATH_CMD_PROVIDER_NEW,
-		.doit = provider_new_doit,
-		.policy = provider_add_policy,
-		.maxattr = ARRAY_SIZE(provider_add_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = GPUPATH_CMD_PROVIDER_DEL,
-		.doit = provider_del_doit,
-		.policy = provider_get_policy,
-		.maxattr = ARRAY_SIZE(provider_get_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
+	GPUPATH_OP_READ(GPUPATH_CMD_GET_INFO, get_info_doit, NULL, get_info_policy),
+	GPUPATH_OP_READ(GPUPATH_CMD_PROVIDER_GET, provider_get_doit, provider_get_dumpit,
+			provider_get_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_PROVIDER_NEW, provider_new_doit, provider_add_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_PROVIDER_DEL, provider_del_doit, provider_get_policy),
+	GPUPATH_OP_READ(GPUPATH_CMD_VOLUME_GET, volume_get_doit, volume_get_dumpit, volume_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_VOLUME_NEW, volume_new_doit, volume_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_VOLUME_DEL, volume_del_doit, volume_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_VOLUME_SET, volume_set_doit, volume_policy),
+	GPUPATH_OP_READ(GPUPATH_CMD_PATH_GET, path_get_doit, path_get_dumpit, path_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_PATH_NEW, path_new_doit, path_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_PATH_DEL, path_del_doit, path_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_PATH_SET, path_set_doit, path_policy),
 };
 
 static struct genl_family gpupath_genl_family __ro_after_init = {
@@ -402,7 +1013,10 @@ static struct genl_family gpupath_genl_family __ro_after_init = {
  */
 int __init gpupath_genl_init(void)
 {
-	return genl_register_family(&gpupath_genl_family);
+	int ret = genl_register_family(&gpupath_genl_family);
+
+	WRITE_ONCE(genl_ready, !ret);
+	return ret;
 }
 
 /**
@@ -410,5 +1024,6 @@ int __init gpupath_genl_init(void)
  */
 void gpupath_genl_uninit(void)
 {
+	WRITE_ONCE(genl_ready, false);
 	genl_unregister_family(&gpupath_genl_family);
 }

@@ -160,6 +160,33 @@ struct gpupath_provider *gpupath_provider_find(struct pci_dev *pdev)
 }
 
 /**
+ * gpupath_provider_of_page() - the provider whose memory a P2PDMA page is in
+ * @page: a page of P2PDMA memory
+ *
+ * Return: the provider with a reference, or NULL.
+ */
+struct gpupath_provider *gpupath_provider_of_page(struct page *page)
+{
+	phys_addr_t phys = page_to_phys(page);
+	struct gpupath_provider *prov, *found = NULL;
+	struct resource *res;
+
+	mutex_lock(&provider_lock);
+	list_for_each_entry(prov, &providers, node) {
+		if (prov->bar < 0)
+			continue;
+		res = &prov->pdev->resource[prov->bar];
+		if (phys >= res->start && phys <= res->end) {
+			found = prov;
+			kref_get(&found->ref);
+			break;
+		}
+	}
+	mutex_unlock(&provider_lock);
+	return found;
+}
+
+/**
  * gpupath_provider_add() - make a device's P2P memory a provider
  * @pdev: the PCI device
  * @type: %GPUPATH_PROVIDER_P2PDMA: memory the device publishes for anyone to

@@ -23,13 +23,6 @@ static struct device *pci_ancestor(struct device *dev)
 	return NULL;
 }
 
-static enum gpupath_reason distance(struct gpupath_provider *prov, struct device *client)
-{
-	if (pci_p2pdma_distance_many(prov->pdev, &client, 1, false) < 0)
-		return GPUPATH_REASON_NO_P2P_ROUTE;
-	return GPUPATH_REASON_NONE;
-}
-
 /* The value of "key=" in an nvme controller's address attribute. */
 static bool address_field(const char *addr, const char *key, __be32 *ip)
 {
@@ -75,33 +68,120 @@ static struct net_device *egress_dev(const char *addr)
  * a net device without a PCI function (veth, dummy) can only carry a
  * software RDMA device (soft-RoCE, siw), whose "DMA" is a CPU copy.
  */
-static enum gpupath_reason rdma_route(struct gpupath_provider *prov, const char *addr)
+static void rdma_dma(struct gpupath_dma *dma, const char *addr)
 {
-	enum gpupath_reason reason;
 	struct net_device *ndev;
 	struct device *pci;
 
 	ndev = egress_dev(addr);
-	if (!ndev)
-		return GPUPATH_REASON_NO_DMA_DEVICE;
+	if (!ndev) {
+		dma->reason = GPUPATH_REASON_NO_DMA_DEVICE;
+		return;
+	}
 	pci = pci_ancestor(ndev->dev.parent);
-	reason = pci ? distance(prov, pci) : GPUPATH_REASON_VIRTUAL_DMA;
+	if (pci)
+		dma->dev = get_device(pci);
+	else
+		dma->reason = GPUPATH_REASON_VIRTUAL_DMA;
 	dev_put(ndev);
-	return reason;
 }
 
-static enum gpupath_reason nvme_fabrics_route(struct gpupath_provider *prov,
-					      struct device *ctrl, char *buf)
+static void nvme_fabrics_dma(struct gpupath_dma *dma, struct device *ctrl, char *buf)
 {
+	dma->reason = GPUPATH_REASON_NO_DMA_DEVICE;
 	if (gpupath_devattr_read(ctrl, NULL, "transport", buf) <= 0)
-		return GPUPATH_REASON_NO_DMA_DEVICE;
-	if (sysfs_streq(buf, "tcp"))
-		return GPUPATH_REASON_CPU_COPY;
-	if (!sysfs_streq(buf, "rdma"))
-		return GPUPATH_REASON_NO_DMA_DEVICE;
-	if (gpupath_devattr_read(ctrl, NULL, "address", buf) <= 0)
-		return GPUPATH_REASON_NO_DMA_DEVICE;
-	return rdma_route(prov, strim(buf));
+		return;
+	if (sysfs_streq(buf, "tcp")) {
+		dma->reason = GPUPATH_REASON_CPU_COPY;
+		return;
+	}
+	if (!sysfs_streq(buf, "rdma") || gpupath_devattr_read(ctrl, NULL, "address", buf) <= 0)
+		return;
+	dma->reason = GPUPATH_REASON_NONE;
+	rdma_dma(dma, strim(buf));
+}
+
+/**
+ * gpupath_dma_find() - the DMA engine of a block device
+ * @bdev: the block device
+ * @dma: filled in; release with gpupath_dma_put()
+ *
+ * Either @dma->dev is the PCI function that DMAs for @bdev (a reference),
+ * or @dma->reason says why no device memory can go direct on it. Sleeps.
+ */
+void gpupath_dma_find(struct block_device *bdev, struct gpupath_dma *dma)
+{
+	struct device *disk = disk_to_dev(bdev->bd_disk), *ctrl = disk->parent;
+	struct device *pci;
+	char *buf;
+
+	memset(dma, 0, sizeof(*dma));
+	if (!IS_ENABLED(CONFIG_PCI_P2PDMA)) {
+		dma->reason = GPUPATH_REASON_P2PDMA_NOT_BUILT;
+		return;
+	}
+	if (ctrl && ctrl->class && !strcmp(ctrl->class->name, "nvme-subsystem")) {
+		dma->reason = GPUPATH_REASON_MULTIPATH_HEAD;
+		return;
+	}
+	pci = pci_ancestor(disk);
+	if (pci) {
+		dma->dev = get_device(pci);
+		return;
+	}
+	dma->reason = GPUPATH_REASON_NO_DMA_DEVICE;
+	if (!ctrl || !ctrl->class || strcmp(ctrl->class->name, "nvme"))
+		return;
+	dma->fabrics = true;
+	buf = (char *)__get_free_page(GFP_KERNEL);
+	if (!buf)
+		return;
+	nvme_fabrics_dma(dma, ctrl, buf);
+	free_page((unsigned long)buf);
+}
+
+/**
+ * gpupath_dma_put() - release what gpupath_dma_find() took
+ * @dma: the DMA engine
+ */
+void gpupath_dma_put(struct gpupath_dma *dma)
+{
+	put_device(dma->dev);
+	dma->dev = NULL;
+}
+
+/**
+ * gpupath_dma_distance() - how far @prov's memory is from a DMA engine
+ * @dma: the DMA engine
+ * @prov: the provider
+ *
+ * Return: the distance as pci_p2pdma_distance() counts it, or -1 when the
+ * engine cannot DMA into that memory. Sleeps.
+ */
+int gpupath_dma_distance(const struct gpupath_dma *dma, struct gpupath_provider *prov)
+{
+	struct device *client = dma->dev;
+
+	if (dma->reason != GPUPATH_REASON_NONE || !client)
+		return -1;
+	return pci_p2pdma_distance_many(prov->pdev, &client, 1, false);
+}
+
+/**
+ * gpupath_dma_reason() - whether a DMA engine can reach @prov's memory
+ * @dma: the DMA engine
+ * @prov: the provider
+ *
+ * Return: %GPUPATH_REASON_NONE when it can, else why not. Sleeps.
+ */
+enum gpupath_reason gpupath_dma_reason(const struct gpupath_dma *dma,
+				       struct gpupath_provider *prov)
+{
+	if (dma->reason != GPUPATH_REASON_NONE)
+		return dma->reason;
+	if (gpupath_dma_distance(dma, prov) < 0)
+		return GPUPATH_REASON_NO_P2P_ROUTE;
+	return GPUPATH_REASON_NONE;
 }
 
 /**
@@ -115,27 +195,12 @@ static enum gpupath_reason nvme_fabrics_route(struct gpupath_provider *prov,
 enum gpupath_reason gpupath_route(struct block_device *bdev,
 				  struct gpupath_provider *prov, bool *fabrics)
 {
-	struct device *disk = disk_to_dev(bdev->bd_disk), *ctrl = disk->parent;
 	enum gpupath_reason reason;
-	struct device *pci;
-	char *buf;
+	struct gpupath_dma dma;
 
-	*fabrics = false;
-	if (!IS_ENABLED(CONFIG_PCI_P2PDMA))
-		return GPUPATH_REASON_P2PDMA_NOT_BUILT;
-	if (ctrl && ctrl->class && !strcmp(ctrl->class->name, "nvme-subsystem"))
-		return GPUPATH_REASON_MULTIPATH_HEAD;
-	pci = pci_ancestor(disk);
-	if (pci)
-		return distance(prov, pci);
-	if (!ctrl || !ctrl->class || strcmp(ctrl->class->name, "nvme"))
-		return GPUPATH_REASON_NO_DMA_DEVICE;
-
-	*fabrics = true;
-	buf = (char *)__get_free_page(GFP_KERNEL);
-	if (!buf)
-		return GPUPATH_REASON_NO_DMA_DEVICE;
-	reason = nvme_fabrics_route(prov, ctrl, buf);
-	free_page((unsigned long)buf);
+	gpupath_dma_find(bdev, &dma);
+	reason = gpupath_dma_reason(&dma, prov);
+	*fabrics = dma.fabrics;
+	gpupath_dma_put(&dma);
 	return reason;
 }

@@ -31,6 +31,9 @@ else
 	t "show without the module says how to load it" 1 'module is not loaded.*modprobe gpupath' "$GP" show
 	t "version without the module" 0 '^module not loaded' "$GP" version
 	t "version -j without the module is JSON with module null" 0 '"module":null' "$GP" version -j
+	t "volume show without the module says how to load it" 1 'module is not loaded' "$GP" volume show
+	t "good path arguments get as far as the module" 1 'module is not loaded' \
+		"$GP" path add 1 /dev/nvme0n1 weight 1000 rail 0 state draining
 fi
 t "no command prints usage" 2 '^Usage: gpupath' "$GP"
 t "unknown command" 2 "unknown command 'frobnicate'" "$GP" frobnicate
@@ -44,3 +47,47 @@ t "daemon refuses --interval 0" 2 'interval' "$GPD" --foreground --interval 0
 t "daemon refuses --interval 3601" 2 'interval' "$GPD" --foreground --interval 3601
 t "daemon refuses an unknown option" 2 'gpupathd --help' "$GPD" --frobnicate
 t "daemon refuses a stray argument" 2 'gpupathd --help' "$GPD" --foreground extra
+
+# Volumes and paths: arguments are checked before anything is sent, so these
+# behave the same with or without the module.
+t "help lists volume and path" 0 'path .*add VOL DEVICE' "$GP" --help
+t "volume: unknown subcommand" 2 "unknown volume command 'frob'" "$GP" volume frob
+t "volume add: unknown policy lists the policies" 2 \
+	"unknown policy 'fastest' \(one of: round-robin queue-depth service-time weighted gpu-affinity\)" \
+	"$GP" volume add policy fastest
+t "volume add: fallback gpu-affinity is refused" 2 'gpu-affinity cannot be its own fallback' \
+	"$GP" volume add policy gpu-affinity fallback gpu-affinity
+t "volume add: queue-timeout must be a number" 2 "queue-timeout.*'10s' is not a number" \
+	"$GP" volume add queue-timeout 10s
+t "volume add: queue-timeout below forever" 2 'must be 0 to 4294967294' \
+	"$GP" volume add queue-timeout 4294967295
+t "volume add: unknown keyword lists the keywords" 2 \
+	"unknown keyword 'weight' \(one of: wwid policy fallback queue-timeout\)" \
+	"$GP" volume add weight 1
+t "volume add: keyword without a value" 2 "'policy' needs a value" "$GP" volume add policy
+t "volume add: keyword given twice" 2 "'policy' given twice" \
+	"$GP" volume add policy weighted policy round-robin
+t "volume add: empty wwid" 2 'wwid cannot be empty' "$GP" volume add wwid ''
+t "volume set: wwid is not settable" 2 "unknown keyword 'wwid'" "$GP" volume set 1 wwid x
+t "volume set: nothing to set" 2 'nothing to set' "$GP" volume set 1
+t "volume set: volume id 0" 2 "'0' is not a volume id" "$GP" volume set 0 policy weighted
+t "volume del: needs VOL" 2 'Usage: gpupath volume' "$GP" volume del
+t "volume show: one VOL at most" 2 'Usage: gpupath volume' "$GP" volume show 1 2
+t "path: unknown subcommand" 2 "unknown path command 'frob'" "$GP" path frob
+t "path add: needs VOL and DEVICE" 2 'Usage: gpupath path' "$GP" path add 1
+t "path add: weight 0" 2 'weight must be 1 to 1000, not 0' "$GP" path add 1 /dev/nvme0n1 weight 0
+t "path add: weight 1001" 2 'weight must be 1 to 1000, not 1001' \
+	"$GP" path add 1 /dev/nvme0n1 weight 1001
+t "path add: weight not a number" 2 "weight: '1k' is not a number" \
+	"$GP" path add 1 /dev/nvme0n1 weight 1k
+t "path add: rail beyond u32" 2 'rail must be 0 to 4294967295' \
+	"$GP" path add 1 /dev/nvme0n1 rail 4294967296
+t "path add: unknown state lists the states" 2 "unknown state 'sideways' \(one of: up down draining\)" \
+	"$GP" path add 1 /dev/nvme0n1 state sideways
+t "path set: unknown keyword" 2 "unknown keyword 'policy' \(one of: weight rail state\)" \
+	"$GP" path set 3 policy weighted
+t "path set: nothing to set" 2 'nothing to set' "$GP" path set 3
+t "path set: PATH is an id" 2 "'nvme1n1' is not a path id" "$GP" path set nvme1n1 weight 2
+t "path del: path id 0" 2 "'0' is not a path id" "$GP" path del 0
+t "path show volume: needs VOL" 2 'Usage: gpupath path' "$GP" path show volume
+t "provider del: bad id before the module is asked" 2 "'x' is not a provider id" "$GP" provider del x

@@ -8,7 +8,9 @@
 #   host    unit tests of the user-space code and the CLI, no VM
 #   static  checkpatch --strict, and the module built with W=1 and sparse
 #   vm      the test kernel (built once, cached) in QEMU: module, netlink,
-#           CLI, daemon, NVMe-oF over soft-RoCE and TCP, the BAR device
+#           CLI, daemon, NVMe-oF over soft-RoCE and TCP, the BAR device;
+#           vm/tests/ with GPU and NVMe behind one PCIe switch, tests-flat/
+#           on the root bus, tests-rails/ with two switches (run-vm.sh)
 #   dkms    DKMS build against Debian's stock headers (P2PDMA off), then
 #           Debian's stock kernel booted with that module
 #
@@ -124,7 +126,8 @@ run_guest() {
 
 # The checks made from the host side, on the files the guest left:
 # bar.expect (the BAR test), host.expect (data-path tests: FILE OFF LEN SEED
-# POS per line, FILE being bar.img or nvme.img), show.json.
+# POS per line, FILE being bar.img or nvme.img; bar0.img or bar1.img in the
+# rails topology), show.json.
 host_side_checks() {
 	local name=$1 work=$2 file off len seed pos
 	if [ -s "$work/host.expect" ]; then
@@ -179,6 +182,16 @@ suite_vm() {
 		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology flat \
 		--append "${append/nvme_core.multipath=N/nvme_core.multipath=Y}" --timeout 600
 	host_side_checks vm-flat "$work-flat" data-only
+	# Two PCIe switches, each with a "GPU" and an NVMe controller, the two
+	# controllers sharing one namespace (run-vm.sh --topology rails);
+	# per-path block devices as in the switch suite.
+	rm -rf "$work-rails"
+	mkdir -p "$work-rails"
+	cp "$work/gpupath.ko" "$work-rails/"
+	run_guest "vm-rails" "$work-rails" "$(ls selftests/vm/tests-rails/*.sh | sed 's|^|/src/|' | tr '\n' ' ')" \
+		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology rails \
+		--append "$append" --timeout 600
+	host_side_checks vm-rails "$work-rails" data-only
 }
 
 suite_dkms() {

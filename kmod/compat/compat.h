@@ -25,4 +25,79 @@ static inline void gpupath_compat_vm_flags_set(struct vm_area_struct *vma, unsig
 #define gpupath_compat_vm_flags_set vm_flags_set
 #endif
 
+/*
+ * Opening a block device exclusively for a holder: blkdev_get_by_path() with
+ * fmode_t until 6.5, with blk_mode_t and holder ops until 6.8, a handle in
+ * 6.8, a struct file from 6.9.
+ */
+#include <linux/blkdev.h>
+
+struct gpupath_compat_bdev {
+	struct block_device *bdev;
+	void *priv;
+};
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#define GPUPATH_COMPAT_BDEV_MODE	(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
+static inline int gpupath_compat_bdev_open(const char *path, void *holder,
+					   struct gpupath_compat_bdev *h)
+{
+	h->bdev = blkdev_get_by_path(path, GPUPATH_COMPAT_BDEV_MODE, holder);
+	return PTR_ERR_OR_ZERO(h->bdev);
+}
+
+static inline void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h, void *holder)
+{
+	blkdev_put(h->bdev, GPUPATH_COMPAT_BDEV_MODE);
+}
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+static inline int gpupath_compat_bdev_open(const char *path, void *holder,
+					   struct gpupath_compat_bdev *h)
+{
+	h->bdev = blkdev_get_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE, holder, NULL);
+	return PTR_ERR_OR_ZERO(h->bdev);
+}
+
+static inline void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h, void *holder)
+{
+	blkdev_put(h->bdev, holder);
+}
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+static inline int gpupath_compat_bdev_open(const char *path, void *holder,
+					   struct gpupath_compat_bdev *h)
+{
+	struct bdev_handle *handle;
+
+	handle = bdev_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE, holder, NULL);
+	if (IS_ERR(handle))
+		return PTR_ERR(handle);
+	h->priv = handle;
+	h->bdev = handle->bdev;
+	return 0;
+}
+
+static inline void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h, void *holder)
+{
+	bdev_release(h->priv);
+}
+#else
+static inline int gpupath_compat_bdev_open(const char *path, void *holder,
+					   struct gpupath_compat_bdev *h)
+{
+	struct file *file;
+
+	file = bdev_file_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE, holder, NULL);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	h->priv = file;
+	h->bdev = file_bdev(file);
+	return 0;
+}
+
+static inline void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h, void *holder)
+{
+	fput(h->priv);
+}
+#endif
+
 #endif /* _GPUPATH_COMPAT_H */

@@ -37,7 +37,7 @@ static void put_full_info(struct nl_msg *msg)
 TEST(event_with_full_info)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_GET_INFO);
-	struct gpupath_event ev;
+	struct gpupath_mon_event ev;
 
 	put_full_info(msg);
 	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
@@ -59,7 +59,7 @@ TEST(missing_attributes_are_marked_absent)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_GET_INFO);
 	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_INFO);
-	struct gpupath_event ev;
+	struct gpupath_mon_event ev;
 
 	nla_put_u32(msg, GPUPATH_A_INFO_P2PDMA_STATUS, GPUPATH_P2PDMA_NOT_BUILT);
 	nla_nest_end(msg, nest);
@@ -74,7 +74,7 @@ TEST(long_strings_are_truncated)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_GET_INFO);
 	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_INFO);
-	struct gpupath_event ev;
+	struct gpupath_mon_event ev;
 	char big[200];
 
 	memset(big, 'v', sizeof(big) - 1);
@@ -90,7 +90,7 @@ TEST(short_integer_is_rejected)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_GET_INFO);
 	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_INFO);
-	struct gpupath_event ev;
+	struct gpupath_mon_event ev;
 	uint16_t v = 1;
 
 	nla_put(msg, GPUPATH_A_INFO_GENL_VERSION, sizeof(v), &v);
@@ -102,7 +102,7 @@ TEST(short_integer_is_rejected)
 TEST(event_without_objects)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_GET_INFO);
-	struct gpupath_event ev;
+	struct gpupath_mon_event ev;
 
 	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
 	EXPECT_FALSE(ev.has_info);
@@ -113,7 +113,7 @@ TEST(event_without_objects)
 TEST(truncated_header_is_rejected)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(FAMILY, 0);
-	struct gpupath_event ev;
+	struct gpupath_mon_event ev;
 
 	EXPECT_EQ(-EBADMSG, gpupath_model_event(nlmsg_hdr(msg), &ev));
 	nlmsg_free(msg);
@@ -160,7 +160,7 @@ TEST(provider_with_peers_and_counters)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_PROVIDER_NEW);
 	struct nlattr *prov, *peer, *stats, *ref;
-	struct gpupath_event ev;
+	struct gpupath_mon_event ev;
 	int i;
 
 	prov = nla_nest_start(msg, GPUPATH_A_PROVIDER);
@@ -209,12 +209,320 @@ TEST(provider_without_id_is_rejected)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_PROVIDER_NEW);
 	struct nlattr *prov = nla_nest_start(msg, GPUPATH_A_PROVIDER);
-	struct gpupath_event ev;
+	struct gpupath_mon_event ev;
 
 	nla_put_u32(msg, GPUPATH_A_PROVIDER_TYPE, GPUPATH_PROVIDER_P2PDMA);
 	nla_nest_end(msg, prov);
 	EXPECT_EQ(-EBADMSG, gpupath_model_event(nlmsg_hdr(msg), &ev));
 	nlmsg_free(msg);
+}
+
+static void put_path(struct nl_msg *msg, int type, uint32_t id, const char *device)
+{
+	struct nlattr *path = nla_nest_start(msg, type), *st;
+
+	nla_put_u32(msg, GPUPATH_A_PATH_ID, id);
+	nla_put_u32(msg, GPUPATH_A_PATH_VOLUME, 1);
+	nla_put_string(msg, GPUPATH_A_PATH_DEVICE, device);
+	nla_put_u32(msg, GPUPATH_A_PATH_STATE, GPUPATH_PATH_DRAINING);
+	nla_put_u32(msg, GPUPATH_A_PATH_HEALTH, GPUPATH_HEALTH_FAILED);
+	nla_put_u32(msg, GPUPATH_A_PATH_WEIGHT, GPUPATH_WEIGHT_MAX);
+	nla_put_u32(msg, GPUPATH_A_PATH_RAIL, 2);
+	nla_put_string(msg, GPUPATH_A_PATH_TRANSPORT, "rdma");
+	nla_put_string(msg, GPUPATH_A_PATH_CONTROLLER, "nvme1");
+	nla_put_string(msg, GPUPATH_A_PATH_DMA_DEV, "0000:05:00.0");
+	nla_put_u32(msg, GPUPATH_A_PATH_REASON, GPUPATH_REASON_VIRTUAL_DMA);
+	st = nla_nest_start(msg, GPUPATH_A_PATH_STATS);
+	nla_put_u64(msg, GPUPATH_A_PSTATS_IOS, 10);
+	nla_put_u64(msg, GPUPATH_A_PSTATS_BYTES, 40960);
+	nla_put_u64(msg, GPUPATH_A_PSTATS_ERRORS, 1);
+	nla_put_u64(msg, GPUPATH_A_PSTATS_DIRECT_IOS, 9);
+	nla_put_u64(msg, GPUPATH_A_PSTATS_INFLIGHT, 2);
+	nla_put_u64(msg, GPUPATH_A_PSTATS_LATENCY_NS, 12345);
+	nla_put_u64(msg, GPUPATH_A_PSTATS_MAX + 3, 7);	/* future: ignored */
+	nla_nest_end(msg, st);
+	nla_nest_end(msg, path);
+}
+
+static struct nlattr *start_volume(struct nl_msg *msg)
+{
+	struct nlattr *vol = nla_nest_start(msg, GPUPATH_A_VOLUME);
+
+	nla_put_u32(msg, GPUPATH_A_VOLUME_ID, 1);
+	nla_put_string(msg, GPUPATH_A_VOLUME_NAME, "gpupath0");
+	return vol;
+}
+
+TEST(volume_with_paths_and_counters)
+{
+	struct nl_msg *msg = new_msg(GPUPATH_CMD_VOLUME_NEW);
+	struct nlattr *vol = start_volume(msg), *st;
+	const struct gpupath_path *p;
+	struct gpupath_mon_event ev;
+
+	nla_put_string(msg, GPUPATH_A_VOLUME_WWID, "eui.0011223344556677");
+	nla_put_u32(msg, GPUPATH_A_VOLUME_POLICY, GPUPATH_POLICY_GPU_AFFINITY);
+	nla_put_u32(msg, GPUPATH_A_VOLUME_FALLBACK, GPUPATH_POLICY_QUEUE_DEPTH);
+	nla_put_u32(msg, GPUPATH_A_VOLUME_QUEUE_TIMEOUT, GPUPATH_QUEUE_FOREVER);
+	nla_put_u64(msg, GPUPATH_A_VOLUME_SIZE, 1ULL << 40);
+	nla_put_u32(msg, GPUPATH_A_VOLUME_BLOCK_SIZE, 4096);
+	nla_put_u32(msg, GPUPATH_A_VOLUME_MODE, GPUPATH_VOLUME_NATIVE);
+	nla_put_u32(msg, GPUPATH_A_VOLUME_OPEN, 3);
+	nla_put_u32(msg, GPUPATH_A_VOLUME_PATHS, 2);
+	nla_put_u32(msg, GPUPATH_A_VOLUME_USABLE, 1);
+	put_path(msg, GPUPATH_A_VOLUME_PATH, 5, "nvme1n1");
+	st = nla_nest_start(msg, GPUPATH_A_VOLUME_STATS);
+	nla_put_u64(msg, GPUPATH_A_VSTATS_IOS, 100);
+	nla_put_u64(msg, GPUPATH_A_VSTATS_BYTES, 409600);
+	nla_put_u64(msg, GPUPATH_A_VSTATS_ERRORS, 1);
+	nla_put_u64(msg, GPUPATH_A_VSTATS_RETRIES, 2);
+	nla_put_u64(msg, GPUPATH_A_VSTATS_QUEUED, 3);
+	nla_put_u64(msg, GPUPATH_A_VSTATS_REFUSED, 4);
+	nla_put_u64(msg, GPUPATH_A_VSTATS_FAILOVERS, 5);
+	nla_put_u64(msg, GPUPATH_A_VSTATS_FAILOVER_LAST_NS, 6000000);
+	nla_put_u64(msg, GPUPATH_A_VSTATS_FAILOVER_MAX_NS, 7000000);
+	nla_put_u64(msg, GPUPATH_A_VSTATS_INFLIGHT, 8);
+	nla_nest_end(msg, st);
+	put_path(msg, GPUPATH_A_VOLUME_PATH, 6, "nvme2n1");
+	nla_put_u32(msg, GPUPATH_A_VOLUME_MAX + 4, 1);	/* future: ignored */
+	nla_nest_end(msg, vol);
+
+	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev.group);
+	EXPECT_FALSE(ev.has_path);
+	ASSERT_TRUE(ev.has_volume);
+	EXPECT_EQ(1, ev.volume.id);
+	EXPECT_STREQ("gpupath0", ev.volume.name);
+	EXPECT_STREQ("eui.0011223344556677", ev.volume.wwid);
+	EXPECT_EQ(GPUPATH_POLICY_GPU_AFFINITY, ev.volume.policy);
+	EXPECT_EQ(GPUPATH_POLICY_QUEUE_DEPTH, ev.volume.fallback);
+	EXPECT_EQ(GPUPATH_QUEUE_FOREVER, ev.volume.queue_timeout);
+	EXPECT_EQ(1ULL << 40, ev.volume.size);
+	EXPECT_EQ(4096, ev.volume.block_size);
+	EXPECT_EQ(GPUPATH_VOLUME_NATIVE, ev.volume.mode);
+	EXPECT_EQ(3, ev.volume.open);
+	EXPECT_EQ(2, ev.volume.paths);
+	EXPECT_EQ(1, ev.volume.usable);
+	EXPECT_EQ(100, ev.volume.stats.ios);
+	EXPECT_EQ(409600, ev.volume.stats.bytes);
+	EXPECT_EQ(1, ev.volume.stats.errors);
+	EXPECT_EQ(2, ev.volume.stats.retries);
+	EXPECT_EQ(3, ev.volume.stats.queued);
+	EXPECT_EQ(4, ev.volume.stats.refused);
+	EXPECT_EQ(5, ev.volume.stats.failovers);
+	EXPECT_EQ(6000000, ev.volume.stats.failover_last_ns);
+	EXPECT_EQ(7000000, ev.volume.stats.failover_max_ns);
+	EXPECT_EQ(8, ev.volume.stats.inflight);
+	ASSERT_EQ(2, ev.volume.npaths);
+	p = &ev.volume.path[0];
+	EXPECT_EQ(5, p->id);
+	EXPECT_EQ(1, p->volume);
+	EXPECT_STREQ("nvme1n1", p->device);
+	EXPECT_EQ(GPUPATH_PATH_DRAINING, p->state);
+	EXPECT_EQ(GPUPATH_HEALTH_FAILED, p->health);
+	EXPECT_EQ(GPUPATH_WEIGHT_MAX, p->weight);
+	EXPECT_EQ(2, p->rail);
+	EXPECT_STREQ("rdma", p->transport);
+	EXPECT_STREQ("nvme1", p->controller);
+	EXPECT_STREQ("0000:05:00.0", p->dma_dev);
+	EXPECT_EQ(GPUPATH_REASON_VIRTUAL_DMA, p->reason);
+	EXPECT_EQ(10, p->stats.ios);
+	EXPECT_EQ(40960, p->stats.bytes);
+	EXPECT_EQ(1, p->stats.errors);
+	EXPECT_EQ(9, p->stats.direct_ios);
+	EXPECT_EQ(2, p->stats.inflight);
+	EXPECT_EQ(12345, p->stats.latency_ns);
+	EXPECT_EQ(6, ev.volume.path[1].id);
+	EXPECT_STREQ("nvme2n1", ev.volume.path[1].device);
+	nlmsg_free(msg);
+}
+
+TEST(volume_keeps_at_most_paths_max_paths)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(1 << 16);
+	struct nlattr *vol;
+	struct gpupath_mon_event ev;
+	int i;
+
+	genlmsg_put(msg, 0, 0, FAMILY, 0, 0, GPUPATH_CMD_VOLUME_GET, GPUPATH_GENL_VERSION);
+	vol = start_volume(msg);
+	nla_put_u32(msg, GPUPATH_A_VOLUME_PATHS, GPUPATH_VOLUME_PATHS_MAX + 2);
+	for (i = 0; i < GPUPATH_VOLUME_PATHS_MAX + 2; i++)
+		put_path(msg, GPUPATH_A_VOLUME_PATH, 10 + i, "nvme1n1");
+	nla_nest_end(msg, vol);
+	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	EXPECT_EQ(GPUPATH_VOLUME_PATHS_MAX, ev.volume.npaths);
+	EXPECT_EQ(GPUPATH_VOLUME_PATHS_MAX + 2, ev.volume.paths);
+	EXPECT_EQ(10 + GPUPATH_VOLUME_PATHS_MAX - 1, ev.volume.path[GPUPATH_VOLUME_PATHS_MAX - 1].id);
+	nlmsg_free(msg);
+}
+
+TEST(volume_without_paths_or_counters)
+{
+	struct nl_msg *msg = new_msg(GPUPATH_CMD_VOLUME_DEL);
+	struct nlattr *vol = start_volume(msg);
+	struct gpupath_mon_event ev;
+
+	nla_nest_end(msg, vol);
+	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	ASSERT_TRUE(ev.has_volume);
+	EXPECT_EQ(GPUPATH_CMD_VOLUME_DEL, ev.cmd);
+	EXPECT_EQ(0, ev.volume.npaths);
+	EXPECT_EQ(0, ev.volume.stats.ios);
+	EXPECT_STREQ("", ev.volume.wwid);
+	nlmsg_free(msg);
+}
+
+TEST(path_notification)
+{
+	struct nl_msg *msg = new_msg(GPUPATH_CMD_PATH_NEW);
+	struct gpupath_mon_event ev;
+
+	put_path(msg, GPUPATH_A_PATH, 9, "nvme3n1");
+	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev.group);
+	EXPECT_FALSE(ev.has_volume);
+	ASSERT_TRUE(ev.has_path);
+	EXPECT_EQ(9, ev.path.id);
+	EXPECT_STREQ("nvme3n1", ev.path.device);
+	EXPECT_EQ(12345, ev.path.stats.latency_ns);
+	nlmsg_free(msg);
+}
+
+TEST(objects_without_id_are_rejected)
+{
+	struct nl_msg *msg = new_msg(GPUPATH_CMD_PATH_NEW);
+	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_PATH), *path;
+	struct gpupath_mon_event ev;
+
+	nla_put_string(msg, GPUPATH_A_PATH_DEVICE, "nvme1n1");
+	nla_nest_end(msg, nest);
+	EXPECT_EQ(-EBADMSG, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	nlmsg_free(msg);
+
+	msg = new_msg(GPUPATH_CMD_VOLUME_NEW);
+	nest = nla_nest_start(msg, GPUPATH_A_VOLUME);
+	nla_put_string(msg, GPUPATH_A_VOLUME_NAME, "gpupath0");
+	nla_nest_end(msg, nest);
+	EXPECT_EQ(-EBADMSG, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	nlmsg_free(msg);
+
+	/* A path of a volume without its id spoils the volume. */
+	msg = new_msg(GPUPATH_CMD_VOLUME_NEW);
+	nest = start_volume(msg);
+	path = nla_nest_start(msg, GPUPATH_A_VOLUME_PATH);
+	nla_put_string(msg, GPUPATH_A_PATH_DEVICE, "nvme1n1");
+	nla_nest_end(msg, path);
+	nla_nest_end(msg, nest);
+	EXPECT_EQ(-EBADMSG, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	nlmsg_free(msg);
+}
+
+TEST(short_counter_is_rejected)
+{
+	struct nl_msg *msg = new_msg(GPUPATH_CMD_VOLUME_GET);
+	struct nlattr *vol = start_volume(msg);
+	struct nlattr *st = nla_nest_start(msg, GPUPATH_A_VOLUME_STATS);
+	struct gpupath_mon_event ev;
+
+	nla_put_u32(msg, GPUPATH_A_VSTATS_IOS, 1);
+	nla_nest_end(msg, st);
+	nla_nest_end(msg, vol);
+	EXPECT_EQ(-EBADMSG, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	EXPECT_FALSE(ev.has_volume);
+	nlmsg_free(msg);
+}
+
+TEST(volume_event)
+{
+	struct nl_msg *msg = new_msg(GPUPATH_CMD_EVENT);
+	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_EVENT);
+	struct gpupath_mon_event ev;
+
+	nla_put_u32(msg, GPUPATH_A_EVENT_TYPE, GPUPATH_EVENT_FAILOVER);
+	nla_put_u32(msg, GPUPATH_A_EVENT_VOLUME, 1);
+	nla_put_u32(msg, GPUPATH_A_EVENT_PATH, 5);
+	nla_put_u32(msg, GPUPATH_A_EVENT_ERROR, EIO);
+	nla_put_u64(msg, GPUPATH_A_EVENT_NSEC, 2500000);
+	nla_put_u64(msg, GPUPATH_A_EVENT_IOS, 3);
+	nla_nest_end(msg, nest);
+	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	EXPECT_EQ(GPUPATH_CMD_EVENT, ev.cmd);
+	EXPECT_STREQ(GPUPATH_MCGRP_EVENTS, ev.group);
+	ASSERT_TRUE(ev.has_event);
+	EXPECT_EQ(GPUPATH_EVENT_FAILOVER, ev.event.type);
+	EXPECT_EQ(1, ev.event.volume);
+	EXPECT_EQ(5, ev.event.path);
+	EXPECT_EQ(EIO, ev.event.error);
+	EXPECT_EQ(2500000, ev.event.nsec);
+	EXPECT_EQ(3, ev.event.ios);
+	EXPECT_FALSE(ev.has_volume);
+	nlmsg_free(msg);
+}
+
+TEST(volume_event_without_type_is_rejected)
+{
+	struct nl_msg *msg = new_msg(GPUPATH_CMD_EVENT);
+	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_EVENT);
+	struct gpupath_mon_event ev;
+
+	nla_put_u32(msg, GPUPATH_A_EVENT_VOLUME, 1);
+	nla_nest_end(msg, nest);
+	EXPECT_EQ(-EBADMSG, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	nlmsg_free(msg);
+}
+
+TEST(volume_names)
+{
+	static const char *const policies[] = {
+		"round-robin", "queue-depth", "service-time", "weighted", "gpu-affinity",
+	};
+	uint32_t v, i;
+
+	ASSERT_EQ(GPUPATH_POLICY_MAX + 1, sizeof(policies) / sizeof(policies[0]));
+	for (i = 0; i <= GPUPATH_POLICY_MAX; i++) {
+		EXPECT_STREQ(policies[i], gpupath_policy_name(i));
+		ASSERT_EQ(0, gpupath_policy_parse(policies[i], &v));
+		EXPECT_EQ(i, v);
+	}
+	EXPECT_STREQ("unknown", gpupath_policy_name(GPUPATH_POLICY_MAX + 1));
+	EXPECT_EQ(-EINVAL, gpupath_policy_parse("fastest", &v));
+	EXPECT_EQ(-EINVAL, gpupath_policy_parse("unknown", &v));
+	EXPECT_EQ(-EINVAL, gpupath_policy_parse("", &v));
+
+	EXPECT_EQ(0, gpupath_path_state_parse("draining", &v));
+	EXPECT_EQ(GPUPATH_PATH_DRAINING, v);
+	EXPECT_EQ(0, gpupath_path_state_parse("up", &v));
+	EXPECT_EQ(GPUPATH_PATH_UP, v);
+	EXPECT_EQ(-EINVAL, gpupath_path_state_parse("UP", &v));
+	EXPECT_STREQ("down", gpupath_path_state_name(GPUPATH_PATH_DOWN));
+	EXPECT_STREQ("unknown", gpupath_path_state_name(GPUPATH_PATH_STATE_MAX + 1));
+
+	EXPECT_STREQ("live", gpupath_path_health_name(GPUPATH_HEALTH_LIVE));
+	EXPECT_STREQ("failed", gpupath_path_health_name(GPUPATH_HEALTH_FAILED));
+	EXPECT_STREQ("gone", gpupath_path_health_name(GPUPATH_HEALTH_GONE));
+	EXPECT_STREQ("unknown", gpupath_path_health_name(GPUPATH_HEALTH_GONE + 1));
+
+	EXPECT_STREQ("managed", gpupath_volume_mode_name(GPUPATH_VOLUME_MANAGED));
+	EXPECT_STREQ("native", gpupath_volume_mode_name(GPUPATH_VOLUME_NATIVE));
+	EXPECT_STREQ("empty", gpupath_volume_mode_name(GPUPATH_VOLUME_EMPTY));
+	EXPECT_STREQ("unknown", gpupath_volume_mode_name(GPUPATH_VOLUME_EMPTY + 1));
+
+	EXPECT_STREQ("unknown", gpupath_event_name(0));
+	EXPECT_STREQ("path-failed", gpupath_event_name(GPUPATH_EVENT_PATH_FAILED));
+	EXPECT_STREQ("path-gone", gpupath_event_name(GPUPATH_EVENT_PATH_GONE));
+	EXPECT_STREQ("failback", gpupath_event_name(GPUPATH_EVENT_FAILBACK));
+	EXPECT_STREQ("failover", gpupath_event_name(GPUPATH_EVENT_FAILOVER));
+	EXPECT_STREQ("no-path", gpupath_event_name(GPUPATH_EVENT_NO_PATH));
+	EXPECT_STREQ("io-error", gpupath_event_name(GPUPATH_EVENT_IO_ERROR));
+	EXPECT_STREQ("unknown", gpupath_event_name(GPUPATH_EVENT_IO_ERROR + 1));
+
+	/* Every command has a name. */
+	for (i = GPUPATH_CMD_GET_INFO; i <= GPUPATH_CMD_MAX; i++)
+		EXPECT_NE(NULL, gpupath_cmd_name(i));
+	EXPECT_STREQ("volume-set", gpupath_cmd_name(GPUPATH_CMD_VOLUME_SET));
+	EXPECT_STREQ("path-new", gpupath_cmd_name(GPUPATH_CMD_PATH_NEW));
+	EXPECT_STREQ("event", gpupath_cmd_name(GPUPATH_CMD_EVENT));
 }
 
 TEST(features_format)

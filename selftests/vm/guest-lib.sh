@@ -31,7 +31,7 @@ check_dmesg() {
 
 # wait_for SECONDS CMD...: poll until CMD succeeds.
 wait_for() {
-	t=$(($1 * 10))
+	local t=$(($1 * 10))
 	shift
 	while ! "$@" >/dev/null 2>&1; do
 		t=$((t - 1))
@@ -51,6 +51,8 @@ pci_dev() {
 
 # ---- a fabric inside the guest ---------------------------------------------
 #
+# fabric_setup:
+#
 #   null_blk /dev/nullb0 (memory backed)
 #        |
 #   nvmet subsystem $NQN, namespace 1 ($UUID)
@@ -58,22 +60,54 @@ pci_dev() {
 #        '- port 2: tcp  10.99.0.1:4421
 #                     veth0 10.99.0.1/24 <===> veth1 10.99.0.2/24
 #
+# rails_setup: the same subsystem and TCP port, no rxe0 and no port 1, but
+# two RDMA "rails", each its own veth pair and soft-RoCE device, and the host
+# connected over all three paths (three controllers, three block devices
+# with one wwid; boot with nvme_core.multipath=N):
+#
+#   rail  transport  nvmet port  traddr:trsvcid   host_traddr  veth pair
+#   0     tcp        2           10.99.0.1:4421   10.99.0.2    veth0 = veth1
+#   1     rdma       11          10.99.1.1:4420   10.99.1.2    rail1 = rail1p, rxe1 on rail1
+#   2     rdma       12          10.99.2.1:4420   10.99.2.2    rail2 = rail2p, rxe2 on rail2
+#
+# rails_list, rail_ns N, rail_ctrl N find the host's side of a rail;
+# rail_down N and rail_up N take one away and bring it back (any of 0, 1, 2).
+#
+# Both addresses of a RDMA rail sit on the same end, the one with the rxe
+# device: target and host share the guest's one network namespace, so the
+# traffic never crosses the veth (the kernel routes local addresses over lo),
+# and rxe only takes a packet from lo when sender and receiver are the same
+# rxe device (measured: rxe on both ends and host_traddr on the far end ->
+# "rdma connection establishment failed (-104)"; rxe only on the far end ->
+# nvmet cannot bind, -19). The peer ends rail1p/rail2p carry no address; a
+# rail is down when its pair has no carrier (rxeN's port then goes DOWN).
+#
 # Every address lives inside the guest, which has no network card.
 
 NQN=nqn.2026-11.io.gpupath:selftest
 UUID=5e1f7e57-6a70-4c1d-9c2e-0123456789ab
 CFG=/sys/kernel/config/nvmet
 
+# nvmet_port ID TRTYPE TRADDR SVCID: a port with the subsystem linked into it.
 nvmet_port() {
-	mkdir $CFG/ports/$1
-	echo "$2" >$CFG/ports/$1/addr_trtype
-	echo ipv4 >$CFG/ports/$1/addr_adrfam
-	echo 10.99.0.1 >$CFG/ports/$1/addr_traddr
-	echo "$3" >$CFG/ports/$1/addr_trsvcid
-	ln -s $CFG/subsystems/$NQN $CFG/ports/$1/subsystems/$NQN
+	mkdir $CFG/ports/$1 &&
+	echo "$2" >$CFG/ports/$1/addr_trtype &&
+	echo ipv4 >$CFG/ports/$1/addr_adrfam &&
+	echo "$3" >$CFG/ports/$1/addr_traddr &&
+	echo "$4" >$CFG/ports/$1/addr_trsvcid &&
+	nvmet_link "$1"
 }
 
-fabric_setup() {
+# nvmet_link ID: (re)link the subsystem into port ID, which enables the port.
+# An rdma port cannot bind before its rxe device has the address in its GID
+# table, which is filled asynchronously: retried for up to 5 s.
+nvmet_link() {
+	wait_for 5 ln -s $CFG/subsystems/$NQN $CFG/ports/$1/subsystems/$NQN
+}
+
+# The modules, the memory-backed namespace, veth0/veth1 and the TCP port:
+# what fabric_setup and rails_setup have in common.
+fabric_common() {
 	modprobe null_blk nr_devices=1 gb=1 memory_backed=1 || fail "null_blk"
 	modprobe -a nvmet nvmet-rdma nvmet-tcp nvme-rdma nvme-tcp rdma_rxe veth || fail "modules"
 	$IP link add veth0 type veth peer name veth1 &&
@@ -81,34 +115,48 @@ fabric_setup() {
 	$IP addr add 10.99.0.2/24 dev veth1 &&
 	$IP link set veth0 up &&
 	$IP link set veth1 up || fail "veth pair"
-	rdma link add rxe0 type rxe netdev veth0 || fail "rxe0"
 	mkdir $CFG/subsystems/$NQN &&
 	echo 1 >$CFG/subsystems/$NQN/attr_allow_any_host &&
 	mkdir $CFG/subsystems/$NQN/namespaces/1 &&
 	echo -n /dev/nullb0 >$CFG/subsystems/$NQN/namespaces/1/device_path &&
 	echo $UUID >$CFG/subsystems/$NQN/namespaces/1/device_uuid &&
 	echo 1 >$CFG/subsystems/$NQN/namespaces/1/enable || fail "nvmet subsystem"
-	nvmet_port 1 rdma 4420 && nvmet_port 2 tcp 4421 || fail "nvmet ports"
+	nvmet_port 2 tcp 10.99.0.1 4421 || fail "nvmet tcp port"
 }
 
+fabric_setup() {
+	fabric_common
+	rdma link add rxe0 type rxe netdev veth0 || fail "rxe0"
+	nvmet_port 1 rdma 10.99.0.1 4420 || fail "nvmet rdma port"
+}
+
+# Removes whatever fabric_setup or rails_setup (or a test half-way through
+# either) created; also the rails_teardown. Safe under set -e.
 fabric_teardown() {
-	nvme disconnect -n $NQN >/dev/null 2>&1
-	rm -f $CFG/ports/*/subsystems/$NQN 2>/dev/null
-	rmdir $CFG/ports/* 2>/dev/null
-	if [ -d $CFG/subsystems/$NQN ]; then
-		echo 0 >$CFG/subsystems/$NQN/namespaces/1/enable
-		rmdir $CFG/subsystems/$NQN/namespaces/1
-		rmdir $CFG/subsystems/$NQN
+	local l d m
+	nvme disconnect -n $NQN >/dev/null 2>&1 || true
+	rm -f $CFG/ports/*/subsystems/$NQN 2>/dev/null || true
+	rmdir $CFG/ports/* 2>/dev/null || true
+	if [ -d $CFG/subsystems/$NQN/namespaces/1 ]; then
+		echo 0 >$CFG/subsystems/$NQN/namespaces/1/enable || true
+		rmdir $CFG/subsystems/$NQN/namespaces/1 || true
 	fi
-	rdma link delete rxe0 2>/dev/null
-	$IP link del veth0 2>/dev/null
+	! [ -d $CFG/subsystems/$NQN ] || rmdir $CFG/subsystems/$NQN || true
+	for l in $(rdma link show 2>/dev/null | sed -n 's|^link \(rxe[^/]*\)/.*|\1|p'); do
+		rdma link delete "$l" || true
+	done
+	for d in veth0 rail1 rail2; do
+		! [ -e /sys/class/net/$d ] || $IP link del $d || true
+	done
 	for m in nvme_rdma nvme_tcp nvme_fabrics nvmet_rdma nvmet_tcp nvmet rdma_rxe null_blk; do
-		rmmod $m 2>/dev/null
+		! [ -d /sys/module/$m ] || rmmod $m || true
 	done
 	return 0
 }
+rails_teardown() { fabric_teardown; }
 
-# The namespace's visible block device (nvmeXnY), found by its UUID.
+# The namespace's visible block device (nvmeXnY), found by its UUID; the
+# first one where there are several (rails: use rail_ns).
 ns_dev() {
 	for w in /sys/block/nvme*/wwid; do
 		[ "$(cat "$w")" = "uuid.$UUID" ] || continue
@@ -119,11 +167,192 @@ ns_dev() {
 	return 1
 }
 
+# ---- rails (see the table above) -------------------------------------------
+
+RAILS="1 2 0"		# rails_list order: the RDMA rails, then TCP
+
+rails_setup() {
+	local n
+	fabric_common
+	for n in 1 2; do
+		$IP link add rail$n type veth peer name rail${n}p &&
+		$IP addr add 10.99.$n.1/24 dev rail$n &&
+		$IP addr add 10.99.$n.2/24 dev rail$n &&
+		$IP link set rail$n up &&
+		$IP link set rail${n}p up || fail "rail $n: veth pair"
+		rdma link add rxe$n type rxe netdev rail$n || fail "rail $n: rxe$n"
+		nvmet_port $((10 + n)) rdma 10.99.$n.1 4420 || fail "rail $n: nvmet port"
+	done
+	for n in $RAILS; do
+		rail_connect $n || fail "rail $n: $rail_err"
+	done
+}
+
+# Rail N's pieces: its nvmet port, its transport, the netdevs of its veth.
+rail_port() { if [ "$1" = 0 ]; then echo 2; else echo $((10 + $1)); fi; }
+rail_netdevs() { if [ "$1" = 0 ]; then echo veth0 veth1; else echo rail$1 rail${1}p; fi; }
+
+# rail_ctrl N: the host's controller (nvmeX) on rail N, if connected.
+rail_ctrl() { _rail_ctrl "$1" && echo "$_ctrl"; }
+
+# Sets $_ctrl; reads sysfs with builtins only (a fork costs ~10 ms under TCG).
+_rail_ctrl() {
+	local want c nqn tr addr
+	if [ "$1" = 0 ]; then
+		want=tcp:traddr=10.99.0.1,trsvcid=4421,host_traddr=10.99.0.2
+	else
+		want=rdma:traddr=10.99.$1.1,trsvcid=4420,host_traddr=10.99.$1.2
+	fi
+	for c in /sys/class/nvme/nvme*; do
+		read -r nqn <"$c/subsysnqn" 2>/dev/null && [ "$nqn" = $NQN ] || continue
+		read -r tr <"$c/transport" && read -r addr <"$c/address" || continue
+		# nvme-tcp appends ",src_addr=..."
+		case $tr:$addr in
+		"$want" | "$want",*) _ctrl=${c##*/}; return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# rail_ns N: rail N's namespace block device (nvmeXnY), once it can be opened.
+rail_ns() {
+	local d w
+	_rail_ctrl "$1" || return 1
+	for d in /sys/class/nvme/$_ctrl/nvme*n*; do
+		read -r w <"$d/wwid" 2>/dev/null && [ "$w" = "uuid.$UUID" ] &&
+			[ -b "/dev/${d##*/}" ] && { echo "${d##*/}"; return 0; }
+	done
+	return 1
+}
+
+# rails_list: one line per connected rail: RAIL TRANSPORT CONTROLLER BLOCKDEV
+# (BLOCKDEV "-" while the namespace is not there yet), e.g. "1 rdma nvme1 nvme1n1".
+rails_list() {
+	local n tr
+	for n in $RAILS; do
+		_rail_ctrl $n || continue
+		read -r tr </sys/class/nvme/$_ctrl/transport
+		echo "$n $tr $_ctrl $(rail_ns $n || echo -)"
+	done
+}
+
+# rxe_active N: rxeN's port is ACTIVE (it follows its netdev's carrier).
+rxe_active() {
+	local st
+	read -r st </sys/class/infiniband/rxe$1/ports/1/state 2>/dev/null && [ "$st" = "4: ACTIVE" ]
+}
+
+# rail_connect N: connect the host over rail N and wait until the namespace
+# device is there. Returns 1 with the reason in $rail_err.
+rail_connect() {
+	if [ "$1" = 0 ]; then
+		set -- 0 tcp 10.99.0.1 4421 10.99.0.2
+	else
+		# nvme-rdma cannot connect while rxeN's port is DOWN.
+		wait_for 10 rxe_active "$1" ||
+			{ rail_err="rxe$1 not ACTIVE"; return 1; }
+		set -- "$1" rdma 10.99.$1.1 4420 10.99.$1.2
+	fi
+	_rail_ctrl "$1" ||
+		nvme connect -t "$2" -a "$3" -s "$4" -w "$5" -n $NQN >/dev/null ||
+		{ rail_err="nvme connect -t $2 -a $3 -s $4 -w $5 failed"; return 1; }
+	wait_for 20 rail_ns "$1" || { rail_err="no namespace device"; return 1; }
+}
+
+# rail_down N: rail N goes away: the host's controller is deleted, the
+# subsystem unlinked from the rail's nvmet port (which disables the port),
+# then both ends of its veth pair set down. In this order on purpose: with
+# the links down first, nvmet-rdma's teardown of the old queues over a DOWN
+# rxe port got stuck and the next connect on that rail failed after ~100 s
+# (-104). Returns when all of that is done, the rail's block device gone
+# (0.2-0.5 s under TCG); 1 and $rail_err on failure. Idempotent.
+rail_down() {
+	# What nvme disconnect -d does, without starting nvme-cli (slow under TCG).
+	! _rail_ctrl "$1" || echo 1 >/sys/class/nvme/$_ctrl/delete_controller ||
+		{ rail_err="cannot delete controller $_ctrl"; return 1; }
+	rm -f "$CFG/ports/$(rail_port "$1")/subsystems/$NQN" ||
+		{ rail_err="cannot unlink port $(rail_port "$1")"; return 1; }
+	rail_links "$1" down || { rail_err="cannot set rail $1's links down"; return 1; }
+	! _rail_ctrl "$1" || { rail_err="controller $_ctrl still there"; return 1; }
+}
+
+# rail_links N up|down: both ends of rail N's veth pair, with one ip command.
+rail_links() {
+	local d
+	for d in $(rail_netdevs "$1"); do
+		echo "link set $d $2"
+	done | $IP -batch -
+}
+
+# rail_up N: the reverse: links up, subsystem linked into the port again,
+# host connected (nvme connect); returns once the namespace device is there
+# (rail_ns N; 0.7-1.3 s under TCG), 1 and $rail_err on failure. Polls, at
+# most 10 s for rxeN's port, 5 s for the port to bind, 20 s for the
+# namespace. Idempotent.
+rail_up() {
+	local p
+	rail_links "$1" up || { rail_err="cannot set rail $1's links up"; return 1; }
+	p=$(rail_port "$1")
+	[ -L "$CFG/ports/$p/subsystems/$NQN" ] || nvmet_link "$p" ||
+		{ rail_err="cannot link port $p"; return 1; }
+	rail_connect "$1"
+}
+
+# ---- PCI topology (run-vm.sh --topology rails) -----------------------------
+
+# The wwid both NVMe controllers' namespace has (see run-vm.sh).
+RAILS_WWID=nvme.1b36-7261696c73-51454d55204e564d65204374726c-00000001
+
+# gpu_bdf N: PCI address of "GPU" N, the N-th ivshmem device from 0 in
+# address order (rails: GPU0 is the one under the first switch).
+gpu_bdf() {
+	local i=0 d
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ] || continue
+		[ $i = "$1" ] && { echo "${d##*/}"; return 0; }
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# pci_switch BDF: the upstream port of the PCIe switch the endpoint BDF sits
+# behind (the parent of its downstream port); 1 where it is not behind one.
+pci_switch() {
+	local p dn up
+	p=$(readlink -f "/sys/bus/pci/devices/$1") || return 1
+	dn=${p%/*}
+	up=${dn%/*}
+	case ${dn##*/}:${up##*/} in
+	*:*:*.*:*:*:*.*) echo "${up##*/}" ;;
+	*) return 1 ;;
+	esac
+}
+
+# switch_nvme BDF: the NVMe block devices (nvmeXnY, one a line) whose PCI
+# controller sits under the same switch as BDF, e.g. GPU0's own NVMe:
+# switch_nvme "$(gpu_bdf 0)".
+switch_nvme() {
+	local sw found b
+	sw=$(pci_switch "$1") || return 1
+	found=1
+	for b in /sys/block/nvme*; do
+		case $(readlink -f "$b") in
+		*/"$sw"/*) echo "${b##*/}"; found=0 ;;
+		esac
+	done
+	return $found
+}
+
 # ---- device memory -------------------------------------------------------
 
-# Bind the ivshmem "GPU" to gpupath's stub driver; prints its provider id.
+# bind_bar [BDF]: bind the ivshmem "GPU" (the first one, or BDF) to
+# gpupath's stub driver; prints its provider id.
 bind_bar() {
-	bar=$(pci_dev 0x1af4 0x1110) || fail "no ivshmem device"
+	if [ -n "${1:-}" ]; then
+		bar=/sys/bus/pci/devices/$1
+	else
+		bar=$(pci_dev 0x1af4 0x1110) || fail "no ivshmem device"
+	fi
 	bdf=${bar##*/}
 	echo gpupath >"$bar/driver_override"
 	echo "$bdf" >/sys/bus/pci/drivers_probe
@@ -131,9 +360,13 @@ bind_bar() {
 	$GP provider show -j | jq -e --arg d "$bdf" '.providers[] | select(.pci_dev == $d) | .id'
 }
 
-unbind_bar() {
-	bar=$(pci_dev 0x1af4 0x1110) && [ -e "$bar/driver" ] &&
-		echo "${bar##*/}" >"$bar/driver/unbind"
+unbind_bar() {	# [BDF], as bind_bar
+	if [ -n "${1:-}" ]; then
+		bar=/sys/bus/pci/devices/$1
+	else
+		bar=$(pci_dev 0x1af4 0x1110) || return 0
+	fi
+	[ -e "$bar/driver" ] && echo "${bar##*/}" >"$bar/driver/unbind"
 	echo >"$bar/driver_override"
 }
 
@@ -150,7 +383,8 @@ expect_io() {
 }
 
 # host_expect FILE OFFSET LEN SEED POS: the harness checks FILE on the host
-# (bar.img or nvme.img) for pattern SEED at OFFSET, positions from POS.
+# (bar.img or nvme.img; bar0.img or bar1.img in the rails topology) for
+# pattern SEED at OFFSET, positions from POS.
 host_expect() {
 	echo "$*" >>/out/host.expect
 }

@@ -8,7 +8,7 @@
 # Writes a gzip'd newc cpio archive holding:
 #   - busybox (Debian's busybox-static) with symlinks for its applets, except
 #     applets whose names collide with the real tools below;
-#   - nvme-cli, iproute2's ip and rdma, fio, jq and kmod (with modprobe,
+#   - nvme-cli, iproute2's ip, rdma and tc, fio, jq and kmod (with modprobe,
 #     insmod, rmmod, lsmod, depmod and modinfo links), each with every shared
 #     library ldd lists for it, at the same absolute paths as on the host;
 #   - /etc/nvme/hostnqn and hostid (fixed test values), /etc/iproute2,
@@ -68,6 +68,7 @@ fi
 nvme=$(find_tool nvme-cli /usr/sbin/nvme /sbin/nvme /usr/bin/nvme)
 ip=$(find_tool iproute2 /usr/sbin/ip /usr/bin/ip /sbin/ip /bin/ip)
 rdma=$(find_tool iproute2 /usr/sbin/rdma /usr/bin/rdma /sbin/rdma /bin/rdma)
+tc=$(find_tool iproute2 /usr/sbin/tc /usr/bin/tc /sbin/tc /bin/tc)
 fio=$(find_tool fio /usr/bin/fio)
 jq=$(find_tool jq /usr/bin/jq)
 kmod=$(find_tool kmod /usr/bin/kmod /bin/kmod)
@@ -136,6 +137,7 @@ install_bin() {
 install_bin "$nvme" /usr/sbin/nvme
 install_bin "$ip" /usr/sbin/ip /sbin/ip
 install_bin "$rdma" /usr/sbin/rdma /sbin/rdma /usr/bin/rdma
+install_bin "$tc" /usr/sbin/tc /sbin/tc
 install_bin "$fio" /usr/bin/fio
 install_bin "$jq" /usr/bin/jq
 install_bin "$(find_tool util-linux /usr/bin/setpriv)" /usr/bin/setpriv

@@ -12,13 +12,41 @@
 #                  default: all of them
 #   --workdir D    shared rw with the guest as /out; CMD runs there; the
 #                  console log (console.log), the guest's output (tap.log)
-#                  and the BAR backing file (bar.img) are left there
+#                  and the BAR backing files (bar.img; bar0.img and bar1.img
+#                  for rails) are left there
 #   --topology T   where the "GPU" BAR and the emulated NVMe sit:
 #                  switch  both behind one emulated PCIe switch (P2P allowed)
 #                  flat    both on the root bus (P2P refused by 6.1)
+#                  rails   two switches, each with one "GPU" and one NVMe
+#                          controller; the two controllers share one
+#                          namespace (below)
 #   --append S     extra kernel command line
 #   --timeout S    hard limit for the whole run (default 600)
 #   --mem M        guest memory (default 2G)
+#
+# rails: two PCIe switches, each behind its own root port, each holding one
+# "GPU" (ivshmem-plain, BAR2 = 64 MiB backed by bar0.img / bar1.img in the
+# work directory) and one NVMe controller. The two controllers belong to one
+# NVMe subsystem (nqn.2026-11.io.gpupath:rails, serial "rails": QEMU wants
+# one serial per subsystem) and share its one namespace (nsid 1, backed by
+# nvme.img), so with nvme_core.multipath=N the guest gets one block device per
+# controller, both with the same /sys/block/*/wwid (Linux ignores the IDs of
+# QEMU's namespaces, quirk BOGUS_NID, so that is built from vendor, serial,
+# model and nsid: nvme.1b36-7261696c73-51454d55204e564d65204374726c-00000001,
+# RAILS_WWID in guest-lib.sh). The PCI addresses are fixed by run-vm.sh;
+# the bus numbers are what SeaBIOS assigns (depth first), checked by
+# tests-rails/rails-topology.sh:
+#
+#   00:10.0 root port --- 01:00.0 switch 0 upstream
+#                           |- 02:00.0 downstream --- 03:00.0 GPU0 (bar0.img)
+#                           '- 02:01.0 downstream --- 04:00.0 NVMe controller 0
+#   00:11.0 root port --- 05:00.0 switch 1 upstream
+#                           |- 06:00.0 downstream --- 07:00.0 GPU1 (bar1.img)
+#                           '- 06:01.0 downstream --- 08:00.0 NVMe controller 1
+#
+# Inside the guest, gpu_bdf N and switch_nvme BDF (guest-lib.sh) find them
+# from sysfs rather than from these numbers. No CMB on these controllers: the
+# GPUs are the only P2P memory.
 #
 # The project's programs go into the initramfs (/usr/sbin, and test helpers
 # in /usr/libexec/gpupath); the source tree is shared read-only as /src. Exit status: CMD's, or 124 on
@@ -94,20 +122,42 @@ cat "$userland" "$stage/extra.cpio.gz" >"$stage/initrd.gz"
 printf '%s\n' "$*" >"$workdir/cmd"
 : >"$workdir/console.log"
 : >"$workdir/tap.log"
-rm -f "$workdir/bar.img"
-truncate -s 64M "$workdir/bar.img"
+rm -f "$workdir/bar.img" "$workdir/bar0.img" "$workdir/bar1.img"
 truncate -s 256M "$workdir/nvme.img"
 
+devs=()
 case $topology in
-switch)
-	pci=(-device pcie-root-port,id=rp1,chassis=1,slot=1
-	     -device x3130-upstream,id=up1,bus=rp1
-	     -device xio3130-downstream,id=dn1,bus=up1,chassis=2,slot=0
-	     -device xio3130-downstream,id=dn2,bus=up1,chassis=2,slot=1)
-	bar_bus=dn1 nvme_bus=dn2 ;;
-flat)
-	pci=() bar_bus=pcie.0 nvme_bus=pcie.0 ;;
-*) die "run-vm.sh: --topology must be switch or flat" ;;
+switch | flat)
+	if [ "$topology" = switch ]; then
+		devs+=(-device pcie-root-port,id=rp1,chassis=1,slot=1
+		       -device x3130-upstream,id=up1,bus=rp1
+		       -device xio3130-downstream,id=dn1,bus=up1,chassis=2,slot=0
+		       -device xio3130-downstream,id=dn2,bus=up1,chassis=2,slot=1)
+		bar_bus=dn1 nvme_bus=dn2
+	else
+		bar_bus=pcie.0 nvme_bus=pcie.0
+	fi
+	truncate -s 64M "$workdir/bar.img"
+	devs+=(-object memory-backend-file,id=bar0,mem-path="$workdir/bar.img",share=on,size=64M
+	       -device ivshmem-plain,memdev=bar0,bus="$bar_bus"
+	       -drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw
+	       -device nvme,serial=gpupath0,drive=nvm0,cmb_size_mb=64,bus="$nvme_bus") ;;
+rails)
+	devs+=(-device nvme-subsys,id=subsys0,nqn=nqn.2026-11.io.gpupath:rails)
+	for i in 0 1; do
+		devs+=(-device pcie-root-port,id=rp$i,chassis=1,slot=$((i + 1)),bus=pcie.0,addr=0x1$i
+		       -device x3130-upstream,id=up$i,bus=rp$i
+		       -device xio3130-downstream,id=dn${i}g,bus=up$i,chassis=$((i + 2)),slot=0,addr=0
+		       -device xio3130-downstream,id=dn${i}n,bus=up$i,chassis=$((i + 2)),slot=1,addr=1)
+		truncate -s 64M "$workdir/bar$i.img"
+		devs+=(-object memory-backend-file,id=bar$i,mem-path="$workdir/bar$i.img",share=on,size=64M
+		       -device ivshmem-plain,id=gpu$i,memdev=bar$i,bus=dn${i}g,addr=0
+		       -device nvme,id=nvme$i,serial=rails,subsys=subsys0,bus=dn${i}n,addr=0)
+	done
+	# Created after both controllers, so attached to both (shared=on).
+	devs+=(-drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw
+	       -device nvme-ns,drive=nvm0,bus=nvme0,nsid=1,shared=on) ;;
+*) die "run-vm.sh: --topology must be switch, flat or rails" ;;
 esac
 
 cmdline="console=ttyS0 panic=-1 oops=panic nvme.use_cmb_sqes=0 $append"
@@ -121,11 +171,7 @@ timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -M q35 -m "$mem" -smp 2 \
 	-device virtio-9p-pci,fsdev=src,mount_tag=src \
 	-fsdev local,id=out,path="$workdir",security_model=none \
 	-device virtio-9p-pci,fsdev=out,mount_tag=out \
-	"${pci[@]}" \
-	-object memory-backend-file,id=bar0,mem-path="$workdir/bar.img",share=on,size=64M \
-	-device ivshmem-plain,memdev=bar0,bus="$bar_bus" \
-	-drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw \
-	-device nvme,serial=gpupath0,drive=nvm0,cmb_size_mb=64,bus="$nvme_bus" \
+	"${devs[@]}" \
 	</dev/null
 qrc=$?
 set -e
@@ -134,7 +180,8 @@ if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
 	exit 124
 fi
 # isa-debug-exit gives (rc << 1) | 1; anything else is a guest that died.
-if [ $((qrc & 1)) -eq 1 ]; then
+# QEMU itself exits 1 when it cannot start (bad option): no guest output then.
+if [ $((qrc & 1)) -eq 1 ] && [ -s "$workdir/console.log" ]; then
 	exit $((qrc >> 1))
 fi
 echo "vm: guest died without an exit status (qemu $qrc); console log: $workdir/console.log" >&2

@@ -13,6 +13,8 @@
 static const struct cli_cmd commands[] = {
 	{ "show", "show the module, its features and what it serves", cmd_show },
 	{ "provider", "device memory: show, add PCI_DEV, del ID", cmd_provider },
+	{ "volume", "multipath volumes: show, add, set, del", cmd_volume },
+	{ "path", "the paths of volumes: show, add VOL DEVICE, set, del", cmd_path },
 	{ "stats", "I/O counters: direct, and refused by reason", cmd_stats },
 	{ "monitor", "print notifications as they arrive", cmd_monitor },
 	{ "version", "print the versions of the tools and the module", cmd_version },
@@ -38,7 +40,7 @@ int cli_err(struct cli *cli, int r, const char *what, const char *kmsg)
 	return 1;
 }
 
-int cli_ctl_open(struct cli *cli, struct gpupath_ctl **ctl)
+static int cli_ctl_open(struct cli *cli, struct gpupath_ctl **ctl)
 {
 	int r = gpupath_ctl_open(ctl);
 
@@ -49,6 +51,13 @@ int cli_ctl_open(struct cli *cli, struct gpupath_ctl **ctl)
 	if (r < 0)
 		return cli_err(cli, r, "generic netlink", NULL);
 	return 0;
+}
+
+struct gpupath_ctl *cli_ctl(struct cli *cli)
+{
+	if (!cli->ctl && cli_ctl_open(cli, &cli->ctl))
+		cli->ctl = NULL;
+	return cli->ctl;
 }
 
 int cli_parse_common(struct cli *cli, int argc, char **argv, const char *usage_line)
@@ -90,6 +99,77 @@ int cli_parse_opts(struct cli *cli, int argc, char **argv, const char *usage_lin
 	return optind;
 }
 
+int cli_subcommand(struct cli *cli, int argc, char **argv, const char *what,
+		   const char *usage_line, const struct cli_cmd *subs, unsigned int n)
+{
+	const struct cli_cmd *sub = &subs[0];
+	unsigned int i;
+	int idx, r;
+
+	idx = cli_parse_opts(cli, argc, argv, usage_line);
+	if (idx < 0)
+		return 2;
+	if (idx < argc) {
+		for (sub = NULL, i = 0; i < n && !sub; i++)
+			if (!strcmp(argv[idx], subs[i].name))
+				sub = &subs[i];
+		if (!sub) {
+			fprintf(stderr, "gpupath: unknown %s command '%s'\nUsage: %s\n", what,
+				argv[idx], usage_line);
+			return 2;
+		}
+		idx++;
+	}
+	r = sub->fn(cli, argc - idx, argv + idx);
+	if (r == 2)
+		fprintf(stderr, "Usage: %s\n", usage_line);
+	return r;
+}
+
+void cli_print_array(struct cli *cli, const struct cli_kind *kind, const void *items, size_t n)
+{
+	size_t i;
+
+	if (cli->json)
+		json_arr_open(&cli->j, kind->key);
+	for (i = 0; i < n; i++)
+		kind->print(cli, (const char *)items + i * kind->size);
+	if (cli->json)
+		json_arr_close(&cli->j);
+}
+
+int cli_done(struct cli *cli, int r, const char *what)
+{
+	return r < 0 ? cli_err(cli, r, what, gpupath_ctl_errmsg(cli->ctl)) : 0;
+}
+
+int cli_print_reply(struct cli *cli, int r, const char *what, const struct cli_kind *kind,
+		    const void *obj)
+{
+	if (r < 0)
+		return cli_done(cli, r, what);
+	kind->print(cli, obj);
+	if (cli->json && json_end(&cli->j))
+		return 1;
+	return 0;
+}
+
+void cli_output_begin(struct cli *cli)
+{
+	if (cli->json)
+		json_obj_open(&cli->j, NULL);
+}
+
+int cli_output_end(struct cli *cli, int r)
+{
+	if (cli->json) {
+		json_obj_close(&cli->j);
+		if (json_end(&cli->j))
+			r = 1;
+	}
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
@@ -110,9 +190,13 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[idx], commands[i].name))
-			return commands[i].fn(&cli, argc - idx, argv + idx);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!strcmp(argv[idx], commands[i].name)) {
+			idx = commands[i].fn(&cli, argc - idx, argv + idx);
+			gpupath_ctl_close(cli.ctl);
+			return idx;
+		}
+	}
 	fprintf(stderr, "gpupath: unknown command '%s' (see gpupath --help)\n", argv[idx]);
 	return 2;
 }

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,55 @@ static void print_loaded(struct cli *cli)
 		cli_print_info(cli, &info);
 }
 
-static void print_event(const struct gpupath_event *ev, struct cli *cli)
+/* What happened to a volume (GPUPATH_CMD_EVENT). */
+static void print_volume_event(struct cli *cli, const struct gpupath_volume_event *e)
+{
+	const char *name = gpupath_event_name(e->type);
+	struct json *j = &cli->j;
+	char ns[32];
+
+	if (cli->json) {
+		json_obj_open(j, "volume_event");
+		if (strcmp(name, "unknown"))
+			json_str(j, "type", name);
+		else
+			json_u64(j, "type", e->type);
+		json_u64(j, "volume", e->volume);
+		json_u64(j, "path", e->path);
+		json_u64(j, "error", e->error);
+		json_u64(j, "nsec", e->nsec);
+		json_u64(j, "ios", e->ios);
+		json_obj_close(j);
+		return;
+	}
+	printf("  %s volume %u", name, e->volume);
+	if (e->path)
+		printf(" path %u", e->path);
+	if (e->nsec)
+		printf(" in %s", cli_format_ns(e->nsec, ns, sizeof(ns)));
+	if (e->ios)
+		printf(" ios %" PRIu64, e->ios);
+	if (e->error)
+		printf(" error %u (%s)", e->error, strerror(e->error));
+	printf("\n");
+}
+
+/* The objects a notification carries. */
+static void print_objects(const struct gpupath_mon_event *ev, struct cli *cli)
+{
+	if (ev->has_info)
+		cli_print_info(cli, &ev->info);
+	if (ev->has_provider)
+		cli_print_array(cli, &cli_providers, &ev->provider, 1);
+	if (ev->has_volume)
+		cli_print_array(cli, &cli_volumes, &ev->volume, 1);
+	if (ev->has_path)
+		cli_print_array(cli, &cli_paths, &ev->path, 1);
+	if (ev->has_event)
+		print_volume_event(cli, &ev->event);
+}
+
+static void print_event(const struct gpupath_mon_event *ev, struct cli *cli)
 {
 	const char *cmd = gpupath_cmd_name(ev->cmd);
 
@@ -54,25 +103,16 @@ static void print_event(const struct gpupath_event *ev, struct cli *cli)
 			json_str(&cli->j, "cmd", cmd);
 		else
 			json_u64(&cli->j, "cmd", ev->cmd);
-		if (ev->has_info)
-			cli_print_info(cli, &ev->info);
-		if (ev->has_provider) {
-			json_arr_open(&cli->j, "providers");
-			cli_print_provider(cli, &ev->provider);
-			json_arr_close(&cli->j);
-		}
+		print_objects(ev, cli);
 		json_obj_close(&cli->j);
 		json_end(&cli->j);
 		return;
 	}
 	printf("[%s] %s\n", ev->group ? ev->group : "?", cmd ? cmd : "unknown command");
-	if (ev->has_info)
-		cli_print_info(cli, &ev->info);
-	if (ev->has_provider)
-		cli_print_provider(cli, &ev->provider);
+	print_objects(ev, cli);
 }
 
-static void on_event(const struct gpupath_event *ev, void *arg)
+static void on_event(const struct gpupath_mon_event *ev, void *arg)
 {
 	struct monitor *m = arg;
 	struct cli *cli = m->cli;

@@ -89,77 +89,46 @@ static void print_provider_text(const struct gpupath_provider *p)
 			       gpupath_reason_name(r), p->refused_ios[r], p->refused_bytes[r]);
 }
 
-void cli_print_provider(struct cli *cli, const struct gpupath_provider *p)
+static void print_provider(struct cli *cli, const void *obj)
 {
 	if (cli->json)
-		print_provider_json(&cli->j, p);
+		print_provider_json(&cli->j, obj);
 	else
-		print_provider_text(p);
+		print_provider_text(obj);
 }
+
+const struct cli_kind cli_providers = {
+	"provider", "providers", sizeof(struct gpupath_provider), print_provider,
+	gpupath_ctl_provider_del, NULL,
+};
 
 /* Print a list of providers: a JSON array member "providers", or text. */
 int cli_print_providers(struct cli *cli, struct gpupath_ctl *ctl)
 {
 	struct gpupath_provider *list;
-	size_t n, i;
+	size_t n;
 	int r;
 
 	r = gpupath_ctl_provider_list(ctl, &list, &n);
 	if (r < 0)
 		return cli_err(cli, r, "provider dump", gpupath_ctl_errmsg(ctl));
-	if (cli->json)
-		json_arr_open(&cli->j, "providers");
-	for (i = 0; i < n; i++)
-		cli_print_provider(cli, &list[i]);
-	if (cli->json)
-		json_arr_close(&cli->j);
+	cli_print_array(cli, &cli_providers, list, n);
 	free(list);
 	return 0;
 }
 
-static int parse_id(const char *s, uint32_t *id)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || !*s || *end || !v || v > UINT32_MAX) {
-		fprintf(stderr, "gpupath: '%s' is not a provider id\n", s);
-		return -1;
-	}
-	*id = v;
-	return 0;
-}
-
 /* Every provider: text, or one JSON object {"providers": [...]}. */
-static int print_all(struct cli *cli, struct gpupath_ctl *ctl)
+static int print_all(struct cli *cli)
 {
-	int r;
+	struct gpupath_ctl *ctl = cli_ctl(cli);
 
-	if (cli->json)
-		json_obj_open(&cli->j, NULL);
-	r = cli_print_providers(cli, ctl);
-	if (cli->json) {
-		json_obj_close(&cli->j);
-		json_end(&cli->j);
-	}
-	return r;
+	if (!ctl)
+		return 1;
+	cli_output_begin(cli);
+	return cli_output_end(cli, cli_print_providers(cli, ctl));
 }
 
-/* The outcome of a request about one provider: the error, or the provider. */
-static int print_one(struct cli *cli, struct gpupath_ctl *ctl, int r, const char *what,
-		     const struct gpupath_provider *p)
-{
-	if (r < 0)
-		return cli_err(cli, r, what, gpupath_ctl_errmsg(ctl));
-	cli_print_provider(cli, p);
-	if (cli->json)
-		json_end(&cli->j);
-	return 0;
-}
-
-static int provider_show(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv)
+static int provider_show(struct cli *cli, int argc, char **argv)
 {
 	struct gpupath_provider p;
 	uint32_t id;
@@ -168,37 +137,29 @@ static int provider_show(struct cli *cli, struct gpupath_ctl *ctl, int argc, cha
 	if (argc > 1)
 		return 2;
 	if (argc == 0)
-		return print_all(cli, ctl);
-	if (parse_id(argv[0], &id))
-		return 2;
-	r = gpupath_ctl_provider_get(ctl, id, &p);
-	return print_one(cli, ctl, r, "provider show", &p);
+		return print_all(cli);
+	r = cli_target(cli, &cli_providers, argv[0], &id);
+	if (r)
+		return r;
+	return cli_print_reply(cli, gpupath_ctl_provider_get(cli->ctl, id, &p), "provider show",
+			       &cli_providers, &p);
 }
 
-static int provider_add(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv)
+static int provider_add(struct cli *cli, int argc, char **argv)
 {
 	struct gpupath_provider p;
-	int r;
 
 	if (argc != 1)
 		return 2;
-	r = gpupath_ctl_provider_add(ctl, argv[0], &p);
-	return print_one(cli, ctl, r, "provider add", &p);
+	if (!cli_ctl(cli))
+		return 1;
+	return cli_print_reply(cli, gpupath_ctl_provider_add(cli->ctl, argv[0], &p),
+			       "provider add", &cli_providers, &p);
 }
 
-static int provider_del(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv)
+static int provider_del(struct cli *cli, int argc, char **argv)
 {
-	uint32_t id;
-	int r;
-
-	if (argc != 1)
-		return 2;
-	if (parse_id(argv[0], &id))
-		return 2;
-	r = gpupath_ctl_provider_del(ctl, id);
-	if (r < 0)
-		return cli_err(cli, r, "provider del", gpupath_ctl_errmsg(ctl));
-	return 0;
+	return cli_del(cli, &cli_providers, argc, argv);
 }
 
 static const char provider_usage[] =
@@ -206,56 +167,19 @@ static const char provider_usage[] =
 
 int cmd_provider(struct cli *cli, int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv);
-	} subs[] = {
-		{ "show", provider_show },
-		{ "add", provider_add },
-		{ "del", provider_del },
+	static const struct cli_cmd subs[] = {
+		{ "show", NULL, provider_show },
+		{ "add", NULL, provider_add },
+		{ "del", NULL, provider_del },
 	};
-	int (*fn)(struct cli *cli, struct gpupath_ctl *ctl, int argc, char **argv) = NULL;
-	struct gpupath_ctl *ctl;
-	unsigned int i;
-	int idx, r;
 
-	idx = cli_parse_opts(cli, argc, argv, provider_usage);
-	if (idx < 0)
-		return 2;
-	if (idx == argc) {
-		fn = provider_show;
-	} else {
-		for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-			if (!strcmp(argv[idx], subs[i].name))
-				fn = subs[i].fn;
-		if (!fn) {
-			fprintf(stderr, "gpupath: unknown provider command '%s'\nUsage: %s\n",
-				argv[idx], provider_usage);
-			return 2;
-		}
-		idx++;
-	}
-	r = cli_ctl_open(cli, &ctl);
-	if (r)
-		return r;
-	r = fn(cli, ctl, argc - idx, argv + idx);
-	if (r == 2)
-		fprintf(stderr, "Usage: %s\n", provider_usage);
-	gpupath_ctl_close(ctl);
-	return r;
+	return cli_subcommand(cli, argc, argv, "provider", provider_usage, subs,
+			      sizeof(subs) / sizeof(subs[0]));
 }
 
 int cmd_stats(struct cli *cli, int argc, char **argv)
 {
-	struct gpupath_ctl *ctl;
-	int r;
-
 	if (cli_parse_common(cli, argc, argv, "gpupath stats [-j]") != argc)
 		return 2;
-	r = cli_ctl_open(cli, &ctl);
-	if (r)
-		return r;
-	r = print_all(cli, ctl);
-	gpupath_ctl_close(ctl);
-	return r;
+	return print_all(cli);
 }

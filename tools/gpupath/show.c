@@ -69,25 +69,19 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 
 	if (cli_parse_common(cli, argc, argv, "gpupath show [-j]") != argc)
 		return 2;
-	r = cli_ctl_open(cli, &ctl);
-	if (r)
-		return r;
+	ctl = cli_ctl(cli);
+	if (!ctl)
+		return 1;
 	r = gpupath_ctl_get_info(ctl, &info);
-	if (r < 0) {
-		r = cli_err(cli, r, "get-info", gpupath_ctl_errmsg(ctl));
-		goto out;
-	}
-	if (cli->json)
-		json_obj_open(&cli->j, NULL);
+	if (r < 0)
+		return cli_err(cli, r, "get-info", gpupath_ctl_errmsg(ctl));
+	cli_output_begin(cli);
 	cli_print_info(cli, &info);
 	r = cli_print_providers(cli, ctl);
-	if (cli->json) {
+	/* A module without volumes has none. */
+	if (cli_print_volumes(cli, ctl, true))
+		r = 1;
+	if (cli->json)
 		json_str(&cli->j, "device", GPUPATH_DEV_PATH);
-		json_obj_close(&cli->j);
-		if (json_end(&cli->j))
-			r = 1;
-	}
-out:
-	gpupath_ctl_close(ctl);
-	return r;
+	return cli_output_end(cli, r);
 }

@@ -52,6 +52,9 @@ static struct nla_policy info_policy[GPUPATH_A_INFO_MAX + 1] = {
 static struct nla_policy top_policy[GPUPATH_A_MAX + 1] = {
 	[GPUPATH_A_INFO]		= { .type = NLA_NESTED },
 	[GPUPATH_A_PROVIDER]		= { .type = NLA_NESTED },
+	[GPUPATH_A_VOLUME]		= { .type = NLA_NESTED },
+	[GPUPATH_A_PATH]		= { .type = NLA_NESTED },
+	[GPUPATH_A_EVENT]		= { .type = NLA_NESTED },
 };
 
 static struct nla_policy provider_policy[GPUPATH_A_PROVIDER_MAX + 1] = {
@@ -86,9 +89,79 @@ static struct nla_policy refused_policy[GPUPATH_A_REFUSED_MAX + 1] = {
 	[GPUPATH_A_REFUSED_BYTES]	= { .type = NLA_U64 },
 };
 
+static struct nla_policy volume_policy[GPUPATH_A_VOLUME_MAX + 1] = {
+	[GPUPATH_A_VOLUME_ID]		= { .type = NLA_U32 },
+	[GPUPATH_A_VOLUME_NAME]		= { .type = NLA_STRING },
+	[GPUPATH_A_VOLUME_WWID]		= { .type = NLA_STRING },
+	[GPUPATH_A_VOLUME_POLICY]	= { .type = NLA_U32 },
+	[GPUPATH_A_VOLUME_FALLBACK]	= { .type = NLA_U32 },
+	[GPUPATH_A_VOLUME_QUEUE_TIMEOUT] = { .type = NLA_U32 },
+	[GPUPATH_A_VOLUME_SIZE]		= { .type = NLA_U64 },
+	[GPUPATH_A_VOLUME_BLOCK_SIZE]	= { .type = NLA_U32 },
+	[GPUPATH_A_VOLUME_MODE]		= { .type = NLA_U32 },
+	[GPUPATH_A_VOLUME_OPEN]		= { .type = NLA_U32 },
+	[GPUPATH_A_VOLUME_PATHS]	= { .type = NLA_U32 },
+	[GPUPATH_A_VOLUME_USABLE]	= { .type = NLA_U32 },
+	[GPUPATH_A_VOLUME_STATS]	= { .type = NLA_NESTED },
+	[GPUPATH_A_VOLUME_PATH]		= { .type = NLA_NESTED },
+};
+
+static struct nla_policy vstats_policy[GPUPATH_A_VSTATS_MAX + 1] = {
+	[GPUPATH_A_VSTATS_IOS]		= { .type = NLA_U64 },
+	[GPUPATH_A_VSTATS_BYTES]	= { .type = NLA_U64 },
+	[GPUPATH_A_VSTATS_ERRORS]	= { .type = NLA_U64 },
+	[GPUPATH_A_VSTATS_RETRIES]	= { .type = NLA_U64 },
+	[GPUPATH_A_VSTATS_QUEUED]	= { .type = NLA_U64 },
+	[GPUPATH_A_VSTATS_REFUSED]	= { .type = NLA_U64 },
+	[GPUPATH_A_VSTATS_FAILOVERS]	= { .type = NLA_U64 },
+	[GPUPATH_A_VSTATS_FAILOVER_LAST_NS] = { .type = NLA_U64 },
+	[GPUPATH_A_VSTATS_FAILOVER_MAX_NS] = { .type = NLA_U64 },
+	[GPUPATH_A_VSTATS_INFLIGHT]	= { .type = NLA_U64 },
+};
+
+static struct nla_policy path_policy[GPUPATH_A_PATH_MAX + 1] = {
+	[GPUPATH_A_PATH_ID]		= { .type = NLA_U32 },
+	[GPUPATH_A_PATH_VOLUME]		= { .type = NLA_U32 },
+	[GPUPATH_A_PATH_DEVICE]		= { .type = NLA_STRING },
+	[GPUPATH_A_PATH_STATE]		= { .type = NLA_U32 },
+	[GPUPATH_A_PATH_HEALTH]		= { .type = NLA_U32 },
+	[GPUPATH_A_PATH_WEIGHT]		= { .type = NLA_U32 },
+	[GPUPATH_A_PATH_RAIL]		= { .type = NLA_U32 },
+	[GPUPATH_A_PATH_TRANSPORT]	= { .type = NLA_STRING },
+	[GPUPATH_A_PATH_CONTROLLER]	= { .type = NLA_STRING },
+	[GPUPATH_A_PATH_DMA_DEV]	= { .type = NLA_STRING },
+	[GPUPATH_A_PATH_REASON]		= { .type = NLA_U32 },
+	[GPUPATH_A_PATH_STATS]		= { .type = NLA_NESTED },
+};
+
+static struct nla_policy pstats_policy[GPUPATH_A_PSTATS_MAX + 1] = {
+	[GPUPATH_A_PSTATS_IOS]		= { .type = NLA_U64 },
+	[GPUPATH_A_PSTATS_BYTES]	= { .type = NLA_U64 },
+	[GPUPATH_A_PSTATS_ERRORS]	= { .type = NLA_U64 },
+	[GPUPATH_A_PSTATS_DIRECT_IOS]	= { .type = NLA_U64 },
+	[GPUPATH_A_PSTATS_INFLIGHT]	= { .type = NLA_U64 },
+	[GPUPATH_A_PSTATS_LATENCY_NS]	= { .type = NLA_U64 },
+};
+
+static struct nla_policy event_policy[GPUPATH_A_EVENT_MAX + 1] = {
+	[GPUPATH_A_EVENT_TYPE]		= { .type = NLA_U32 },
+	[GPUPATH_A_EVENT_VOLUME]	= { .type = NLA_U32 },
+	[GPUPATH_A_EVENT_PATH]		= { .type = NLA_U32 },
+	[GPUPATH_A_EVENT_ERROR]		= { .type = NLA_U32 },
+	[GPUPATH_A_EVENT_NSEC]		= { .type = NLA_U64 },
+	[GPUPATH_A_EVENT_IOS]		= { .type = NLA_U64 },
+};
+
 static void copy_str(char *dst, size_t size, struct nlattr *attr)
 {
 	snprintf(dst, size, "%.*s", nla_len(attr), (const char *)nla_data(attr));
+}
+
+/* A string attribute that may be absent: "" then. */
+static void get_str(char *dst, size_t size, struct nlattr *attr)
+{
+	if (attr)
+		copy_str(dst, size, attr);
 }
 
 int gpupath_model_info(struct nlattr *nest, struct gpupath_info *info)
@@ -197,10 +270,8 @@ int gpupath_model_provider(struct nlattr *nest, struct gpupath_provider *prov)
 		return -EBADMSG;
 	prov->id = get_u32(tb[GPUPATH_A_PROVIDER_ID]);
 	prov->type = get_u32(tb[GPUPATH_A_PROVIDER_TYPE]);
-	if (tb[GPUPATH_A_PROVIDER_PCI_DEV])
-		copy_str(prov->pci_dev, sizeof(prov->pci_dev), tb[GPUPATH_A_PROVIDER_PCI_DEV]);
-	if (tb[GPUPATH_A_PROVIDER_DRIVER])
-		copy_str(prov->driver, sizeof(prov->driver), tb[GPUPATH_A_PROVIDER_DRIVER]);
+	get_str(prov->pci_dev, sizeof(prov->pci_dev), tb[GPUPATH_A_PROVIDER_PCI_DEV]);
+	get_str(prov->driver, sizeof(prov->driver), tb[GPUPATH_A_PROVIDER_DRIVER]);
 	prov->owned = get_u32(tb[GPUPATH_A_PROVIDER_OWNED]);
 	prov->bar = tb[GPUPATH_A_PROVIDER_BAR] ? (int)get_u32(tb[GPUPATH_A_PROVIDER_BAR]) : -1;
 	nla_for_each_nested(attr, nest, rem)
@@ -214,7 +285,269 @@ int gpupath_model_provider(struct nlattr *nest, struct gpupath_provider *prov)
 	return 0;
 }
 
-int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_event *ev)
+static int model_pstats(struct nlattr *nest, struct gpupath_path_stats *st)
+{
+	struct nlattr *tb[GPUPATH_A_PSTATS_MAX + 1];
+
+	if (nla_parse_nested(tb, GPUPATH_A_PSTATS_MAX, nest, pstats_policy) < 0)
+		return -EBADMSG;
+	st->ios = get_u64(tb[GPUPATH_A_PSTATS_IOS]);
+	st->bytes = get_u64(tb[GPUPATH_A_PSTATS_BYTES]);
+	st->errors = get_u64(tb[GPUPATH_A_PSTATS_ERRORS]);
+	st->direct_ios = get_u64(tb[GPUPATH_A_PSTATS_DIRECT_IOS]);
+	st->inflight = get_u64(tb[GPUPATH_A_PSTATS_INFLIGHT]);
+	st->latency_ns = get_u64(tb[GPUPATH_A_PSTATS_LATENCY_NS]);
+	return 0;
+}
+
+int gpupath_model_path(struct nlattr *nest, struct gpupath_path *path)
+{
+	struct nlattr *tb[GPUPATH_A_PATH_MAX + 1];
+
+	memset(path, 0, sizeof(*path));
+	if (nla_parse_nested(tb, GPUPATH_A_PATH_MAX, nest, path_policy) < 0 ||
+	    !tb[GPUPATH_A_PATH_ID])
+		return -EBADMSG;
+	path->id = get_u32(tb[GPUPATH_A_PATH_ID]);
+	path->volume = get_u32(tb[GPUPATH_A_PATH_VOLUME]);
+	get_str(path->device, sizeof(path->device), tb[GPUPATH_A_PATH_DEVICE]);
+	path->state = get_u32(tb[GPUPATH_A_PATH_STATE]);
+	path->health = get_u32(tb[GPUPATH_A_PATH_HEALTH]);
+	path->weight = get_u32(tb[GPUPATH_A_PATH_WEIGHT]);
+	path->rail = get_u32(tb[GPUPATH_A_PATH_RAIL]);
+	get_str(path->transport, sizeof(path->transport), tb[GPUPATH_A_PATH_TRANSPORT]);
+	get_str(path->controller, sizeof(path->controller), tb[GPUPATH_A_PATH_CONTROLLER]);
+	get_str(path->dma_dev, sizeof(path->dma_dev), tb[GPUPATH_A_PATH_DMA_DEV]);
+	path->reason = get_u32(tb[GPUPATH_A_PATH_REASON]);
+	if (tb[GPUPATH_A_PATH_STATS])
+		return model_pstats(tb[GPUPATH_A_PATH_STATS], &path->stats);
+	return 0;
+}
+
+static int model_vstats(struct nlattr *nest, struct gpupath_volume_stats *st)
+{
+	struct nlattr *tb[GPUPATH_A_VSTATS_MAX + 1];
+
+	if (nla_parse_nested(tb, GPUPATH_A_VSTATS_MAX, nest, vstats_policy) < 0)
+		return -EBADMSG;
+	st->ios = get_u64(tb[GPUPATH_A_VSTATS_IOS]);
+	st->bytes = get_u64(tb[GPUPATH_A_VSTATS_BYTES]);
+	st->errors = get_u64(tb[GPUPATH_A_VSTATS_ERRORS]);
+	st->retries = get_u64(tb[GPUPATH_A_VSTATS_RETRIES]);
+	st->queued = get_u64(tb[GPUPATH_A_VSTATS_QUEUED]);
+	st->refused = get_u64(tb[GPUPATH_A_VSTATS_REFUSED]);
+	st->failovers = get_u64(tb[GPUPATH_A_VSTATS_FAILOVERS]);
+	st->failover_last_ns = get_u64(tb[GPUPATH_A_VSTATS_FAILOVER_LAST_NS]);
+	st->failover_max_ns = get_u64(tb[GPUPATH_A_VSTATS_FAILOVER_MAX_NS]);
+	st->inflight = get_u64(tb[GPUPATH_A_VSTATS_INFLIGHT]);
+	return 0;
+}
+
+/* One GPUPATH_A_VOLUME_PATH nest, kept while there is room. */
+static int model_volume_path(struct nlattr *nest, struct gpupath_volume *vol)
+{
+	struct gpupath_path path;
+	int r;
+
+	r = gpupath_model_path(nest, &path);
+	if (r < 0 || vol->npaths == GPUPATH_VOLUME_PATHS_MAX)
+		return r;
+	vol->path[vol->npaths++] = path;
+	return 0;
+}
+
+int gpupath_model_volume(struct nlattr *nest, struct gpupath_volume *vol)
+{
+	struct nlattr *tb[GPUPATH_A_VOLUME_MAX + 1], *attr;
+	int rem, r;
+
+	memset(vol, 0, sizeof(*vol));
+	if (nla_parse_nested(tb, GPUPATH_A_VOLUME_MAX, nest, volume_policy) < 0 ||
+	    !tb[GPUPATH_A_VOLUME_ID])
+		return -EBADMSG;
+	vol->id = get_u32(tb[GPUPATH_A_VOLUME_ID]);
+	get_str(vol->name, sizeof(vol->name), tb[GPUPATH_A_VOLUME_NAME]);
+	get_str(vol->wwid, sizeof(vol->wwid), tb[GPUPATH_A_VOLUME_WWID]);
+	vol->policy = get_u32(tb[GPUPATH_A_VOLUME_POLICY]);
+	vol->fallback = get_u32(tb[GPUPATH_A_VOLUME_FALLBACK]);
+	vol->queue_timeout = get_u32(tb[GPUPATH_A_VOLUME_QUEUE_TIMEOUT]);
+	vol->size = get_u64(tb[GPUPATH_A_VOLUME_SIZE]);
+	vol->block_size = get_u32(tb[GPUPATH_A_VOLUME_BLOCK_SIZE]);
+	vol->mode = get_u32(tb[GPUPATH_A_VOLUME_MODE]);
+	vol->open = get_u32(tb[GPUPATH_A_VOLUME_OPEN]);
+	vol->paths = get_u32(tb[GPUPATH_A_VOLUME_PATHS]);
+	vol->usable = get_u32(tb[GPUPATH_A_VOLUME_USABLE]);
+	nla_for_each_nested(attr, nest, rem) {
+		if (nla_type(attr) != GPUPATH_A_VOLUME_PATH)
+			continue;
+		r = model_volume_path(attr, vol);
+		if (r < 0)
+			return r;
+	}
+	if (tb[GPUPATH_A_VOLUME_STATS])
+		return model_vstats(tb[GPUPATH_A_VOLUME_STATS], &vol->stats);
+	return 0;
+}
+
+static int model_volume_event(struct nlattr *nest, struct gpupath_volume_event *e)
+{
+	struct nlattr *tb[GPUPATH_A_EVENT_MAX + 1];
+
+	if (nla_parse_nested(tb, GPUPATH_A_EVENT_MAX, nest, event_policy) < 0 ||
+	    !tb[GPUPATH_A_EVENT_TYPE])
+		return -EBADMSG;
+	e->type = get_u32(tb[GPUPATH_A_EVENT_TYPE]);
+	e->volume = get_u32(tb[GPUPATH_A_EVENT_VOLUME]);
+	e->path = get_u32(tb[GPUPATH_A_EVENT_PATH]);
+	e->error = get_u32(tb[GPUPATH_A_EVENT_ERROR]);
+	e->nsec = get_u64(tb[GPUPATH_A_EVENT_NSEC]);
+	e->ios = get_u64(tb[GPUPATH_A_EVENT_IOS]);
+	return 0;
+}
+
+/* ---- objects ------------------------------------------------------------ */
+
+/* What the requests about each kind of object send (0 and NULL: nothing). */
+struct provider_req {
+	uint32_t id;
+	const char *pci_dev;
+};
+
+struct volume_req {
+	uint32_t id;
+	const struct gpupath_volume_conf *conf;
+};
+
+struct path_req {
+	uint32_t id;
+	uint32_t volume;
+	const char *device;
+	const struct gpupath_path_conf *conf;
+};
+
+/* Put u32 @type when @bit is in @set; nonzero when the message is full. */
+static int put_opt_u32(struct nl_msg *msg, uint32_t set, uint32_t bit, int type, uint32_t v)
+{
+	return (set & bit) && nla_put_u32(msg, type, v);
+}
+
+/* Put an id unless it is 0 (ids start at 1). */
+static int put_id(struct nl_msg *msg, int type, uint32_t id)
+{
+	return id && nla_put_u32(msg, type, id);
+}
+
+static int put_opt_str(struct nl_msg *msg, int type, const char *v)
+{
+	return v && nla_put_string(msg, type, v);
+}
+
+static int fill_provider(struct nl_msg *msg, const void *arg)
+{
+	const struct provider_req *req = arg;
+
+	return put_id(msg, GPUPATH_A_PROVIDER_ID, req->id) ||
+	       put_opt_str(msg, GPUPATH_A_PROVIDER_PCI_DEV, req->pci_dev);
+}
+
+static int fill_volume(struct nl_msg *msg, const void *arg)
+{
+	const struct volume_req *req = arg;
+	const struct gpupath_volume_conf *c = req->conf;
+
+	if (put_id(msg, GPUPATH_A_VOLUME_ID, req->id))
+		return -1;
+	return c && (put_opt_str(msg, GPUPATH_A_VOLUME_WWID, c->wwid) ||
+		     put_opt_u32(msg, c->set, GPUPATH_VOLUME_SET_POLICY,
+				 GPUPATH_A_VOLUME_POLICY, c->policy) ||
+		     put_opt_u32(msg, c->set, GPUPATH_VOLUME_SET_FALLBACK,
+				 GPUPATH_A_VOLUME_FALLBACK, c->fallback) ||
+		     put_opt_u32(msg, c->set, GPUPATH_VOLUME_SET_QUEUE_TIMEOUT,
+				 GPUPATH_A_VOLUME_QUEUE_TIMEOUT, c->queue_timeout));
+}
+
+static int fill_path(struct nl_msg *msg, const void *arg)
+{
+	const struct path_req *req = arg;
+	const struct gpupath_path_conf *c = req->conf;
+
+	if (put_id(msg, GPUPATH_A_PATH_ID, req->id) ||
+	    put_id(msg, GPUPATH_A_PATH_VOLUME, req->volume) ||
+	    put_opt_str(msg, GPUPATH_A_PATH_DEVICE, req->device))
+		return -1;
+	return c && (put_opt_u32(msg, c->set, GPUPATH_PATH_SET_STATE,
+				 GPUPATH_A_PATH_STATE, c->state) ||
+		     put_opt_u32(msg, c->set, GPUPATH_PATH_SET_WEIGHT,
+				 GPUPATH_A_PATH_WEIGHT, c->weight) ||
+		     put_opt_u32(msg, c->set, GPUPATH_PATH_SET_RAIL,
+				 GPUPATH_A_PATH_RAIL, c->rail));
+}
+
+static int decode_info(struct nlattr *nest, void *obj)
+{
+	return gpupath_model_info(nest, obj);
+}
+
+static int decode_provider(struct nlattr *nest, void *obj)
+{
+	return gpupath_model_provider(nest, obj);
+}
+
+static int decode_volume(struct nlattr *nest, void *obj)
+{
+	return gpupath_model_volume(nest, obj);
+}
+
+static int decode_path(struct nlattr *nest, void *obj)
+{
+	return gpupath_model_path(nest, obj);
+}
+
+static int decode_volume_event(struct nlattr *nest, void *obj)
+{
+	return model_volume_event(nest, obj);
+}
+
+/*
+ * A kind of object: the top-level nest it travels in, its structure, and
+ * how a request about it fills that nest (NULL: it is never asked for).
+ */
+struct kind {
+	int attr;
+	size_t size;
+	int (*decode)(struct nlattr *nest, void *obj);
+	int (*fill)(struct nl_msg *msg, const void *req);
+};
+
+static const struct kind info_kind = {
+	GPUPATH_A_INFO, sizeof(struct gpupath_info), decode_info, NULL,
+};
+static const struct kind provider_kind = {
+	GPUPATH_A_PROVIDER, sizeof(struct gpupath_provider), decode_provider, fill_provider,
+};
+static const struct kind volume_kind = {
+	GPUPATH_A_VOLUME, sizeof(struct gpupath_volume), decode_volume, fill_volume,
+};
+static const struct kind path_kind = {
+	GPUPATH_A_PATH, sizeof(struct gpupath_path), decode_path, fill_path,
+};
+static const struct kind event_kind = {
+	GPUPATH_A_EVENT, sizeof(struct gpupath_volume_event), decode_volume_event, NULL,
+};
+
+/* Decode the @kind nest among @tb into @obj if there is one; *has says so. */
+static int model_member(struct nlattr **tb, const struct kind *kind, void *obj, bool *has)
+{
+	int r;
+
+	if (!tb[kind->attr])
+		return 0;
+	r = kind->decode(tb[kind->attr], obj);
+	*has = r == 0;
+	return r;
+}
+
+int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_mon_event *ev)
 {
 	struct nlattr *tb[GPUPATH_A_MAX + 1];
 	struct genlmsghdr *gnlh = nlmsg_data(nlh);
@@ -229,26 +562,19 @@ int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_event *ev)
 	ev->type = GPUPATH_EVENT_NOTIFY;
 	ev->cmd = gnlh->cmd;
 	ev->group = gpupath_cmd_group(gnlh->cmd);
-	if (tb[GPUPATH_A_INFO]) {
-		r = gpupath_model_info(tb[GPUPATH_A_INFO], &ev->info);
-		if (r < 0)
-			return r;
-		ev->has_info = true;
-	}
-	if (tb[GPUPATH_A_PROVIDER]) {
-		r = gpupath_model_provider(tb[GPUPATH_A_PROVIDER], &ev->provider);
-		if (r < 0)
-			return r;
-		ev->has_provider = true;
-	}
+	if (model_member(tb, &info_kind, &ev->info, &ev->has_info) ||
+	    model_member(tb, &provider_kind, &ev->provider, &ev->has_provider) ||
+	    model_member(tb, &volume_kind, &ev->volume, &ev->has_volume) ||
+	    model_member(tb, &path_kind, &ev->path, &ev->has_path) ||
+	    model_member(tb, &event_kind, &ev->event, &ev->has_event))
+		return -EBADMSG;
 	return 0;
 }
 
 const char *gpupath_cmd_group(uint32_t cmd)
 {
-	/* Objects' NEW/DEL go to "config"; nothing goes to "events" yet. */
-	(void)cmd;
-	return GPUPATH_MCGRP_CONFIG;
+	/* Objects' NEW/DEL go to "config", what happened to "events". */
+	return cmd == GPUPATH_CMD_EVENT ? GPUPATH_MCGRP_EVENTS : GPUPATH_MCGRP_CONFIG;
 }
 
 /* ---- requests ----------------------------------------------------------- */
@@ -448,124 +774,201 @@ const char *gpupath_ctl_errmsg(const struct gpupath_ctl *ctl)
 	return ctl->errmsg[0] ? ctl->errmsg : NULL;
 }
 
-static int parse_info_reply(struct nlmsghdr *nlh, void *arg)
-{
-	struct nlattr *tb[GPUPATH_A_MAX + 1];
-
-	if (genlmsg_parse(nlh, 0, tb, GPUPATH_A_MAX, top_policy) < 0 ||
-	    !tb[GPUPATH_A_INFO])
-		return -EBADMSG;
-	return gpupath_model_info(tb[GPUPATH_A_INFO], arg);
-}
-
-int gpupath_ctl_get_info(struct gpupath_ctl *ctl, struct gpupath_info *info)
-{
-	memset(info, 0, sizeof(*info));
-	return gpupath_ctl_request(ctl, GPUPATH_CMD_GET_INFO, NLM_F_ACK, NULL, parse_info_reply,
-				   info);
-}
-
-struct provider_list {
-	struct gpupath_provider *items;
-	size_t count;
+/* A request about objects of one kind, and where its replies go. */
+struct object_req {
+	const struct kind *kind;
+	const void *req;	/* what kind->fill sends; NULL: no nest at all */
+	void *out;		/* the reply (NULL: not wanted), or the dump's array */
+	bool dump;
+	size_t count;		/* dump: objects in out */
 };
 
-static int parse_provider_reply(struct nlmsghdr *nlh, void *arg)
+static int fill_object(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[GPUPATH_A_MAX + 1];
+	struct object_req *o = arg;
+	struct nlattr *nest;
 
-	if (genlmsg_parse(nlh, 0, tb, GPUPATH_A_MAX, top_policy) < 0 ||
-	    !tb[GPUPATH_A_PROVIDER])
-		return -EBADMSG;
-	return gpupath_model_provider(tb[GPUPATH_A_PROVIDER], arg);
-}
-
-static int parse_provider_item(struct nlmsghdr *nlh, void *arg)
-{
-	struct provider_list *l = arg;
-	struct gpupath_provider *items;
-
-	items = realloc(l->items, (l->count + 1) * sizeof(*items));
-	if (!items)
-		return -ENOMEM;
-	l->items = items;
-	if (parse_provider_reply(nlh, &items[l->count]) < 0)
-		return -EBADMSG;
-	l->count++;
-	return 0;
-}
-
-int gpupath_ctl_provider_list(struct gpupath_ctl *ctl, struct gpupath_provider **list,
-			      size_t *count)
-{
-	struct provider_list l = { 0 };
-	int r;
-
-	r = gpupath_ctl_request(ctl, GPUPATH_CMD_PROVIDER_GET, NLM_F_DUMP, NULL,
-				parse_provider_item, &l);
-	if (r < 0) {
-		free(l.items);
-		return r;
-	}
-	*list = l.items;
-	*count = l.count;
-	return 0;
-}
-
-struct provider_req {
-	uint32_t id;
-	const char *pci_dev;
-	struct gpupath_provider *out;
-};
-
-static int fill_provider(struct nl_msg *msg, void *arg)
-{
-	struct provider_req *req = arg;
-	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_PROVIDER);
-
-	if (!nest)
-		return -ENOMEM;
-	if (req->id && nla_put_u32(msg, GPUPATH_A_PROVIDER_ID, req->id))
-		return -ENOMEM;
-	if (req->pci_dev && nla_put_string(msg, GPUPATH_A_PROVIDER_PCI_DEV, req->pci_dev))
+	if (!o->req)
+		return 0;
+	nest = nla_nest_start(msg, o->kind->attr);
+	if (!nest || o->kind->fill(msg, o->req))
 		return -ENOMEM;
 	nla_nest_end(msg, nest);
 	return 0;
 }
 
-static int parse_provider_out(struct nlmsghdr *nlh, void *arg)
+static int parse_object(struct nlmsghdr *nlh, void *arg)
 {
-	struct provider_req *req = arg;
+	struct object_req *o = arg;
+	struct nlattr *tb[GPUPATH_A_MAX + 1];
+	char *items;
+	int r;
 
-	return req->out ? parse_provider_reply(nlh, req->out) : 0;
+	if (!o->out && !o->dump)
+		return 0;
+	if (genlmsg_parse(nlh, 0, tb, GPUPATH_A_MAX, top_policy) < 0 || !tb[o->kind->attr])
+		return -EBADMSG;
+	if (!o->dump)
+		return o->kind->decode(tb[o->kind->attr], o->out);
+	items = realloc(o->out, (o->count + 1) * o->kind->size);
+	if (!items)
+		return -ENOMEM;
+	o->out = items;
+	r = o->kind->decode(tb[o->kind->attr], items + o->count * o->kind->size);
+	if (r < 0)
+		return r;
+	o->count++;
+	return 0;
 }
 
-static int provider_request(struct gpupath_ctl *ctl, uint8_t cmd, struct provider_req *req)
+/* A request for one object (or none: @out NULL), answered with an ACK. */
+static int object_request(struct gpupath_ctl *ctl, uint8_t cmd, const struct kind *kind,
+			  const void *req, void *out)
 {
-	return gpupath_ctl_request(ctl, cmd, NLM_F_ACK, fill_provider, parse_provider_out, req);
+	struct object_req o = { .kind = kind, .req = req, .out = out };
+
+	return gpupath_ctl_request(ctl, cmd, NLM_F_ACK, req ? fill_object : NULL, parse_object,
+				   &o);
+}
+
+/* Every object of @kind that @req selects, into a malloc'ed array (NULL on error). */
+static int object_dump(struct gpupath_ctl *ctl, uint8_t cmd, const struct kind *kind,
+		       const void *req, void **list, size_t *count)
+{
+	struct object_req o = { .kind = kind, .req = req, .dump = true };
+	int r;
+
+	r = gpupath_ctl_request(ctl, cmd, NLM_F_DUMP, req ? fill_object : NULL, parse_object,
+				&o);
+	if (r < 0) {
+		free(o.out);
+		o.out = NULL;
+	}
+	*list = o.out;
+	*count = o.count;
+	return r;
+}
+
+int gpupath_ctl_get_info(struct gpupath_ctl *ctl, struct gpupath_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	return object_request(ctl, GPUPATH_CMD_GET_INFO, &info_kind, NULL, info);
+}
+
+int gpupath_ctl_provider_list(struct gpupath_ctl *ctl, struct gpupath_provider **list,
+			      size_t *count)
+{
+	void *items;
+	int r = object_dump(ctl, GPUPATH_CMD_PROVIDER_GET, &provider_kind, NULL, &items, count);
+
+	*list = items;
+	return r;
 }
 
 int gpupath_ctl_provider_get(struct gpupath_ctl *ctl, uint32_t id,
 			     struct gpupath_provider *prov)
 {
-	struct provider_req req = { .id = id, .out = prov };
+	struct provider_req req = { .id = id };
 
-	return provider_request(ctl, GPUPATH_CMD_PROVIDER_GET, &req);
+	return object_request(ctl, GPUPATH_CMD_PROVIDER_GET, &provider_kind, &req, prov);
 }
 
 int gpupath_ctl_provider_add(struct gpupath_ctl *ctl, const char *pci_dev,
 			     struct gpupath_provider *prov)
 {
-	struct provider_req req = { .pci_dev = pci_dev, .out = prov };
+	struct provider_req req = { .pci_dev = pci_dev };
 
-	return provider_request(ctl, GPUPATH_CMD_PROVIDER_NEW, &req);
+	return object_request(ctl, GPUPATH_CMD_PROVIDER_NEW, &provider_kind, &req, prov);
 }
 
 int gpupath_ctl_provider_del(struct gpupath_ctl *ctl, uint32_t id)
 {
 	struct provider_req req = { .id = id };
 
-	return provider_request(ctl, GPUPATH_CMD_PROVIDER_DEL, &req);
+	return object_request(ctl, GPUPATH_CMD_PROVIDER_DEL, &provider_kind, &req, NULL);
+}
+
+int gpupath_ctl_volume_list(struct gpupath_ctl *ctl, struct gpupath_volume **list,
+			    size_t *count)
+{
+	void *items;
+	int r = object_dump(ctl, GPUPATH_CMD_VOLUME_GET, &volume_kind, NULL, &items, count);
+
+	*list = items;
+	return r;
+}
+
+int gpupath_ctl_volume_get(struct gpupath_ctl *ctl, uint32_t id, struct gpupath_volume *vol)
+{
+	struct volume_req req = { .id = id };
+
+	return object_request(ctl, GPUPATH_CMD_VOLUME_GET, &volume_kind, &req, vol);
+}
+
+int gpupath_ctl_volume_add(struct gpupath_ctl *ctl, const struct gpupath_volume_conf *conf,
+			   struct gpupath_volume *vol)
+{
+	struct volume_req req = { .conf = conf };
+
+	return object_request(ctl, GPUPATH_CMD_VOLUME_NEW, &volume_kind, &req, vol);
+}
+
+int gpupath_ctl_volume_set(struct gpupath_ctl *ctl, uint32_t id,
+			   const struct gpupath_volume_conf *conf)
+{
+	struct volume_req req = { .id = id, .conf = conf };
+
+	return object_request(ctl, GPUPATH_CMD_VOLUME_SET, &volume_kind, &req, NULL);
+}
+
+int gpupath_ctl_volume_del(struct gpupath_ctl *ctl, uint32_t id)
+{
+	struct volume_req req = { .id = id };
+
+	return object_request(ctl, GPUPATH_CMD_VOLUME_DEL, &volume_kind, &req, NULL);
+}
+
+int gpupath_ctl_path_list(struct gpupath_ctl *ctl, uint32_t volume, struct gpupath_path **list,
+			  size_t *count)
+{
+	struct path_req req = { .volume = volume };
+	void *items;
+	int r;
+
+	r = object_dump(ctl, GPUPATH_CMD_PATH_GET, &path_kind, volume ? &req : NULL, &items,
+			count);
+	*list = items;
+	return r;
+}
+
+int gpupath_ctl_path_get(struct gpupath_ctl *ctl, uint32_t id, struct gpupath_path *path)
+{
+	struct path_req req = { .id = id };
+
+	return object_request(ctl, GPUPATH_CMD_PATH_GET, &path_kind, &req, path);
+}
+
+int gpupath_ctl_path_add(struct gpupath_ctl *ctl, uint32_t volume, const char *device,
+			 const struct gpupath_path_conf *conf, struct gpupath_path *path)
+{
+	struct path_req req = { .volume = volume, .device = device, .conf = conf };
+
+	return object_request(ctl, GPUPATH_CMD_PATH_NEW, &path_kind, &req, path);
+}
+
+int gpupath_ctl_path_set(struct gpupath_ctl *ctl, uint32_t id,
+			 const struct gpupath_path_conf *conf)
+{
+	struct path_req req = { .id = id, .conf = conf };
+
+	return object_request(ctl, GPUPATH_CMD_PATH_SET, &path_kind, &req, NULL);
+}
+
+int gpupath_ctl_path_del(struct gpupath_ctl *ctl, uint32_t id)
+{
+	struct path_req req = { .id = id };
+
+	return object_request(ctl, GPUPATH_CMD_PATH_DEL, &path_kind, &req, NULL);
 }
 
 /* ---- notifications ------------------------------------------------------ */
@@ -607,7 +1010,7 @@ static bool is_our_family(struct nlattr **tb)
 }
 
 /* A message from the generic-netlink controller: our family came or went. */
-static int on_ctrl(struct gpupath_mon *mon, struct nlmsghdr *nlh, struct gpupath_event *ev)
+static int on_ctrl(struct gpupath_mon *mon, struct nlmsghdr *nlh, struct gpupath_mon_event *ev)
 {
 	struct genlmsghdr *gnlh = nlmsg_data(nlh);
 	struct nlattr *tb[CTRL_ATTR_MAX + 1];
@@ -638,7 +1041,7 @@ static int on_notification(struct nl_msg *msg, void *arg)
 {
 	struct gpupath_mon *mon = arg;
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct gpupath_event ev;
+	struct gpupath_mon_event ev;
 	int r = 0;
 
 	memset(&ev, 0, sizeof(ev));

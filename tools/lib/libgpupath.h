@@ -108,6 +108,20 @@ const char *gpupath_reason_text(uint32_t reason);
 const char *gpupath_provider_type_name(uint32_t type);
 /* Name of an I/O mode ("direct", "host", "bounce"). */
 const char *gpupath_mode_name(uint32_t mode);
+/* Name of a volume's path-selection policy ("round-robin"), "unknown" otherwise. */
+const char *gpupath_policy_name(uint32_t policy);
+/* The enum gpupath_policy named @name; -EINVAL if none is. */
+int gpupath_policy_parse(const char *name, uint32_t *policy);
+/* Name of a volume mode ("managed", "native", "empty"), "unknown" otherwise. */
+const char *gpupath_volume_mode_name(uint32_t mode);
+/* Name of a path state ("up", "down", "draining"), "unknown" otherwise. */
+const char *gpupath_path_state_name(uint32_t state);
+/* The enum gpupath_path_state named @name; -EINVAL if none is. */
+int gpupath_path_state_parse(const char *name, uint32_t *state);
+/* Name of a path's health ("live", "failed", "gone"), "unknown" otherwise. */
+const char *gpupath_path_health_name(uint32_t health);
+/* Name of an enum gpupath_event ("failover"), "unknown" otherwise. */
+const char *gpupath_event_name(uint32_t type);
 
 /* ---- control plane model ----------------------------------------------- */
 
@@ -160,6 +174,99 @@ struct gpupath_provider {
 	uint64_t refused_bytes[GPUPATH_REASONS_KNOWN];
 };
 
+/* Paths kept per volume (more are dropped; gpupath_volume.paths counts all). */
+#define GPUPATH_VOLUME_PATHS_MAX	32
+
+struct gpupath_path {
+	uint32_t id;
+	uint32_t volume;		/* its volume's id */
+	char device[32];		/* disk name, "nvme1n1" */
+	uint32_t state;			/* enum gpupath_path_state */
+	uint32_t health;		/* enum gpupath_path_health */
+	uint32_t weight;		/* 1..GPUPATH_WEIGHT_MAX */
+	uint32_t rail;
+	char transport[16];		/* "rdma", "tcp", "pcie", ... */
+	char controller[32];		/* "nvme1" */
+	char dma_dev[16];		/* PCI function that DMAs for it, "" if none */
+	uint32_t reason;		/* enum gpupath_reason */
+	struct gpupath_path_stats {
+		uint64_t ios;
+		uint64_t bytes;
+		uint64_t errors;
+		uint64_t direct_ios;
+		uint64_t inflight;
+		uint64_t latency_ns;	/* service time, EWMA */
+	} stats;
+};
+
+struct gpupath_volume {
+	uint32_t id;
+	char name[32];			/* block device name, "gpupath0" */
+	char wwid[256];
+	uint32_t policy;		/* enum gpupath_policy */
+	uint32_t fallback;		/* enum gpupath_policy */
+	uint32_t queue_timeout;		/* ms, or GPUPATH_QUEUE_FOREVER */
+	uint64_t size;			/* bytes */
+	uint32_t block_size;
+	uint32_t mode;			/* enum gpupath_volume_mode */
+	uint32_t open;			/* openers of the block device */
+	uint32_t paths;			/* paths it has */
+	uint32_t usable;		/* paths that take new I/O now */
+	struct gpupath_volume_stats {
+		uint64_t ios;
+		uint64_t bytes;
+		uint64_t errors;
+		uint64_t retries;
+		uint64_t queued;
+		uint64_t refused;
+		uint64_t failovers;
+		uint64_t failover_last_ns;
+		uint64_t failover_max_ns;
+		uint64_t inflight;
+	} stats;
+	unsigned int npaths;		/* kept in path[] */
+	struct gpupath_path path[GPUPATH_VOLUME_PATHS_MAX];
+};
+
+/* A GPUPATH_CMD_EVENT: something happened to a volume or one of its paths. */
+struct gpupath_volume_event {
+	uint32_t type;			/* enum gpupath_event */
+	uint32_t volume;
+	uint32_t path;			/* 0: none applies */
+	uint32_t error;			/* errno (positive), 0: none */
+	uint64_t nsec;			/* FAILOVER: its duration */
+	uint64_t ios;			/* IO_ERROR: I/Os failed */
+};
+
+/* Which members of a volume request to send (the others keep their value). */
+enum gpupath_volume_set {
+	GPUPATH_VOLUME_SET_POLICY		= 1u << 0,
+	GPUPATH_VOLUME_SET_FALLBACK		= 1u << 1,
+	GPUPATH_VOLUME_SET_QUEUE_TIMEOUT	= 1u << 2,
+};
+
+struct gpupath_volume_conf {
+	uint32_t set;			/* GPUPATH_VOLUME_SET_* */
+	const char *wwid;		/* add only; NULL: the first path's */
+	uint32_t policy;		/* enum gpupath_policy */
+	uint32_t fallback;		/* enum gpupath_policy, not gpu-affinity */
+	uint32_t queue_timeout;		/* ms, or GPUPATH_QUEUE_FOREVER */
+};
+
+/* Which members of a path request to send. */
+enum gpupath_path_set {
+	GPUPATH_PATH_SET_STATE		= 1u << 0,
+	GPUPATH_PATH_SET_WEIGHT		= 1u << 1,
+	GPUPATH_PATH_SET_RAIL		= 1u << 2,
+};
+
+struct gpupath_path_conf {
+	uint32_t set;			/* GPUPATH_PATH_SET_* */
+	uint32_t state;			/* enum gpupath_path_state */
+	uint32_t weight;		/* 1..GPUPATH_WEIGHT_MAX */
+	uint32_t rail;
+};
+
 /* ---- control plane ----------------------------------------------------- */
 
 struct gpupath_ctl;
@@ -189,6 +296,31 @@ int gpupath_ctl_provider_add(struct gpupath_ctl *ctl, const char *pci_dev,
 			     struct gpupath_provider *prov);
 int gpupath_ctl_provider_del(struct gpupath_ctl *ctl, uint32_t id);
 
+/*
+ * Volumes (ids start at 1), each with its paths. *list is malloc'ed, free()
+ * it. A conf may be NULL: nothing optional is sent.
+ */
+int gpupath_ctl_volume_list(struct gpupath_ctl *ctl, struct gpupath_volume **list,
+			    size_t *count);
+int gpupath_ctl_volume_get(struct gpupath_ctl *ctl, uint32_t id, struct gpupath_volume *vol);
+/* A new volume, with its block device; @vol gets it. */
+int gpupath_ctl_volume_add(struct gpupath_ctl *ctl, const struct gpupath_volume_conf *conf,
+			   struct gpupath_volume *vol);
+int gpupath_ctl_volume_set(struct gpupath_ctl *ctl, uint32_t id,
+			   const struct gpupath_volume_conf *conf);
+int gpupath_ctl_volume_del(struct gpupath_ctl *ctl, uint32_t id);
+
+/* The paths of volume @volume, or of all volumes when it is 0. */
+int gpupath_ctl_path_list(struct gpupath_ctl *ctl, uint32_t volume, struct gpupath_path **list,
+			  size_t *count);
+int gpupath_ctl_path_get(struct gpupath_ctl *ctl, uint32_t id, struct gpupath_path *path);
+/* Block device @device (a node, "/dev/nvme1n1") as a path of @volume. */
+int gpupath_ctl_path_add(struct gpupath_ctl *ctl, uint32_t volume, const char *device,
+			 const struct gpupath_path_conf *conf, struct gpupath_path *path);
+int gpupath_ctl_path_set(struct gpupath_ctl *ctl, uint32_t id,
+			 const struct gpupath_path_conf *conf);
+int gpupath_ctl_path_del(struct gpupath_ctl *ctl, uint32_t id);
+
 /* ---- notifications ----------------------------------------------------- */
 
 enum gpupath_event_type {
@@ -197,7 +329,8 @@ enum gpupath_event_type {
 	GPUPATH_EVENT_NOTIFY,		/* a message on "config" or "events" */
 };
 
-struct gpupath_event {
+/* (Not "struct gpupath_event": that tag is the uapi's enum gpupath_event.) */
+struct gpupath_mon_event {
 	enum gpupath_event_type type;
 	const char *group;		/* NOTIFY: GPUPATH_MCGRP_* name */
 	uint8_t cmd;			/* NOTIFY: GPUPATH_CMD_* */
@@ -205,11 +338,17 @@ struct gpupath_event {
 	struct gpupath_info info;
 	bool has_provider;		/* NOTIFY: carried GPUPATH_A_PROVIDER */
 	struct gpupath_provider provider;
+	bool has_volume;		/* NOTIFY: carried GPUPATH_A_VOLUME */
+	struct gpupath_volume volume;
+	bool has_path;			/* NOTIFY: carried GPUPATH_A_PATH */
+	struct gpupath_path path;
+	bool has_event;			/* NOTIFY: carried GPUPATH_A_EVENT */
+	struct gpupath_volume_event event;
 };
 
 struct gpupath_mon;
 
-typedef void (*gpupath_event_fn)(const struct gpupath_event *ev, void *arg);
+typedef void (*gpupath_event_fn)(const struct gpupath_mon_event *ev, void *arg);
 
 /*
  * Subscribe to the family's multicast groups and to the generic-netlink

@@ -15,8 +15,12 @@
 int gpupath_model_info(struct nlattr *nest, struct gpupath_info *info);
 /* Decode a GPUPATH_A_PROVIDER nest. */
 int gpupath_model_provider(struct nlattr *nest, struct gpupath_provider *prov);
+/* Decode a GPUPATH_A_VOLUME nest, with its paths (GPUPATH_A_VOLUME_PATH). */
+int gpupath_model_volume(struct nlattr *nest, struct gpupath_volume *vol);
+/* Decode a GPUPATH_A_PATH (or GPUPATH_A_VOLUME_PATH) nest. */
+int gpupath_model_path(struct nlattr *nest, struct gpupath_path *path);
 /* Decode a gpupath notification. */
-int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_event *ev);
+int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_mon_event *ev);
 /* The multicast group a notification with command @cmd is sent to. */
 const char *gpupath_cmd_group(uint32_t cmd);
 

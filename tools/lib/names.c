@@ -3,7 +3,9 @@
  * Names of the protocol's numbers, shared by the CLI, the daemon and the
  * library's users.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "libgpupath.h"
 #include "../../kmod/version.h"
@@ -88,6 +90,15 @@ static const char *const cmd_names[] = {
 	[GPUPATH_CMD_PROVIDER_GET] = "provider-get",
 	[GPUPATH_CMD_PROVIDER_NEW] = "provider-new",
 	[GPUPATH_CMD_PROVIDER_DEL] = "provider-del",
+	[GPUPATH_CMD_VOLUME_GET] = "volume-get",
+	[GPUPATH_CMD_VOLUME_NEW] = "volume-new",
+	[GPUPATH_CMD_VOLUME_DEL] = "volume-del",
+	[GPUPATH_CMD_VOLUME_SET] = "volume-set",
+	[GPUPATH_CMD_PATH_GET] = "path-get",
+	[GPUPATH_CMD_PATH_NEW] = "path-new",
+	[GPUPATH_CMD_PATH_DEL] = "path-del",
+	[GPUPATH_CMD_PATH_SET] = "path-set",
+	[GPUPATH_CMD_EVENT] = "event",
 };
 
 const char *gpupath_cmd_name(uint32_t cmd)
@@ -168,4 +179,93 @@ const char *gpupath_mode_name(uint32_t mode)
 	default:
 		return "none";
 	}
+}
+
+/* Tables of names indexed by value, with holes. */
+static const char *table_name(const char *const *names, size_t n, uint32_t v)
+{
+	return v < n && names[v] ? names[v] : "unknown";
+}
+
+static int table_parse(const char *const *names, size_t n, const char *name, uint32_t *v)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (names[i] && !strcmp(names[i], name)) {
+			*v = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static const char *const policy_names[] = {
+	[GPUPATH_POLICY_ROUND_ROBIN] = "round-robin",
+	[GPUPATH_POLICY_QUEUE_DEPTH] = "queue-depth",
+	[GPUPATH_POLICY_SERVICE_TIME] = "service-time",
+	[GPUPATH_POLICY_WEIGHTED] = "weighted",
+	[GPUPATH_POLICY_GPU_AFFINITY] = "gpu-affinity",
+};
+
+const char *gpupath_policy_name(uint32_t policy)
+{
+	return table_name(policy_names, ARRAY_SIZE(policy_names), policy);
+}
+
+int gpupath_policy_parse(const char *name, uint32_t *policy)
+{
+	return table_parse(policy_names, ARRAY_SIZE(policy_names), name, policy);
+}
+
+static const char *const volume_mode_names[] = {
+	[GPUPATH_VOLUME_MANAGED] = "managed",
+	[GPUPATH_VOLUME_NATIVE] = "native",
+	[GPUPATH_VOLUME_EMPTY] = "empty",
+};
+
+const char *gpupath_volume_mode_name(uint32_t mode)
+{
+	return table_name(volume_mode_names, ARRAY_SIZE(volume_mode_names), mode);
+}
+
+static const char *const path_state_names[] = {
+	[GPUPATH_PATH_UP] = "up",
+	[GPUPATH_PATH_DOWN] = "down",
+	[GPUPATH_PATH_DRAINING] = "draining",
+};
+
+const char *gpupath_path_state_name(uint32_t state)
+{
+	return table_name(path_state_names, ARRAY_SIZE(path_state_names), state);
+}
+
+int gpupath_path_state_parse(const char *name, uint32_t *state)
+{
+	return table_parse(path_state_names, ARRAY_SIZE(path_state_names), name, state);
+}
+
+static const char *const path_health_names[] = {
+	[GPUPATH_HEALTH_LIVE] = "live",
+	[GPUPATH_HEALTH_FAILED] = "failed",
+	[GPUPATH_HEALTH_GONE] = "gone",
+};
+
+const char *gpupath_path_health_name(uint32_t health)
+{
+	return table_name(path_health_names, ARRAY_SIZE(path_health_names), health);
+}
+
+static const char *const event_names[] = {
+	[GPUPATH_EVENT_PATH_FAILED] = "path-failed",
+	[GPUPATH_EVENT_PATH_GONE] = "path-gone",
+	[GPUPATH_EVENT_FAILBACK] = "failback",
+	[GPUPATH_EVENT_FAILOVER] = "failover",
+	[GPUPATH_EVENT_NO_PATH] = "no-path",
+	[GPUPATH_EVENT_IO_ERROR] = "io-error",
+};
+
+const char *gpupath_event_name(uint32_t type)
+{
+	return table_name(event_names, ARRAY_SIZE(event_names), type);
 }

@@ -46,6 +46,43 @@
  *                                          kernel
  *            GPUPATH_A_INFO_IOCTL_VERSION  u32, GPUPATH_IOCTL_VERSION
  *
+ * GPUPATH_CMD_PROVIDER_GET (do, dump), _NEW, _DEL: P2P memory providers,
+ *   GPUPATH_A_PROVIDER nests (see enum gpupath_a_provider).
+ *
+ * GPUPATH_CMD_VOLUME_GET (do: GPUPATH_A_VOLUME_ID; dump: all)
+ *   Reply: GPUPATH_A_VOLUME nest per volume, with its paths as
+ *          GPUPATH_A_VOLUME_PATH nests (the attributes of PATH_GET).
+ * GPUPATH_CMD_VOLUME_NEW (admin)
+ *   Request: optional WWID (else taken from the first path), POLICY,
+ *            FALLBACK, QUEUE_TIMEOUT. Reply: the new volume. Its block
+ *            device /dev/<NAME> appears at once, with size 0 until the
+ *            first path is added.
+ * GPUPATH_CMD_VOLUME_SET (admin)
+ *   Request: ID and any of POLICY, FALLBACK, QUEUE_TIMEOUT; applied live.
+ * GPUPATH_CMD_VOLUME_DEL (admin)
+ *   Request: ID. Refused with EBUSY while the block device is open; else
+ *   its paths are drained and released and the block device goes away.
+ *
+ * GPUPATH_CMD_PATH_GET (do: GPUPATH_A_PATH_ID; dump: all, or those of
+ *   GPUPATH_A_PATH_VOLUME)
+ * GPUPATH_CMD_PATH_NEW (admin)
+ *   Request: VOLUME, DEVICE (a block device path such as /dev/nvme1n1),
+ *            optional STATE, WEIGHT, RAIL. The device is opened exclusively
+ *            for the volume. Refused with a message when its wwid, size or
+ *            logical block size differ from the volume's, when it is not
+ *            an NVMe namespace, or when it already is a path.
+ * GPUPATH_CMD_PATH_SET (admin)
+ *   Request: ID and any of STATE, WEIGHT, RAIL. DOWN and DRAINING take the
+ *   path out of selection at once; I/O already on it completes there.
+ * GPUPATH_CMD_PATH_DEL (admin)
+ *   Request: ID. New I/O stops going to the path, I/O on it completes (a
+ *   path error there fails over), then the device is released. Removing
+ *   the last path leaves the volume queueing (see QUEUE_TIMEOUT).
+ *
+ * GPUPATH_CMD_EVENT (multicast on GPUPATH_MCGRP_EVENTS only)
+ *   A GPUPATH_A_EVENT nest: TYPE (enum gpupath_event), VOLUME, PATH, and
+ *   per type ERROR, NSEC, IOS.
+ *
  * ioctls on /dev/gpupath
  * ----------------------
  * GPUPATH_IOC_VERSION  _IOR, struct gpupath_version: the same facts as
@@ -73,6 +110,15 @@ enum gpupath_cmd {
 	GPUPATH_CMD_PROVIDER_GET,
 	GPUPATH_CMD_PROVIDER_NEW,
 	GPUPATH_CMD_PROVIDER_DEL,
+	GPUPATH_CMD_VOLUME_GET,
+	GPUPATH_CMD_VOLUME_NEW,
+	GPUPATH_CMD_VOLUME_DEL,
+	GPUPATH_CMD_VOLUME_SET,
+	GPUPATH_CMD_PATH_GET,
+	GPUPATH_CMD_PATH_NEW,
+	GPUPATH_CMD_PATH_DEL,
+	GPUPATH_CMD_PATH_SET,
+	GPUPATH_CMD_EVENT,
 
 	__GPUPATH_CMD_MAX,
 	GPUPATH_CMD_MAX = __GPUPATH_CMD_MAX - 1
@@ -83,6 +129,9 @@ enum gpupath_a {
 	GPUPATH_A_UNSPEC,
 	GPUPATH_A_INFO,		/* nest, GPUPATH_A_INFO_* */
 	GPUPATH_A_PROVIDER,	/* nest, GPUPATH_A_PROVIDER_* */
+	GPUPATH_A_VOLUME,	/* nest, GPUPATH_A_VOLUME_* */
+	GPUPATH_A_PATH,		/* nest, GPUPATH_A_PATH_* */
+	GPUPATH_A_EVENT,	/* nest, GPUPATH_A_EVENT_* */
 
 	__GPUPATH_A_MAX,
 	GPUPATH_A_MAX = __GPUPATH_A_MAX - 1
@@ -119,6 +168,202 @@ enum gpupath_a_provider {
 
 	__GPUPATH_A_PROVIDER_MAX,
 	GPUPATH_A_PROVIDER_MAX = __GPUPATH_A_PROVIDER_MAX - 1
+};
+
+enum gpupath_a_volume {
+	GPUPATH_A_VOLUME_UNSPEC,
+	GPUPATH_A_VOLUME_PAD,
+	GPUPATH_A_VOLUME_ID,		/* u32 */
+	GPUPATH_A_VOLUME_NAME,		/* string, block device name "gpupathN" */
+	GPUPATH_A_VOLUME_WWID,		/* string, the namespace's wwid */
+	GPUPATH_A_VOLUME_POLICY,	/* u32, enum gpupath_policy */
+	GPUPATH_A_VOLUME_FALLBACK,	/* u32, enum gpupath_policy: what
+					 * gpu-affinity uses for host memory
+					 * and between equally close paths;
+					 * never gpu-affinity itself */
+	GPUPATH_A_VOLUME_QUEUE_TIMEOUT,	/* u32, ms that I/O waits for a path
+					 * when none is usable before it
+					 * fails; GPUPATH_QUEUE_FOREVER, or 0
+					 * to fail at once */
+	GPUPATH_A_VOLUME_SIZE,		/* u64, bytes */
+	GPUPATH_A_VOLUME_BLOCK_SIZE,	/* u32, logical block size */
+	GPUPATH_A_VOLUME_MODE,		/* u32, enum gpupath_volume_mode */
+	GPUPATH_A_VOLUME_OPEN,		/* u32, openers of the block device */
+	GPUPATH_A_VOLUME_PATHS,		/* u32, paths */
+	GPUPATH_A_VOLUME_USABLE,	/* u32, paths that take new I/O now */
+	GPUPATH_A_VOLUME_STATS,		/* nest, GPUPATH_A_VSTATS_* */
+	GPUPATH_A_VOLUME_PATH,		/* nest, GPUPATH_A_PATH_*, repeated */
+
+	__GPUPATH_A_VOLUME_MAX,
+	GPUPATH_A_VOLUME_MAX = __GPUPATH_A_VOLUME_MAX - 1
+};
+
+#define GPUPATH_QUEUE_FOREVER		0xffffffffU
+
+/* Counters of one volume (bios as the volume received them). */
+enum gpupath_a_vstats {
+	GPUPATH_A_VSTATS_UNSPEC,
+	GPUPATH_A_VSTATS_PAD,
+	GPUPATH_A_VSTATS_IOS,		/* u64, completed */
+	GPUPATH_A_VSTATS_BYTES,		/* u64 */
+	GPUPATH_A_VSTATS_ERRORS,	/* u64, failed to the caller */
+	GPUPATH_A_VSTATS_RETRIES,	/* u64, resubmissions after a path error */
+	GPUPATH_A_VSTATS_QUEUED,	/* u64, I/Os that waited for a path */
+	GPUPATH_A_VSTATS_REFUSED,	/* u64, device-memory I/Os no usable
+					 * path could DMA (bounced) */
+	GPUPATH_A_VSTATS_FAILOVERS,	/* u64, path failures recovered from */
+	GPUPATH_A_VSTATS_FAILOVER_LAST_NS, /* u64, last: first path error to
+					    * first retried I/O done */
+	GPUPATH_A_VSTATS_FAILOVER_MAX_NS, /* u64 */
+	GPUPATH_A_VSTATS_INFLIGHT,	/* u64, I/Os in the volume now */
+
+	__GPUPATH_A_VSTATS_MAX,
+	GPUPATH_A_VSTATS_MAX = __GPUPATH_A_VSTATS_MAX - 1
+};
+
+enum gpupath_a_path {
+	GPUPATH_A_PATH_UNSPEC,
+	GPUPATH_A_PATH_PAD,
+	GPUPATH_A_PATH_ID,		/* u32, unique among all volumes */
+	GPUPATH_A_PATH_VOLUME,		/* u32, volume id */
+	GPUPATH_A_PATH_DEVICE,		/* string: request, a device node;
+					 * reply, the disk name ("nvme1n1") */
+	GPUPATH_A_PATH_STATE,		/* u32, enum gpupath_path_state */
+	GPUPATH_A_PATH_HEALTH,		/* u32, enum gpupath_path_health */
+	GPUPATH_A_PATH_WEIGHT,		/* u32, 1..GPUPATH_WEIGHT_MAX, for
+					 * the weighted policy */
+	GPUPATH_A_PATH_RAIL,		/* u32, the rail it belongs to */
+	GPUPATH_A_PATH_TRANSPORT,	/* string: rdma, tcp, pcie, loop, fc,
+					 * multipath (an nvme head device) */
+	GPUPATH_A_PATH_CONTROLLER,	/* string, nvme controller ("nvme1") */
+	GPUPATH_A_PATH_DMA_DEV,		/* string, PCI function that DMAs
+					 * for it, when there is one */
+	GPUPATH_A_PATH_REASON,		/* u32, enum gpupath_reason: why no
+					 * device memory can go direct on it,
+					 * whatever the provider; NONE when
+					 * it depends on the provider */
+	GPUPATH_A_PATH_STATS,		/* nest, GPUPATH_A_PSTATS_* */
+
+	__GPUPATH_A_PATH_MAX,
+	GPUPATH_A_PATH_MAX = __GPUPATH_A_PATH_MAX - 1
+};
+
+#define GPUPATH_WEIGHT_MAX		1000
+
+/* Counters of one path (each resubmission counts where it went). */
+enum gpupath_a_pstats {
+	GPUPATH_A_PSTATS_UNSPEC,
+	GPUPATH_A_PSTATS_PAD,
+	GPUPATH_A_PSTATS_IOS,		/* u64, completed without error */
+	GPUPATH_A_PSTATS_BYTES,		/* u64 */
+	GPUPATH_A_PSTATS_ERRORS,	/* u64, failed here */
+	GPUPATH_A_PSTATS_DIRECT_IOS,	/* u64, device-memory I/Os DMAed */
+	GPUPATH_A_PSTATS_INFLIGHT,	/* u64, I/Os on the path now */
+	GPUPATH_A_PSTATS_LATENCY_NS,	/* u64, service time, EWMA */
+
+	__GPUPATH_A_PSTATS_MAX,
+	GPUPATH_A_PSTATS_MAX = __GPUPATH_A_PSTATS_MAX - 1
+};
+
+enum gpupath_a_event {
+	GPUPATH_A_EVENT_UNSPEC,
+	GPUPATH_A_EVENT_PAD,
+	GPUPATH_A_EVENT_TYPE,		/* u32, enum gpupath_event */
+	GPUPATH_A_EVENT_VOLUME,		/* u32 */
+	GPUPATH_A_EVENT_PATH,		/* u32, 0 when none applies */
+	GPUPATH_A_EVENT_ERROR,		/* u32, errno (positive) */
+	GPUPATH_A_EVENT_NSEC,		/* u64, FAILOVER: its duration */
+	GPUPATH_A_EVENT_IOS,		/* u64, IO_ERROR: I/Os failed */
+
+	__GPUPATH_A_EVENT_MAX,
+	GPUPATH_A_EVENT_MAX = __GPUPATH_A_EVENT_MAX - 1
+};
+
+/**
+ * enum gpupath_policy - how a volume picks the path of each I/O
+ * @GPUPATH_POLICY_ROUND_ROBIN: usable paths in turn.
+ * @GPUPATH_POLICY_QUEUE_DEPTH: the path with the fewest I/Os in flight.
+ * @GPUPATH_POLICY_SERVICE_TIME: the least expected wait: I/Os in flight
+ *	plus one, times the path's service time (an EWMA of its latency).
+ * @GPUPATH_POLICY_WEIGHTED: in proportion to the paths' weights.
+ * @GPUPATH_POLICY_GPU_AFFINITY: for device memory, the path whose DMA
+ *	device is closest on PCIe to the memory's provider (as
+ *	pci_p2pdma_distance() counts); host memory and ties go by the
+ *	volume's fallback policy.
+ *
+ * Whatever the policy, device memory only goes to paths that can DMA it.
+ */
+enum gpupath_policy {
+	GPUPATH_POLICY_ROUND_ROBIN,
+	GPUPATH_POLICY_QUEUE_DEPTH,
+	GPUPATH_POLICY_SERVICE_TIME,
+	GPUPATH_POLICY_WEIGHTED,
+	GPUPATH_POLICY_GPU_AFFINITY,
+
+	__GPUPATH_POLICY_MAX,
+	GPUPATH_POLICY_MAX = __GPUPATH_POLICY_MAX - 1
+};
+
+/**
+ * enum gpupath_volume_mode - who does multipath
+ * @GPUPATH_VOLUME_MANAGED: gpupath: the paths are per-controller namespace
+ *	devices (nvme_core.multipath=N).
+ * @GPUPATH_VOLUME_NATIVE: the kernel's nvme multipath: the path is an nvme
+ *	head device.
+ * @GPUPATH_VOLUME_EMPTY: no path yet.
+ */
+enum gpupath_volume_mode {
+	GPUPATH_VOLUME_MANAGED,
+	GPUPATH_VOLUME_NATIVE,
+	GPUPATH_VOLUME_EMPTY,
+};
+
+/**
+ * enum gpupath_path_state - what the administrator wants of a path
+ * @GPUPATH_PATH_UP: used.
+ * @GPUPATH_PATH_DOWN: not used.
+ * @GPUPATH_PATH_DRAINING: not used for new I/O, on the way out.
+ */
+enum gpupath_path_state {
+	GPUPATH_PATH_UP,
+	GPUPATH_PATH_DOWN,
+	GPUPATH_PATH_DRAINING,
+
+	__GPUPATH_PATH_STATE_MAX,
+	GPUPATH_PATH_STATE_MAX = __GPUPATH_PATH_STATE_MAX - 1
+};
+
+/**
+ * enum gpupath_path_health - what I/O says of a path
+ * @GPUPATH_HEALTH_LIVE: working.
+ * @GPUPATH_HEALTH_FAILED: an I/O failed with a path error; out of
+ *	selection until its controller is live again (checked every second).
+ * @GPUPATH_HEALTH_GONE: its disk was deleted (controller removed); it only
+ *	waits to be removed.
+ */
+enum gpupath_path_health {
+	GPUPATH_HEALTH_LIVE,
+	GPUPATH_HEALTH_FAILED,
+	GPUPATH_HEALTH_GONE,
+};
+
+/**
+ * enum gpupath_event - GPUPATH_A_EVENT_TYPE
+ * @GPUPATH_EVENT_PATH_FAILED: a path error took the path out (ERROR).
+ * @GPUPATH_EVENT_PATH_GONE: the path's disk was deleted.
+ * @GPUPATH_EVENT_FAILBACK: a failed path is live again and back in use.
+ * @GPUPATH_EVENT_FAILOVER: I/O of a failed path completed on another one
+ *	(NSEC: from the first path error to that completion).
+ * @GPUPATH_EVENT_NO_PATH: no path is usable; I/O waits (QUEUE_TIMEOUT).
+ * @GPUPATH_EVENT_IO_ERROR: I/O failed to the caller (ERROR, IOS).
+ */
+enum gpupath_event {
+	GPUPATH_EVENT_PATH_FAILED = 1,
+	GPUPATH_EVENT_PATH_GONE,
+	GPUPATH_EVENT_FAILBACK,
+	GPUPATH_EVENT_FAILOVER,
+	GPUPATH_EVENT_NO_PATH,
+	GPUPATH_EVENT_IO_ERROR,
 };
 
 /*

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _GPUPATH_VOLUME_H
+#define _GPUPATH_VOLUME_H
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netlink.h>
+#include <linux/srcu.h>
+#include <linux/workqueue.h>
+#include <linux/gpupath.h>
+
+#include "compat/compat.h"
+#include "route.h"
+
+struct gpupath_provider;
+
+#define GPUPATH_WWID_LEN	256
+
+/* Per-path counters (GPUPATH_A_PSTATS_*). */
+struct gpupath_path_stats {
+	atomic64_t ios;
+	atomic64_t bytes;
+	atomic64_t errors;
+	atomic64_t direct_ios;
+};
+
+/**
+ * struct gpupath_path - a block device of the volume's namespace
+ * @node: in the volume's path list (SRCU readers, writers under vol->lock)
+ * @vol: the volume
+ * @id: unique among all paths, never reused while the module is loaded
+ * @dev: the block device, open exclusively with the volume as holder
+ * @ctrl: the disk's parent (an nvme controller or subsystem), a reference
+ * @dma: the DMA engine behind it
+ * @transport: "rdma", "tcp", "pcie", ... or "multipath" for a head device
+ * @head: an nvme native-multipath head device
+ * @state: enum gpupath_path_state, set by the administrator
+ * @health: enum gpupath_path_health, set by I/O and the probe
+ * @reported: the health last reported as an event
+ * @error: the errno that failed it
+ * @weight: for the weighted policy
+ * @rail: the rail it belongs to, for the administrator
+ * @inflight: clones on the path now
+ * @latency_ns: EWMA of the service time
+ * @p2p_cache: the last provider's distance: id << 32 | (distance + 1)
+ * @stats: counters
+ */
+struct gpupath_path {
+	struct list_head node;
+	struct gpupath_volume *vol;
+	u32 id;
+	struct gpupath_compat_bdev dev;
+	struct device *ctrl;
+	struct gpupath_dma dma;
+	char transport[16];
+	bool head;
+	u32 state;
+	u32 health;
+	u32 reported;
+	int error;
+	u32 weight;
+	u32 rail;
+	atomic_t inflight;
+	atomic64_t latency_ns;
+	atomic64_t p2p_cache;
+	struct gpupath_path_stats stats;
+};
+
+/* Per-volume counters (GPUPATH_A_VSTATS_*). */
+struct gpupath_volume_stats {
+	atomic64_t ios;
+	atomic64_t bytes;
+	atomic64_t errors;
+	atomic64_t retries;
+	atomic64_t queued;
+	atomic64_t refused;
+	atomic64_t failovers;
+	atomic64_t failover_last_ns;
+	atomic64_t failover_max_ns;
+};
+
+/**
+ * struct gpupath_volume - one namespace over several paths, a block device
+ * @node: in the volume list, under volumes_lock
+ * @ref: held by the list and by lookups
+ * @id: stable id, never reused while the module is loaded
+ * @index: N of /dev/gpupathN, and its minor
+ * @disk: the block device
+ * @lock: paths and settings
+ * @srcu: protects readers of @paths
+ * @paths: struct gpupath_path list
+ * @npaths: length of @paths
+ * @wwid: the namespace's wwid, "" until known
+ * @policy: enum gpupath_policy
+ * @fallback: the policy gpu-affinity falls back on
+ * @queue_timeout: ms I/O waits with no usable path
+ * @rr: round-robin and weighted counter
+ * @inflight: bios inside the volume (on a path or queued)
+ * @wait: woken when a path's or the volume's in-flight count drops to 0
+ * @qlock: protects @queued
+ * @queued: bios waiting for a path
+ * @nopath_since: ktime (ns) since when no path was usable, 0 if one is
+ * @fail_start: ktime (ns) of the first path error not yet recovered from
+ * @fail_path: the path that error came from
+ * @failover_ns: duration of the last recovery, to report
+ * @pending: GPUPATH_PENDING_* events to send
+ * @ioerr: errno of the last I/O failed to the caller, to report
+ * @ioerr_count: I/Os failed to the caller since the last report
+ * @requeue_work: resubmits @queued
+ * @event_work: sends the events
+ * @probe_work: brings failed paths back, times queued I/O out
+ * @bs: clones
+ * @stats: counters
+ */
+struct gpupath_volume {
+	struct list_head node;
+	struct kref ref;
+	u32 id;
+	int index;
+	struct gendisk *disk;
+	struct mutex lock;		/* paths and settings */
+	struct srcu_struct srcu;
+	struct list_head paths;
+	u32 npaths;
+	char wwid[GPUPATH_WWID_LEN];
+	u32 policy;
+	u32 fallback;
+	u32 queue_timeout;
+	atomic_t rr;
+	atomic_t inflight;
+	wait_queue_head_t wait;
+	spinlock_t qlock;		/* queued */
+	struct bio_list queued;
+	atomic64_t nopath_since;
+	atomic64_t fail_start;
+	u32 fail_path;
+	u64 failover_ns;
+	unsigned long pending;
+	int ioerr;
+	atomic64_t ioerr_count;
+	struct work_struct requeue_work;
+	struct work_struct event_work;
+	struct delayed_work probe_work;
+	struct bio_set bs;
+	struct gpupath_volume_stats stats;
+};
+
+/* Settings of VOLUME_NEW and VOLUME_SET; a negative value is "not given". */
+struct gpupath_volume_cfg {
+	const char *wwid;
+	s64 policy;
+	s64 fallback;
+	s64 queue_timeout;
+};
+
+/* Settings of PATH_NEW and PATH_SET; a negative value is "not given". */
+struct gpupath_path_cfg {
+	s64 state;
+	s64 weight;
+	s64 rail;
+};
+
+int gpupath_volume_init(void);
+void gpupath_volume_uninit(void);
+
+struct gpupath_volume *gpupath_volume_get(u32 id);
+struct gpupath_volume *gpupath_volume_next(u32 after);
+void gpupath_volume_put(struct gpupath_volume *vol);
+u32 gpupath_volume_generation(void);
+struct gpupath_volume *gpupath_volume_of_path(u32 path_id);
+
+int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_ack *extack,
+		       struct gpupath_volume **volp);
+int gpupath_volume_set(struct gpupath_volume *vol, const struct gpupath_volume_cfg *cfg,
+		       struct netlink_ext_ack *extack);
+int gpupath_volume_del(struct gpupath_volume *vol, struct netlink_ext_ack *extack);
+u32 gpupath_volume_mode(struct gpupath_volume *vol);
+u32 gpupath_volume_usable(struct gpupath_volume *vol);
+
+int gpupath_path_add(struct gpupath_volume *vol, const char *device,
+		     const struct gpupath_path_cfg *cfg, struct netlink_ext_ack *extack,
+		     u32 *idp);
+int gpupath_path_set(struct gpupath_volume *vol, u32 id, const struct gpupath_path_cfg *cfg,
+		     struct netlink_ext_ack *extack);
+int gpupath_path_del(struct gpupath_volume *vol, u32 id, struct netlink_ext_ack *extack);
+
+struct gpupath_volume *gpupath_volume_of_bdev(struct block_device *bdev);
+enum gpupath_reason gpupath_volume_reason(struct gpupath_volume *vol,
+					  struct gpupath_provider *prov);
+
+#endif /* _GPUPATH_VOLUME_H */
