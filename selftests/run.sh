@@ -190,7 +190,7 @@ suite_vm() {
 	cp "$work/gpupath.ko" "$work-rails/"
 	run_guest "vm-rails" "$work-rails" "$(ls selftests/vm/tests-rails/*.sh | sed 's|^|/src/|' | tr '\n' ' ')" \
 		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology rails \
-		--append "$append" --timeout 600
+		--append "$append" --timeout 1500
 	host_side_checks vm-rails "$work-rails" data-only
 }
 

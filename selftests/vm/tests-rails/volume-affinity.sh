@@ -78,4 +78,3 @@ $GP path set "$p0" state up || fail "path up"
 expect_io 0 "mode=direct reason=none" -p direct -o $((36 * MiB)) read "$prov0" "$VOL" 0 $MiB 401
 host_expect bar0.img "$(bar_offset)" $MiB 401 0
 $GP stats
-check_dmesg
