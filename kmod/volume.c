@@ -17,6 +17,7 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/pci-p2pdma.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include "devattr.h"
@@ -49,7 +50,7 @@ static const struct block_device_operations volume_fops;
  * struct gpupath_vio - one attempt of a bio on a path
  * @path: where it went
  * @orig: the bio the volume received
- * @start: ktime (ns) it was sent
+ * @start: local_clock() when it was sent (cheap on every clock source)
  * @p2p: its data is device memory
  * @retry: the bio had failed on another path before
  * @clone: sent to the path; last, the bio_set's front pad precedes it
@@ -479,11 +480,13 @@ static void recovered(struct gpupath_volume *vol, struct gpupath_path *path)
 	event(vol, GPUPATH_PENDING_FAILOVER);
 }
 
-static void update_latency(struct gpupath_path *path, u64 lat)
+static void update_latency(struct gpupath_path *path, s64 lat)
 {
 	s64 old = atomic64_read(&path->latency_ns);
 
-	atomic64_set(&path->latency_ns, old ? old + ((s64)lat - old) / 8 : lat);
+	/* local_clock() of two CPUs may differ slightly. */
+	lat = max_t(s64, lat, 0);
+	atomic64_set(&path->latency_ns, old ? old + (lat - old) / 8 : lat);
 }
 
 static void clone_end_io(struct bio *clone)
@@ -499,7 +502,7 @@ static void clone_end_io(struct bio *clone)
 		atomic64_add(orig->bi_iter.bi_size, &path->stats.bytes);
 		if (vio->p2p)
 			atomic64_inc(&path->stats.direct_ios);
-		update_latency(path, now_ns() - vio->start);
+		update_latency(path, local_clock() - vio->start);
 		if (vio->retry)
 			recovered(vol, path);
 	} else {
@@ -567,7 +570,7 @@ static bool map_bio(struct gpupath_volume *vol, struct bio *orig, bool retry)
 	vio->orig = orig;
 	vio->p2p = prov;
 	vio->retry = retry;
-	vio->start = now_ns();
+	vio->start = local_clock();
 	clone->bi_end_io = clone_end_io;
 	/* Fail fast on a broken transport: the volume has other paths. */
 	if (!path->head)
