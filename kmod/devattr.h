@@ -6,5 +6,7 @@
 
 ssize_t gpupath_devattr_read(struct device *dev, const char *group,
 			     const char *name, char *buf);
+int gpupath_devattr_get(struct device *dev, const char *group, const char *name,
+			char *out, size_t len);
 
 #endif /* _GPUPATH_DEVATTR_H */

@@ -329,16 +329,12 @@ void gpupath_provider_free(struct gpupath_provider *prov, void *addr, size_t siz
 
 static u64 p2pmem_attr(struct gpupath_provider *prov, const char *name)
 {
-	char *buf;
-	u64 val = 0;
+	char buf[32];
+	u64 val;
 
-	buf = (char *)__get_free_page(GFP_KERNEL);
-	if (!buf)
+	if (gpupath_devattr_get(&prov->pdev->dev, "p2pmem", name, buf, sizeof(buf)) ||
+	    kstrtou64(buf, 0, &val))
 		return 0;
-	if (gpupath_devattr_read(&prov->pdev->dev, "p2pmem", name, buf) > 0 &&
-	    kstrtou64(strim(buf), 0, &val))
-		val = 0;
-	free_page((unsigned long)buf);
 	return val;
 }
 

@@ -641,18 +641,15 @@ static void fail_queued(struct gpupath_volume *vol, blk_status_t status)
 /* Is the path's controller live again? (Not an nvme controller: assume so.) */
 static bool ctrl_live(struct gpupath_path *path)
 {
-	char *buf;
-	bool live = true;
+	char state[32];
+	int ret;
 
 	if (!path->ctrl || !path->ctrl->class || strcmp(path->ctrl->class->name, "nvme"))
 		return true;
-	buf = (char *)__get_free_page(GFP_KERNEL);
-	if (!buf)
-		return false;
-	if (gpupath_devattr_read(path->ctrl, NULL, "state", buf) > 0)
-		live = sysfs_streq(buf, "live");
-	free_page((unsigned long)buf);
-	return live;
+	ret = gpupath_devattr_get(path->ctrl, NULL, "state", state, sizeof(state));
+	if (ret == -ENOENT)
+		return true;
+	return !ret && !strcmp(state, "live");
 }
 
 /*
@@ -772,30 +769,24 @@ u32 gpupath_volume_mode(struct gpupath_volume *vol)
 	return path->head ? GPUPATH_VOLUME_NATIVE : GPUPATH_VOLUME_MANAGED;
 }
 
-static int check_policy(s64 policy, bool fallback, struct netlink_ext_ack *extack)
+static int check_cfg(const struct gpupath_volume_cfg *cfg, struct netlink_ext_ack *extack)
 {
-	if (fallback && policy == GPUPATH_POLICY_GPU_AFFINITY) {
+	if (cfg->fallback == GPUPATH_POLICY_GPU_AFFINITY) {
 		NL_SET_ERR_MSG(extack, "gpu-affinity cannot be its own fallback");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int apply_cfg(struct gpupath_volume *vol, const struct gpupath_volume_cfg *cfg,
-		     struct netlink_ext_ack *extack)
+/* Settings checked with check_cfg(). */
+static void apply_cfg(struct gpupath_volume *vol, const struct gpupath_volume_cfg *cfg)
 {
-	int ret;
-
-	ret = check_policy(cfg->fallback, true, extack);
-	if (ret)
-		return ret;
 	if (cfg->policy >= 0)
 		WRITE_ONCE(vol->policy, cfg->policy);
 	if (cfg->fallback >= 0)
 		WRITE_ONCE(vol->fallback, cfg->fallback);
 	if (cfg->queue_timeout >= 0)
 		WRITE_ONCE(vol->queue_timeout, cfg->queue_timeout);
-	return 0;
 }
 
 /**
@@ -812,7 +803,7 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 	struct gpupath_volume *vol;
 	int ret;
 
-	ret = check_policy(cfg->fallback, true, extack);
+	ret = check_cfg(cfg, extack);
 	if (ret)
 		return ret;
 	vol = kzalloc(sizeof(*vol), GFP_KERNEL);
@@ -832,7 +823,7 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 	vol->queue_timeout = GPUPATH_QUEUE_TIMEOUT_DEFAULT;
 	if (cfg->wwid)
 		strscpy(vol->wwid, cfg->wwid, sizeof(vol->wwid));
-	apply_cfg(vol, cfg, extack);
+	apply_cfg(vol, cfg);
 
 	ret = init_srcu_struct(&vol->srcu);
 	if (ret)
@@ -908,13 +899,15 @@ int gpupath_volume_set(struct gpupath_volume *vol, const struct gpupath_volume_c
 		NL_SET_ERR_MSG(extack, "a volume's wwid cannot change");
 		return -EINVAL;
 	}
+	ret = check_cfg(cfg, extack);
+	if (ret)
+		return ret;
 	mutex_lock(&vol->lock);
-	ret = apply_cfg(vol, cfg, extack);
+	apply_cfg(vol, cfg);
 	mutex_unlock(&vol->lock);
 	/* A shorter queue timeout may apply at once. */
-	if (!ret)
-		mod_delayed_work(system_wq, &vol->probe_work, 0);
-	return ret;
+	mod_delayed_work(system_wq, &vol->probe_work, 0);
+	return 0;
 }
 
 static void path_free(struct gpupath_path *path)
@@ -999,22 +992,11 @@ int gpupath_volume_del(struct gpupath_volume *vol, struct netlink_ext_ack *extac
 /* "rdma", "tcp", "pcie", ... from the nvme controller; "multipath" for a head. */
 static void path_transport(struct gpupath_path *path)
 {
-	struct device *ctrl = path->ctrl;
-	char *buf;
-
-	strscpy(path->transport, "unknown", sizeof(path->transport));
-	if (path->head) {
+	if (path->head)
 		strscpy(path->transport, "multipath", sizeof(path->transport));
-		return;
-	}
-	if (!ctrl)
-		return;
-	buf = (char *)__get_free_page(GFP_KERNEL);
-	if (!buf)
-		return;
-	if (gpupath_devattr_read(ctrl, NULL, "transport", buf) > 0)
-		strscpy(path->transport, strim(buf), sizeof(path->transport));
-	free_page((unsigned long)buf);
+	else if (!path->ctrl || gpupath_devattr_get(path->ctrl, NULL, "transport",
+						    path->transport, sizeof(path->transport)))
+		strscpy(path->transport, "unknown", sizeof(path->transport));
 }
 
 /* The device's identity against the volume's: wwid, size, block size. */
@@ -1023,20 +1005,17 @@ static int check_identity(struct gpupath_volume *vol, struct gpupath_path *path,
 {
 	struct block_device *bdev = path->dev.bdev;
 	struct gendisk *disk = vol->disk;
-	char *wwid;
-	int ret = 0;
+	char wwid[GPUPATH_WWID_LEN];
+	int ret;
 
-	wwid = (char *)__get_free_page(GFP_KERNEL);
-	if (!wwid)
-		return -ENOMEM;
-	if (gpupath_devattr_read(disk_to_dev(bdev->bd_disk), NULL, "wwid", wwid) <= 0) {
-		NL_SET_ERR_MSG(extack, "not an NVMe namespace: the device has no wwid");
-		ret = -EINVAL;
-		goto out;
-	}
-	strim(wwid);
-	if (strlen(wwid) >= GPUPATH_WWID_LEN) {
+	ret = gpupath_devattr_get(disk_to_dev(bdev->bd_disk), NULL, "wwid", wwid, sizeof(wwid));
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret == -E2BIG) {
 		NL_SET_ERR_MSG(extack, "the device's wwid is too long");
+		ret = -EINVAL;
+	} else if (ret) {
+		NL_SET_ERR_MSG(extack, "not an NVMe namespace: the device has no wwid");
 		ret = -EINVAL;
 	} else if (vol->wwid[0] && strcmp(vol->wwid, wwid)) {
 		NL_SET_ERR_MSG(extack, "the device's wwid differs from the volume's");
@@ -1056,8 +1035,6 @@ static int check_identity(struct gpupath_volume *vol, struct gpupath_path *path,
 	} else if (!vol->wwid[0]) {
 		strscpy(vol->wwid, wwid, sizeof(vol->wwid));
 	}
-out:
-	free_page((unsigned long)wwid);
 	return ret;
 }
 
@@ -1077,7 +1054,7 @@ static void stack_limits(struct gpupath_volume *vol, struct block_device *bdev)
 		set_capacity_and_notify(vol->disk, bdev_nr_sectors(bdev));
 }
 
-static int apply_path_cfg(struct gpupath_path *path, const struct gpupath_path_cfg *cfg)
+static void apply_path_cfg(struct gpupath_path *path, const struct gpupath_path_cfg *cfg)
 {
 	if (cfg->state >= 0)
 		WRITE_ONCE(path->state, cfg->state);
@@ -1085,7 +1062,6 @@ static int apply_path_cfg(struct gpupath_path *path, const struct gpupath_path_c
 		WRITE_ONCE(path->weight, cfg->weight);
 	if (cfg->rail >= 0)
 		WRITE_ONCE(path->rail, cfg->rail);
-	return 0;
 }
 
 /**

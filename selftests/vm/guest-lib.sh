@@ -343,6 +343,22 @@ switch_nvme() {
 	return $found
 }
 
+# ---- volumes -------------------------------------------------------------
+
+# volume_new [ARGS...]: gpupath volume add ARGS; sets $vol (its id) and $VOL
+# (its block device).
+volume_new() {
+	$GP volume add "$@" -j >/tmp/vol.json || fail "volume add $*"
+	vol=$(jq .id /tmp/vol.json)
+	VOL=/dev/$(jq -r .name /tmp/vol.json)
+}
+
+# volumes_del_all: remove every volume there is (for cleanups).
+volumes_del_all() {
+	$GP volume show -j 2>/dev/null | jq -r '.volumes[].id' 2>/dev/null |
+		while read -r v; do $GP volume del "$v"; done
+}
+
 # ---- device memory -------------------------------------------------------
 
 # bind_bar [BDF]: bind the ivshmem "GPU" (the first one, or BDF) to

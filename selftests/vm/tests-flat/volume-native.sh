@@ -11,8 +11,7 @@ MiB=1048576
 load_module
 prov=$(bind_bar) || fail "no provider"
 cleanup() {
-	$GP volume show -j 2>/dev/null | jq -r '.volumes[].id' 2>/dev/null |
-		while read -r v; do $GP volume del "$v"; done
+	volumes_del_all
 	fabric_teardown
 	unbind_bar
 }
@@ -24,9 +23,7 @@ nvme connect -t tcp -a 10.99.0.1 -s 4421 -n $NQN >/dev/null || fail "connect tcp
 wait_for 20 ns_dev || fail "no namespace"
 head=/dev/$(ns_dev)
 
-$GP volume add -j >/tmp/vol.json || fail "volume add"
-vol=$(jq .id /tmp/vol.json)
-VOL=/dev/$(jq -r .name /tmp/vol.json)
+volume_new
 $GP path add "$vol" "$head" -j >/tmp/p.json || fail "path add $head"
 $GP volume show "$vol" -j >/tmp/v.json
 jq -e '.mode == "native" and .path_list[0].transport == "multipath" and

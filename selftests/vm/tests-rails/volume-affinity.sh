@@ -17,8 +17,7 @@ n0=$(switch_nvme "$g0" | head -1) && n1=$(switch_nvme "$g1" | head -1) ||
 note "GPU0 $g0 with $n0, GPU1 $g1 with $n1"
 prov0=$(bind_bar "$g0") && prov1=$(bind_bar "$g1") || fail "providers"
 cleanup() {
-	$GP volume show -j 2>/dev/null | jq -r '.volumes[].id' 2>/dev/null |
-		while read -r v; do $GP volume del "$v"; done
+	volumes_del_all
 	unbind_bar "$g0"
 	unbind_bar "$g1"
 }
@@ -26,9 +25,7 @@ trap cleanup EXIT
 $PATTERN gen $((8 * MiB)) 401 | dd of=/dev/"$n0" bs=$MiB oflag=direct 2>/dev/null ||
 	fail "cannot write the namespace"
 
-$GP volume add policy gpu-affinity -j >/tmp/vol.json || fail "volume add"
-vol=$(jq .id /tmp/vol.json)
-VOL=/dev/$(jq -r .name /tmp/vol.json)
+volume_new policy gpu-affinity
 $GP path add "$vol" "/dev/$n0" rail 0 -j >/tmp/p0.json || fail "path add $n0"
 $GP path add "$vol" "/dev/$n1" rail 1 -j >/tmp/p1.json || fail "path add $n1"
 p0=$(jq .id /tmp/p0.json) p1=$(jq .id /tmp/p1.json)

@@ -13,16 +13,13 @@ load_module
 cleanup() {
 	touch /tmp/stop
 	wait
-	$GP volume show -j 2>/dev/null | jq -r '.volumes[].id' 2>/dev/null |
-		while read -r v; do $GP volume del "$v"; done
+	volumes_del_all
 	rails_teardown
 }
 trap cleanup EXIT
 rails_setup
 
-$GP volume add -j >/tmp/vol.json || fail "volume add"
-vol=$(jq .id /tmp/vol.json)
-VOL=/dev/$(jq -r .name /tmp/vol.json)
+volume_new
 # path_of RAIL: the id of the volume's path on that rail.
 path_of() {
 	$GP volume show "$vol" -j | jq -e --argjson r "$1" '.path_list[] | select(.rail == $r) | .id'

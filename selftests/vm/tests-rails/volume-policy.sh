@@ -10,8 +10,7 @@ TC=/usr/sbin/tc
 load_module
 cleanup() {
 	$TC qdisc del dev lo root 2>/dev/null
-	$GP volume show -j 2>/dev/null | jq -r '.volumes[].id' 2>/dev/null |
-		while read -r v; do $GP volume del "$v"; done
+	volumes_del_all
 	rails_teardown
 }
 trap cleanup EXIT
@@ -19,9 +18,7 @@ modprobe -a sch_prio sch_netem || fail "qdisc modules"
 modprobe nvme_tcp && echo 6 >/sys/module/nvme_tcp/parameters/so_priority || fail "so_priority"
 rails_setup
 
-$GP volume add -j >/tmp/vol.json || fail "volume add"
-vol=$(jq .id /tmp/vol.json)
-VOL=/dev/$(jq -r .name /tmp/vol.json)
+volume_new
 for n in $RAILS; do
 	$GP path add "$vol" "/dev/$(rail_ns "$n")" rail "$n" >/dev/null || fail "path add rail $n"
 done

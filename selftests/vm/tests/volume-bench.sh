@@ -12,9 +12,7 @@ NS=/dev/nvme0n1
 ROUNDS=${ROUNDS:-6}
 SECS=${SECS:-2}
 load_module
-$GP volume add -j >/tmp/vol.json || fail "volume add"
-vol=$(jq .id /tmp/vol.json)
-VOL=/dev/$(jq -r .name /tmp/vol.json)
+volume_new
 trap '$GP volume del "$vol"' EXIT
 $GP path add "$vol" $NS >/dev/null || fail "path add"
 

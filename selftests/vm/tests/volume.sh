@@ -18,8 +18,7 @@ mon=$!
 cleanup() {
 	kill $mon 2>/dev/null
 	exec 3<&- 2>/dev/null
-	$GP volume show -j 2>/dev/null | jq -r '.volumes[].id' 2>/dev/null |
-		while read -r v; do $GP volume del "$v"; done
+	volumes_del_all
 	fabric_teardown
 	unbind_bar
 }
@@ -49,9 +48,7 @@ note "paths: rdma $RDMA, tcp $TCP"
 t() { want=$1; shift; out=$("$@" 2>&1); echo "$* -> $out"
 	echo "$out" | grep -q "$want" || fail "expected '$want'"; }
 
-$GP volume add -j >/tmp/vol.json || fail "volume add"
-vol=$(jq .id /tmp/vol.json) name=$(jq -r .name /tmp/vol.json)
-VOL=/dev/$name
+volume_new
 [ -b "$VOL" ] || fail "$VOL did not appear"
 t "no volume with this id" $GP path add 4242 "$RDMA"
 t "not an NVMe namespace" $GP path add "$vol" /dev/nullb0
