@@ -8,9 +8,10 @@
 # Writes a gzip'd newc cpio archive holding:
 #   - busybox (Debian's busybox-static) with symlinks for its applets, except
 #     applets whose names collide with the real tools below;
-#   - nvme-cli, iproute2's ip, rdma and tc, fio, jq and kmod (with modprobe,
-#     insmod, rmmod, lsmod, depmod and modinfo links), each with every shared
-#     library ldd lists for it, at the same absolute paths as on the host;
+#   - nvme-cli, iproute2's ip, rdma and tc, fio, jq, dmsetup, tcpdump and
+#     kmod (with modprobe, insmod, rmmod, lsmod, depmod and modinfo links),
+#     each with every shared library ldd lists for it, at the same absolute
+#     paths as on the host;
 #   - /etc/nvme/hostnqn and hostid (fixed test values), /etc/iproute2,
 #     passwd, group and hosts, and the usual empty directories.
 #
@@ -72,6 +73,8 @@ tc=$(find_tool iproute2 /usr/sbin/tc /usr/bin/tc /sbin/tc /bin/tc)
 fio=$(find_tool fio /usr/bin/fio)
 jq=$(find_tool jq /usr/bin/jq)
 kmod=$(find_tool kmod /usr/bin/kmod /bin/kmod)
+dmsetup=$(find_tool dmsetup /usr/sbin/dmsetup /sbin/dmsetup)
+tcpdump=$(find_tool tcpdump /usr/bin/tcpdump /usr/sbin/tcpdump)
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/gpupath-initrd.XXXXXX")
 trap 'rm -rf "$root" "$out.tmp.$$"' EXIT
@@ -140,6 +143,8 @@ install_bin "$rdma" /usr/sbin/rdma /sbin/rdma /usr/bin/rdma
 install_bin "$tc" /usr/sbin/tc /sbin/tc
 install_bin "$fio" /usr/bin/fio
 install_bin "$jq" /usr/bin/jq
+install_bin "$dmsetup" /usr/sbin/dmsetup /sbin/dmsetup
+install_bin "$tcpdump" /usr/bin/tcpdump /usr/sbin/tcpdump
 install_bin "$(find_tool util-linux /usr/bin/setpriv)" /usr/bin/setpriv
 install_bin "$kmod" /usr/bin/kmod /bin/kmod \
 	/sbin/modprobe /sbin/insmod /sbin/rmmod /sbin/lsmod /sbin/depmod /sbin/modinfo

@@ -13,7 +13,7 @@ pkgs=(
 	linux-source-6.1 flex bison bc libelf-dev libssl-dev ccache xz-utils
 	sparse perl dkms openssl linux-headers-amd64 kmod
 	# VM and what goes into its initramfs
-	qemu-system-x86 cpio busybox-static nvme-cli iproute2 fio jq
+	qemu-system-x86 cpio busybox-static nvme-cli iproute2 fio jq dmsetup tcpdump
 	# host-side checks
 	python3
 )
