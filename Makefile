@@ -30,6 +30,9 @@ WERROR ?= -Werror
 override CFLAGS += -std=gnu11 -Wall -Wextra $(WERROR) -MMD -MP -fPIC \
 	-Iuapi -Itools/lib $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl-3 -lnl-3)
+# libnvme (Debian: libnvme-dev, whose .pc needs libjson-c-dev) for gpupathd.
+daemon/%.o: override CFLAGS += $(shell pkg-config --cflags libnvme 2>/dev/null)
+NVME_LIBS = $(shell pkg-config --libs libnvme 2>/dev/null || echo -lnvme)
 
 # CUDA, where installed: libgpupath-cuda and its check are built with it.
 NVCC ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
@@ -46,7 +49,8 @@ endif
 LIB_OBJS := tools/lib/names.o tools/lib/dev.o tools/lib/ctl.o
 CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
 	tools/gpupath/version.o tools/gpupath/monitor.o tools/gpupath/provider.o \
-	tools/gpupath/volume.o tools/gpupath/path.o tools/gpupath/args.o
+	tools/gpupath/volume.o tools/gpupath/path.o tools/gpupath/args.o \
+	tools/gpupath/portal.o
 DAEMON_OBJS := $(patsubst %.c,%.o,$(wildcard daemon/*.c))
 BENCH_OBJS := tools/gpupath-bench/bench.o
 USER_BINS := tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench
@@ -113,7 +117,7 @@ tools/gpupath-bench/gpupath-bench: $(BENCH_OBJS) tools/lib/libgpupath.a
 
 daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath.a
 	$(quiet) LD $@
-	$(Q)$(CC) -o $@ $^ $(NL_LIBS)
+	$(Q)$(CC) -o $@ $^ $(NL_LIBS) $(NVME_LIBS)
 
 test-bins: $(TEST_BINS)
 

@@ -20,18 +20,24 @@
 
 #include <libgpupath.h>
 
+#include "fabric.h"
 #include "log.h"
 #include "loop.h"
 
 #define INTERVAL_DEFAULT	30
 #define INTERVAL_MAX		3600
 
+#define SOON_MS		100	/* notifications coalesce this long */
+#define RETRY_MS	1000	/* a pass again while connections are due */
+
 struct daemon {
 	struct loop *loop;
 	struct gpupath_mon *mon;
+	struct fabric *fabric;
 	bool loaded;		/* the gpupath family exists */
 	int sigfd;
 	int timerfd;
+	int soonfd;		/* one-shot: the next reconcile pass */
 	unsigned int interval;	/* seconds between periodic checks */
 };
 
@@ -92,12 +98,35 @@ static void dump(struct daemon *d)
 
 /* ---- reconcile -------------------------------------------------------- */
 
-/* Bring the kernel's objects in line with the configuration. */
+/* Run a reconcile pass in @ms (0: cancel). */
+static void soon(struct daemon *d, unsigned int ms)
+{
+	struct itimerspec its = {
+		.it_value.tv_sec = ms / 1000,
+		.it_value.tv_nsec = (long)(ms % 1000) * 1000000,
+	};
+
+	if (timerfd_settime(d->soonfd, 0, &its, NULL) < 0)
+		log_errno(-errno, "cannot arm the reconcile timer");
+}
+
+/* Bring the kernel's objects and the fabric in line with the portals. */
 static void reconcile(struct daemon *d)
 {
+	struct gpupath_ctl *ctl;
+	int r;
+
 	if (!d->loaded)
 		return;
-	log_debug("reconcile: no configuration to apply");
+	r = gpupath_ctl_open(&ctl);
+	if (r < 0) {
+		if (r != -ENOENT)
+			log_errno(r, "cannot open the gpupath control socket");
+		return;
+	}
+	if (fabric_reconcile(d->fabric, ctl))
+		soon(d, RETRY_MS);
+	gpupath_ctl_close(ctl);
 }
 
 static void resync(struct daemon *d)
@@ -108,7 +137,7 @@ static void resync(struct daemon *d)
 
 /* ---- notifications ---------------------------------------------------- */
 
-static void on_notify(const struct gpupath_mon_event *ev)
+static void on_notify(struct daemon *d, const struct gpupath_mon_event *ev)
 {
 	const char *name = gpupath_cmd_name(ev->cmd);
 	const char *group = ev->group ? ev->group : "?";
@@ -117,6 +146,10 @@ static void on_notify(const struct gpupath_mon_event *ev)
 		log_debug("notification on \"%s\": %s", group, name);
 	else
 		log_debug("notification on \"%s\": command %u", group, ev->cmd);
+	if (ev->cmd == GPUPATH_CMD_PORTAL_DEL && ev->has_portal)
+		fabric_portal_gone(d->fabric, &ev->portal);
+	/* Portals, volumes, paths and path events all may need a pass. */
+	soon(d, SOON_MS);
 }
 
 static void on_event(const struct gpupath_mon_event *ev, void *userdata)
@@ -134,7 +167,7 @@ static void on_event(const struct gpupath_mon_event *ev, void *userdata)
 		d->loaded = false;
 		break;
 	case GPUPATH_EVENT_NOTIFY:
-		on_notify(ev);
+		on_notify(d, ev);
 		break;
 	}
 }
@@ -223,18 +256,28 @@ static int setup_signals(struct daemon *d)
 
 /* ---- periodic check --------------------------------------------------- */
 
+/* Read a timerfd's expirations: 0, or 1 when there was nothing to read. */
+static int timer_drained(int fd)
+{
+	uint64_t expirations;
+
+	if (read(fd, &expirations, sizeof(expirations)) >= 0)
+		return 0;
+	if (errno == EAGAIN || errno == EINTR)
+		return 1;
+	return log_errno(-errno, "reading timerfd failed");
+}
+
 static int on_timer(struct loop *l, int fd, uint32_t events, void *userdata)
 {
 	struct daemon *d = userdata;
-	uint64_t expirations;
+	int r;
 
 	(void)l;
 	(void)events;
-	if (read(fd, &expirations, sizeof(expirations)) < 0) {
-		if (errno == EAGAIN || errno == EINTR)
-			return 0;
-		return log_errno(-errno, "reading timerfd failed");
-	}
+	r = timer_drained(fd);
+	if (r)
+		return r < 0 ? r : 0;
 	if (!d->loaded)
 		log_debug("waiting for gpupath module");
 	else
@@ -263,9 +306,25 @@ static int setup_timer(struct daemon *d)
 
 /* ---- main ------------------------------------------------------------- */
 
+static int setup_soon(struct daemon *d)
+{
+	int r;
+
+	d->soonfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (d->soonfd < 0)
+		return log_errno(-errno, "cannot create timerfd");
+	r = loop_add(d->loop, d->soonfd, EPOLLIN, on_timer, d);
+	if (r < 0)
+		return log_errno(r, "cannot watch timerfd");
+	return 0;
+}
+
 static void teardown(struct daemon *d)
 {
 	loop_free(d->loop);
+	fabric_free(d->fabric);
+	if (d->soonfd >= 0)
+		close(d->soonfd);
 	if (d->timerfd >= 0)
 		close(d->timerfd);
 	if (d->sigfd >= 0)
@@ -276,14 +335,22 @@ static void teardown(struct daemon *d)
 
 static int run(unsigned int interval)
 {
-	struct daemon d = { .sigfd = -1, .timerfd = -1, .interval = interval };
+	struct daemon d = { .sigfd = -1, .timerfd = -1, .soonfd = -1, .interval = interval };
 	int r;
 
 	log_info("gpupathd %s starting", gpupath_tools_version());
 	r = loop_new(&d.loop);
 	if (r < 0)
 		return log_errno(r, "cannot create the event loop");
+	r = fabric_new(&d.fabric);
+	if (r < 0) {
+		log_errno(r, "cannot start");
+		goto out;
+	}
 	r = setup_signals(&d);
+	if (r < 0)
+		goto out;
+	r = setup_soon(&d);
 	if (r < 0)
 		goto out;
 	r = subscribe(&d);

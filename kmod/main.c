@@ -8,6 +8,7 @@
 #include "device.h"
 #include "feature.h"
 #include "netlink.h"
+#include "portal.h"
 #include "provider.h"
 #include "version.h"
 #include "volume.h"
@@ -38,6 +39,7 @@ static int __init gpupath_init(void)
 	return 0;
 
 err_volume:
+	gpupath_portal_uninit();
 	gpupath_volume_uninit();
 err_provider:
 	gpupath_provider_uninit();
@@ -50,6 +52,7 @@ static void __exit gpupath_exit(void)
 {
 	/* First: no request comes in while the objects go. */
 	gpupath_genl_uninit();
+	gpupath_portal_uninit();
 	gpupath_volume_uninit();
 	gpupath_provider_uninit();
 	gpupath_device_uninit();

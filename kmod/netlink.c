@@ -8,6 +8,7 @@
 
 #include "feature.h"
 #include "netlink.h"
+#include "portal.h"
 #include "provider.h"
 #include "version.h"
 #include "volume.h"
@@ -69,6 +70,10 @@ static const struct nla_policy path_attr_policy[GPUPATH_A_PATH_MAX + 1] = {
 
 static const struct nla_policy path_policy[GPUPATH_A_MAX + 1] = {
 	[GPUPATH_A_PATH] = NLA_POLICY_NESTED(path_attr_policy),
+};
+
+static const struct nla_policy portal_policy[GPUPATH_A_MAX + 1] = {
+	[GPUPATH_A_PORTAL] = NLA_POLICY_NESTED(gpupath_portal_policy),
 };
 
 static struct genl_family gpupath_genl_family;
@@ -230,23 +235,44 @@ static int put_provider_obj(struct sk_buff *skb, void *prov)
 	return put_provider(skb, prov);
 }
 
-/* A message with one object, put by @put. */
+/*
+ * The largest message: a volume with many paths, or a portal with many
+ * connections, can outgrow NLMSG_GOODSIZE. User space reads with a buffer
+ * at least this large (libgpupath does).
+ */
+#define GPUPATH_MSG_MAX		(32 * 1024)
+
+/* A message with one object, put by @put: in a page if it fits. */
 static struct sk_buff *object_msg(u32 portid, u32 seq, u8 cmd,
 				  int (*put)(struct sk_buff *skb, void *obj), void *obj)
 {
+	size_t size = NLMSG_GOODSIZE;
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return NULL;
-	hdr = genlmsg_put(msg, portid, seq, &gpupath_genl_family, 0, cmd);
-	if (!hdr || put(msg, obj)) {
+	for (;;) {
+		msg = genlmsg_new(size, GFP_KERNEL);
+		if (!msg)
+			return NULL;
+		hdr = genlmsg_put(msg, portid, seq, &gpupath_genl_family, 0, cmd);
+		if (hdr && !put(msg, obj))
+			break;
 		nlmsg_free(msg);
-		return NULL;
+		if (!hdr || size == GPUPATH_MSG_MAX)
+			return NULL;
+		size = GPUPATH_MSG_MAX;
 	}
 	genlmsg_end(msg, hdr);
 	return msg;
+}
+
+/* The reply to a request: one object, put by @put. */
+static int reply_obj(struct genl_info *info, u8 cmd,
+		     int (*put)(struct sk_buff *skb, void *obj), void *obj)
+{
+	struct sk_buff *msg = object_msg(info->snd_portid, info->snd_seq, cmd, put, obj);
+
+	return msg ? genlmsg_reply(msg, info) : -ENOMEM;
 }
 
 /* One object of a dump, put by @put; -EMSGSIZE once the skb is full. */
@@ -669,11 +695,7 @@ static struct gpupath_volume *volume_from_info(struct genl_info *info, struct nl
 
 static int reply_volume(struct genl_info *info, struct gpupath_volume *vol)
 {
-	struct sk_buff *msg;
-
-	msg = object_msg(info->snd_portid, info->snd_seq, GPUPATH_CMD_VOLUME_NEW,
-			 put_volume_obj, vol);
-	return msg ? genlmsg_reply(msg, info) : -ENOMEM;
+	return reply_obj(info, GPUPATH_CMD_VOLUME_NEW, put_volume_obj, vol);
 }
 
 static int volume_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -703,7 +725,7 @@ static int volume_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			cb->args[0] = vol->id;
 		gpupath_volume_put(vol);
 		if (ret)
-			break;
+			return skb->len ?: ret;	/* not even one fits: say so */
 	}
 	return skb->len;
 }
@@ -972,8 +994,133 @@ static int path_del_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* Every top-level policy covers GPUPATH_A_*, up to GPUPATH_A_MAX. */
+static int put_portal_obj(struct sk_buff *skb, void *portal)
+{
+	return gpupath_portal_put(skb, portal);
+}
+
+/* Under the portal lock. */
+static void notify_portal(struct gpupath_portal *portal, u8 cmd)
+{
+	if (READ_ONCE(genl_ready))
+		multicast(object_msg(0, 0, cmd, put_portal_obj, portal), GPUPATH_NLGRP_CONFIG);
+}
+
+/* The request's portal nest, parsed into @tb; NULL with PORTAL_NEW's none. */
+static int portal_parse(struct genl_info *info, struct nlattr **tb)
+{
+	return parse_nest(info, GPUPATH_A_PORTAL, GPUPATH_A_PORTAL_MAX,
+			  gpupath_portal_policy, tb);
+}
+
+/* cb->args[0]: the id of the last portal dumped. */
+static int portal_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct gpupath_portal *portal;
+	int ret = 0;
+
+	gpupath_portal_lock();
+	cb->seq = gpupath_portal_generation();
+	while ((portal = gpupath_portal_next_locked(cb->args[0]))) {
+		ret = dump_one(skb, cb, GPUPATH_CMD_PORTAL_NEW, put_portal_obj, portal);
+		if (ret)
+			break;
+		cb->args[0] = portal->id;
+	}
+	gpupath_portal_unlock();
+	return skb->len ?: ret;	/* not even one fits: say so */
+}
+
+/* GET, SET and DEL: @op on the portal the request names, under the portal lock. */
+static int portal_change(struct genl_info *info,
+			 int (*op)(struct gpupath_portal *portal, struct genl_info *info,
+				   struct nlattr **tb))
+{
+	struct nlattr *tb[GPUPATH_A_PORTAL_MAX + 1];
+	struct gpupath_portal *portal;
+	int ret;
+
+	ret = portal_parse(info, tb);
+	if (ret)
+		return ret;
+	gpupath_portal_lock();
+	portal = gpupath_portal_find_locked(tb, info->extack);
+	ret = PTR_ERR_OR_ZERO(portal);
+	if (!ret)
+		ret = op(portal, info, tb);
+	gpupath_portal_unlock();
+	return ret;
+}
+
+/* The reply to GET and NEW. */
+static int portal_reply(struct gpupath_portal *portal, struct genl_info *info,
+			struct nlattr **tb)
+{
+	return reply_obj(info, GPUPATH_CMD_PORTAL_NEW, put_portal_obj, portal);
+}
+
+static int portal_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[GPUPATH_A_PORTAL_MAX + 1];
+	struct gpupath_portal *portal;
+	int ret;
+
+	ret = portal_parse(info, tb);
+	if (ret)
+		return ret;
+	gpupath_portal_lock();
+	ret = gpupath_portal_add_locked(info->attrs[GPUPATH_A_PORTAL], tb, info->extack,
+					&portal);
+	if (!ret) {
+		notify_portal(portal, GPUPATH_CMD_PORTAL_NEW);
+		ret = portal_reply(portal, info, tb);
+	}
+	gpupath_portal_unlock();
+	return ret;
+}
+
+static int portal_set(struct gpupath_portal *portal, struct genl_info *info, struct nlattr **tb)
+{
+	int ret = gpupath_portal_set_locked(portal, info->attrs[GPUPATH_A_PORTAL], tb,
+					    info->extack);
+
+	if (!ret)
+		notify_portal(portal, GPUPATH_CMD_PORTAL_NEW);
+	return ret;
+}
+
+static int portal_del(struct gpupath_portal *portal, struct genl_info *info, struct nlattr **tb)
+{
+	notify_portal(portal, GPUPATH_CMD_PORTAL_DEL);
+	gpupath_portal_del_locked(portal);
+	return 0;
+}
+
+static int portal_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return portal_change(info, portal_reply);
+}
+
+static int portal_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return portal_change(info, portal_set);
+}
+
+static int portal_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return portal_change(info, portal_del);
+}
+
+/* Dumps start with room for the largest object (netlink allocates that). */
+static int dump_start(struct netlink_callback *cb)
+{
+	cb->min_dump_alloc = GPUPATH_MSG_MAX;
+	return 0;
+}
+
 #define GPUPATH_OP_READ(c, d, dump, p) \
-	{ .cmd = (c), .doit = (d), .dumpit = (dump), .policy = (p), .maxattr = GPUPATH_A_MAX }
+	{ .cmd = (c), .start = dump_start, .doit = (d), .dumpit = (dump), .policy = (p), \
+	  .maxattr = GPUPATH_A_MAX }
 #define GPUPATH_OP_ADMIN(c, d, p) \
 	{ .cmd = (c), .doit = (d), .policy = (p), .maxattr = GPUPATH_A_MAX, \
 	  .flags = GENL_ADMIN_PERM }
@@ -992,6 +1139,11 @@ static const struct genl_ops gpupath_genl_ops[] = {
 	GPUPATH_OP_ADMIN(GPUPATH_CMD_PATH_NEW, path_new_doit, path_policy),
 	GPUPATH_OP_ADMIN(GPUPATH_CMD_PATH_DEL, path_del_doit, path_policy),
 	GPUPATH_OP_ADMIN(GPUPATH_CMD_PATH_SET, path_set_doit, path_policy),
+	GPUPATH_OP_READ(GPUPATH_CMD_PORTAL_GET, portal_get_doit, portal_get_dumpit,
+			portal_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_PORTAL_NEW, portal_new_doit, portal_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_PORTAL_DEL, portal_del_doit, portal_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_PORTAL_SET, portal_set_doit, portal_policy),
 };
 
 static struct genl_family gpupath_genl_family __ro_after_init = {

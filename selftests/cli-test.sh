@@ -87,6 +87,25 @@ t "path add: unknown state lists the states" 2 "unknown state 'sideways' \(one o
 t "path set: unknown keyword" 2 "unknown keyword 'policy' \(one of: weight rail state\)" \
 	"$GP" path set 3 policy weighted
 t "path set: nothing to set" 2 'nothing to set' "$GP" path set 3
+t "portal: unknown subcommand" 2 "unknown portal command 'frob'" "$GP" portal frob
+t "portal add: needs transport and traddr" 2 'transport and traddr are needed' \
+	"$GP" portal add p1 traddr 10.0.0.1
+t "portal add: unknown transport" 2 "unknown transport 'fc' \(one of: rdma tcp\)" \
+	"$GP" portal add p1 transport fc traddr 10.0.0.1
+t "portal add: port 0" 2 'trsvcid must be 1 to 65535, not 0' \
+	"$GP" portal add p1 transport tcp traddr 10.0.0.1 trsvcid 0
+t "portal add: a rail without an interface or address" 2 "'1' is not RAIL:IFACE" \
+	"$GP" portal add p1 transport rdma traddr 10.0.0.1 rails 1
+t "portal add: rail 0" 2 'rail must be 1 to 4294967295, not 0' \
+	"$GP" portal add p1 transport rdma traddr 10.0.0.1 rails 0:eth0
+t "portal add: interface name too long" 2 "interface name 'abcdefghijklmnopq' is too long" \
+	"$GP" portal add p1 transport rdma traddr 10.0.0.1 rails 1:abcdefghijklmnopq
+t "portal add: reconnect-delay 0" 2 'reconnect-delay must be 1 to 3600' \
+	"$GP" portal add p1 transport tcp traddr 10.0.0.1 reconnect-delay 0
+t "portal set: the target cannot change" 2 "unknown keyword 'traddr'" \
+	"$GP" portal set p1 traddr 10.0.0.2
+t "portal set: nothing to set" 2 'nothing to set' "$GP" portal set p1
+t "portal del: needs PORTAL" 2 'Usage: gpupath portal' "$GP" portal del
 t "path set: PATH is an id" 2 "'nvme1n1' is not a path id" "$GP" path set nvme1n1 weight 2
 t "path del: path id 0" 2 "'0' is not a path id" "$GP" path del 0
 t "path show volume: needs VOL" 2 'Usage: gpupath path' "$GP" path show volume

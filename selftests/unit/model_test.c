@@ -10,6 +10,14 @@
 
 #define FAMILY 0x42
 
+static struct nl_msg *new_msg_size(uint8_t cmd, size_t size)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(size);
+
+	genlmsg_put(msg, 0, 0, FAMILY, 0, 0, cmd, GPUPATH_GENL_VERSION);
+	return msg;
+}
+
 static struct nl_msg *new_msg(uint8_t cmd)
 {
 	struct nl_msg *msg = nlmsg_alloc();
@@ -523,6 +531,71 @@ TEST(volume_names)
 	EXPECT_STREQ("volume-set", gpupath_cmd_name(GPUPATH_CMD_VOLUME_SET));
 	EXPECT_STREQ("path-new", gpupath_cmd_name(GPUPATH_CMD_PATH_NEW));
 	EXPECT_STREQ("event", gpupath_cmd_name(GPUPATH_CMD_EVENT));
+}
+
+TEST(portal_with_rails_and_connections)
+{
+	struct nl_msg *msg = new_msg_size(GPUPATH_CMD_PORTAL_NEW, 65536);
+	struct gpupath_mon_event *ev = malloc(sizeof(*ev));
+	struct nlattr *nest, *sub;
+	int i;
+
+	ASSERT_NE(NULL, ev);
+	nest = nla_nest_start(msg, GPUPATH_A_PORTAL);
+	nla_put_u32(msg, GPUPATH_A_PORTAL_ID, 4);
+	nla_put_string(msg, GPUPATH_A_PORTAL_NAME, "rail1");
+	nla_put_u32(msg, GPUPATH_A_PORTAL_TRANSPORT, GPUPATH_TRANSPORT_RDMA);
+	nla_put_string(msg, GPUPATH_A_PORTAL_TRADDR, "10.0.0.1");
+	nla_put_u32(msg, GPUPATH_A_PORTAL_TRSVCID, 4420);
+	nla_put_flag(msg, GPUPATH_A_PORTAL_DISCOVERY);
+	nla_put_u32(msg, GPUPATH_A_PORTAL_CTRL_LOSS_TMO, GPUPATH_TMO_FOREVER);
+	for (i = 1; i <= 2; i++) {
+		sub = nla_nest_start(msg, GPUPATH_A_PORTAL_RAIL);
+		nla_put_u32(msg, GPUPATH_A_RAIL_ID, i);
+		nla_put_string(msg, GPUPATH_A_RAIL_IFACE, i == 1 ? "eth1" : "eth2");
+		nla_nest_end(msg, sub);
+	}
+	/* More connections than kept: the rest are dropped, not overrun. */
+	for (i = 0; i < GPUPATH_PORTAL_CONNS_MAX + 3; i++) {
+		sub = nla_nest_start(msg, GPUPATH_A_PORTAL_CONN);
+		nla_put_u32(msg, GPUPATH_A_CONN_RAIL, 1 + i % 2);
+		nla_put_string(msg, GPUPATH_A_CONN_SUBSYSNQN, "nqn.2026-11.io.example:a");
+		nla_put_u32(msg, GPUPATH_A_CONN_STATE, GPUPATH_CONN_BACKOFF);
+		nla_put_u32(msg, GPUPATH_A_CONN_ATTEMPTS, i);
+		nla_nest_end(msg, sub);
+	}
+	nla_nest_end(msg, nest);
+	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), ev));
+	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev->group);
+	ASSERT_TRUE(ev->has_portal);
+	EXPECT_EQ(4, ev->portal.id);
+	EXPECT_STREQ("rail1", ev->portal.name);
+	EXPECT_STREQ("rdma", gpupath_transport_name(ev->portal.transport));
+	EXPECT_TRUE(ev->portal.discovery);
+	EXPECT_EQ(GPUPATH_TMO_FOREVER, ev->portal.ctrl_loss_tmo);
+	ASSERT_EQ(2, ev->portal.nrails);
+	EXPECT_STREQ("eth2", ev->portal.rail[1].iface);
+	ASSERT_EQ(GPUPATH_PORTAL_CONNS_MAX, ev->portal.nconns);
+	EXPECT_EQ(5, ev->portal.conn[5].attempts);
+	EXPECT_STREQ("backoff", gpupath_conn_state_name(ev->portal.conn[5].state));
+	EXPECT_STREQ("unknown", gpupath_conn_state_name(99));
+	free(ev);
+	nlmsg_free(msg);
+}
+
+TEST(portal_without_id_is_rejected)
+{
+	struct nl_msg *msg = new_msg(GPUPATH_CMD_PORTAL_NEW);
+	struct gpupath_mon_event *ev = malloc(sizeof(*ev));
+	struct nlattr *nest;
+
+	ASSERT_NE(NULL, ev);
+	nest = nla_nest_start(msg, GPUPATH_A_PORTAL);
+	nla_put_string(msg, GPUPATH_A_PORTAL_NAME, "x");
+	nla_nest_end(msg, nest);
+	EXPECT_EQ(-EBADMSG, gpupath_model_event(nlmsg_hdr(msg), ev));
+	free(ev);
+	nlmsg_free(msg);
 }
 
 TEST(features_format)

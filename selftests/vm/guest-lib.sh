@@ -173,6 +173,15 @@ RAILS="1 2 0"		# rails_list order: the RDMA rails, then TCP
 
 rails_setup() {
 	local n
+	rails_targets
+	for n in $RAILS; do
+		rail_connect $n || fail "rail $n: $rail_err"
+	done
+}
+
+# The target side of rails_setup, nothing connected.
+rails_targets() {
+	local n
 	fabric_common
 	for n in 1 2; do
 		$IP link add rail$n type veth peer name rail${n}p &&
@@ -182,9 +191,6 @@ rails_setup() {
 		$IP link set rail${n}p up || fail "rail $n: veth pair"
 		rdma link add rxe$n type rxe netdev rail$n || fail "rail $n: rxe$n"
 		nvmet_port $((10 + n)) rdma 10.99.$n.1 4420 || fail "rail $n: nvmet port"
-	done
-	for n in $RAILS; do
-		rail_connect $n || fail "rail $n: $rail_err"
 	done
 }
 

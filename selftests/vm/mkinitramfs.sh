@@ -150,9 +150,9 @@ install_bin "$kmod" /usr/bin/kmod /bin/kmod \
 	/sbin/modprobe /sbin/insmod /sbin/rmmod /sbin/lsmod /sbin/depmod /sbin/modinfo
 
 # Libraries gpupath's own programs link (they reach the guest over 9p).
-for so in libnl-3.so.200 libnl-genl-3.so.200; do
-	lib=$(ldconfig -p | awk -v so="$so" '$1 == so && /x86-64/ { print $NF; exit }')
-	[ -n "$lib" ] || die "$so not found; install the Debian packages libnl-3-200 libnl-genl-3-200"
+for so in libnl-3.so.200 libnl-genl-3.so.200 libnvme.so.1 libjson-c.so.5; do
+	lib=$(ldconfig -p | awk -v so="$so" '!f && $1 == so && /x86-64/ { print $NF; f = 1 }')
+	[ -n "$lib" ] || die "$so not found; install the Debian packages libnl-3-200 libnl-genl-3-200 libnvme1 libjson-c5"
 	copy_lib "$lib"
 done
 

@@ -9,6 +9,7 @@ set -euo pipefail
 pkgs=(
 	# user space
 	gcc g++ make pkg-config libc6-dev libnl-3-dev libnl-genl-3-dev
+	libnvme-dev libjson-c-dev
 	# test kernel, module, static checks
 	linux-source-6.1 flex bison bc libelf-dev libssl-dev ccache xz-utils
 	sparse perl dkms openssl linux-headers-amd64 kmod

@@ -15,6 +15,8 @@ static const struct cli_cmd commands[] = {
 	{ "provider", "device memory: show, add PCI_DEV, del ID", cmd_provider },
 	{ "volume", "multipath volumes: show, add, set, del", cmd_volume },
 	{ "path", "the paths of volumes: show, add VOL DEVICE, set, del", cmd_path },
+	{ "portal", "fabric targets gpupathd keeps connected: show, add, set, del",
+	  cmd_portal },
 	{ "stats", "I/O counters: direct, and refused by reason", cmd_stats },
 	{ "monitor", "print notifications as they arrive", cmd_monitor },
 	{ "version", "print the versions of the tools and the module", cmd_version },

@@ -55,6 +55,7 @@ static struct nla_policy top_policy[GPUPATH_A_MAX + 1] = {
 	[GPUPATH_A_VOLUME]		= { .type = NLA_NESTED },
 	[GPUPATH_A_PATH]		= { .type = NLA_NESTED },
 	[GPUPATH_A_EVENT]		= { .type = NLA_NESTED },
+	[GPUPATH_A_PORTAL]		= { .type = NLA_NESTED },
 };
 
 static struct nla_policy provider_policy[GPUPATH_A_PROVIDER_MAX + 1] = {
@@ -117,6 +118,41 @@ static struct nla_policy vstats_policy[GPUPATH_A_VSTATS_MAX + 1] = {
 	[GPUPATH_A_VSTATS_FAILOVER_LAST_NS] = { .type = NLA_U64 },
 	[GPUPATH_A_VSTATS_FAILOVER_MAX_NS] = { .type = NLA_U64 },
 	[GPUPATH_A_VSTATS_INFLIGHT]	= { .type = NLA_U64 },
+};
+
+static struct nla_policy portal_policy[GPUPATH_A_PORTAL_MAX + 1] = {
+	[GPUPATH_A_PORTAL_ID]		= { .type = NLA_U32 },
+	[GPUPATH_A_PORTAL_NAME]		= { .type = NLA_STRING },
+	[GPUPATH_A_PORTAL_TRANSPORT]	= { .type = NLA_U32 },
+	[GPUPATH_A_PORTAL_TRADDR]	= { .type = NLA_STRING },
+	[GPUPATH_A_PORTAL_TRSVCID]	= { .type = NLA_U32 },
+	[GPUPATH_A_PORTAL_SUBSYSNQN]	= { .type = NLA_STRING },
+	[GPUPATH_A_PORTAL_RAIL]		= { .type = NLA_NESTED },
+	[GPUPATH_A_PORTAL_QOS]		= { .type = NLA_STRING },
+	[GPUPATH_A_PORTAL_CTRL_LOSS_TMO] = { .type = NLA_U32 },
+	[GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO] = { .type = NLA_U32 },
+	[GPUPATH_A_PORTAL_RECONNECT_DELAY] = { .type = NLA_U32 },
+	[GPUPATH_A_PORTAL_NR_IO_QUEUES]	= { .type = NLA_U32 },
+	[GPUPATH_A_PORTAL_CONN]		= { .type = NLA_NESTED },
+	[GPUPATH_A_PORTAL_DISCOVERY]	= { .type = NLA_FLAG },
+};
+
+static struct nla_policy rail_policy[GPUPATH_A_RAIL_MAX + 1] = {
+	[GPUPATH_A_RAIL_ID]		= { .type = NLA_U32 },
+	[GPUPATH_A_RAIL_IFACE]		= { .type = NLA_STRING },
+	[GPUPATH_A_RAIL_ADDR]		= { .type = NLA_STRING },
+};
+
+static struct nla_policy conn_policy[GPUPATH_A_CONN_MAX + 1] = {
+	[GPUPATH_A_CONN_RAIL]		= { .type = NLA_U32 },
+	[GPUPATH_A_CONN_SUBSYSNQN]	= { .type = NLA_STRING },
+	[GPUPATH_A_CONN_TRADDR]		= { .type = NLA_STRING },
+	[GPUPATH_A_CONN_STATE]		= { .type = NLA_U32 },
+	[GPUPATH_A_CONN_CONTROLLER]	= { .type = NLA_STRING },
+	[GPUPATH_A_CONN_ATTEMPTS]	= { .type = NLA_U32 },
+	[GPUPATH_A_CONN_ERROR]		= { .type = NLA_U32 },
+	[GPUPATH_A_CONN_RETRY_MS]	= { .type = NLA_U32 },
+	[GPUPATH_A_CONN_TRSVCID]	= { .type = NLA_U32 },
 };
 
 static struct nla_policy path_policy[GPUPATH_A_PATH_MAX + 1] = {
@@ -405,6 +441,69 @@ static int model_volume_event(struct nlattr *nest, struct gpupath_volume_event *
 	return 0;
 }
 
+static int model_rail(struct nlattr *nest, struct gpupath_portal_rail *rail)
+{
+	struct nlattr *tb[GPUPATH_A_RAIL_MAX + 1];
+
+	if (nla_parse_nested(tb, GPUPATH_A_RAIL_MAX, nest, rail_policy) < 0)
+		return -EBADMSG;
+	rail->id = get_u32(tb[GPUPATH_A_RAIL_ID]);
+	get_str(rail->iface, sizeof(rail->iface), tb[GPUPATH_A_RAIL_IFACE]);
+	get_str(rail->addr, sizeof(rail->addr), tb[GPUPATH_A_RAIL_ADDR]);
+	return 0;
+}
+
+static int model_conn(struct nlattr *nest, struct gpupath_portal_conn *c)
+{
+	struct nlattr *tb[GPUPATH_A_CONN_MAX + 1];
+
+	if (nla_parse_nested(tb, GPUPATH_A_CONN_MAX, nest, conn_policy) < 0)
+		return -EBADMSG;
+	c->rail = get_u32(tb[GPUPATH_A_CONN_RAIL]);
+	get_str(c->subsysnqn, sizeof(c->subsysnqn), tb[GPUPATH_A_CONN_SUBSYSNQN]);
+	get_str(c->traddr, sizeof(c->traddr), tb[GPUPATH_A_CONN_TRADDR]);
+	c->trsvcid = get_u32(tb[GPUPATH_A_CONN_TRSVCID]);
+	c->state = get_u32(tb[GPUPATH_A_CONN_STATE]);
+	get_str(c->controller, sizeof(c->controller), tb[GPUPATH_A_CONN_CONTROLLER]);
+	c->attempts = get_u32(tb[GPUPATH_A_CONN_ATTEMPTS]);
+	c->error = get_u32(tb[GPUPATH_A_CONN_ERROR]);
+	c->retry_ms = get_u32(tb[GPUPATH_A_CONN_RETRY_MS]);
+	return 0;
+}
+
+int gpupath_model_portal(struct nlattr *nest, struct gpupath_portal *p)
+{
+	struct nlattr *tb[GPUPATH_A_PORTAL_MAX + 1], *attr;
+	int rem, r = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (nla_parse_nested(tb, GPUPATH_A_PORTAL_MAX, nest, portal_policy) < 0 ||
+	    !tb[GPUPATH_A_PORTAL_ID])
+		return -EBADMSG;
+	p->id = get_u32(tb[GPUPATH_A_PORTAL_ID]);
+	get_str(p->name, sizeof(p->name), tb[GPUPATH_A_PORTAL_NAME]);
+	p->transport = get_u32(tb[GPUPATH_A_PORTAL_TRANSPORT]);
+	get_str(p->traddr, sizeof(p->traddr), tb[GPUPATH_A_PORTAL_TRADDR]);
+	p->trsvcid = get_u32(tb[GPUPATH_A_PORTAL_TRSVCID]);
+	get_str(p->subsysnqn, sizeof(p->subsysnqn), tb[GPUPATH_A_PORTAL_SUBSYSNQN]);
+	p->discovery = tb[GPUPATH_A_PORTAL_DISCOVERY];
+	get_str(p->qos, sizeof(p->qos), tb[GPUPATH_A_PORTAL_QOS]);
+	p->ctrl_loss_tmo = get_u32(tb[GPUPATH_A_PORTAL_CTRL_LOSS_TMO]);
+	p->fast_io_fail_tmo = get_u32(tb[GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO]);
+	p->reconnect_delay = get_u32(tb[GPUPATH_A_PORTAL_RECONNECT_DELAY]);
+	p->nr_io_queues = get_u32(tb[GPUPATH_A_PORTAL_NR_IO_QUEUES]);
+	nla_for_each_nested(attr, nest, rem) {
+		if (nla_type(attr) == GPUPATH_A_PORTAL_RAIL && p->nrails < GPUPATH_PORTAL_RAILS_MAX)
+			r = model_rail(attr, &p->rail[p->nrails++]);
+		else if (nla_type(attr) == GPUPATH_A_PORTAL_CONN &&
+			 p->nconns < GPUPATH_PORTAL_CONNS_MAX)
+			r = model_conn(attr, &p->conn[p->nconns++]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* ---- objects ------------------------------------------------------------ */
 
 /* What the requests about each kind of object send (0 and NULL: nothing). */
@@ -423,6 +522,12 @@ struct path_req {
 	uint32_t volume;
 	const char *device;
 	const struct gpupath_path_conf *conf;
+};
+
+struct portal_req {
+	uint32_t id;
+	const char *name;
+	const struct gpupath_portal_conf *conf;
 };
 
 /* Put u32 @type when @bit is in @set; nonzero when the message is full. */
@@ -483,6 +588,81 @@ static int fill_path(struct nl_msg *msg, const void *arg)
 				 GPUPATH_A_PATH_RAIL, c->rail));
 }
 
+static int fill_rail(struct nl_msg *msg, const struct gpupath_portal_rail *rail)
+{
+	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_PORTAL_RAIL);
+
+	if (!nest || nla_put_u32(msg, GPUPATH_A_RAIL_ID, rail->id) ||
+	    (rail->iface[0] && nla_put_string(msg, GPUPATH_A_RAIL_IFACE, rail->iface)) ||
+	    (rail->addr[0] && nla_put_string(msg, GPUPATH_A_RAIL_ADDR, rail->addr)))
+		return -1;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int fill_conn(struct nl_msg *msg, const struct gpupath_portal_conn *c)
+{
+	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_PORTAL_CONN);
+
+	if (!nest || nla_put_u32(msg, GPUPATH_A_CONN_RAIL, c->rail) ||
+	    nla_put_string(msg, GPUPATH_A_CONN_SUBSYSNQN, c->subsysnqn) ||
+	    nla_put_string(msg, GPUPATH_A_CONN_TRADDR, c->traddr) ||
+	    nla_put_u32(msg, GPUPATH_A_CONN_TRSVCID, c->trsvcid) ||
+	    nla_put_u32(msg, GPUPATH_A_CONN_STATE, c->state) ||
+	    (c->controller[0] && nla_put_string(msg, GPUPATH_A_CONN_CONTROLLER, c->controller)) ||
+	    nla_put_u32(msg, GPUPATH_A_CONN_ATTEMPTS, c->attempts) ||
+	    nla_put_u32(msg, GPUPATH_A_CONN_ERROR, c->error) ||
+	    nla_put_u32(msg, GPUPATH_A_CONN_RETRY_MS, c->retry_ms))
+		return -1;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int fill_portal(struct nl_msg *msg, const void *arg)
+{
+	const struct portal_req *req = arg;
+	const struct gpupath_portal_conf *c = req->conf;
+	unsigned int i;
+
+	if (put_id(msg, GPUPATH_A_PORTAL_ID, req->id) ||
+	    (!req->id && put_opt_str(msg, GPUPATH_A_PORTAL_NAME, req->name)))
+		return -1;
+	if (!c)
+		return 0;
+	if ((c->transport && nla_put_u32(msg, GPUPATH_A_PORTAL_TRANSPORT, c->transport)) ||
+	    put_opt_str(msg, GPUPATH_A_PORTAL_TRADDR, c->traddr) ||
+	    put_opt_str(msg, GPUPATH_A_PORTAL_SUBSYSNQN, c->subsysnqn) ||
+	    put_opt_u32(msg, c->set, GPUPATH_PORTAL_SET_TRSVCID, GPUPATH_A_PORTAL_TRSVCID,
+			c->trsvcid) ||
+	    ((c->set & GPUPATH_PORTAL_SET_QOS) &&
+	     nla_put_string(msg, GPUPATH_A_PORTAL_QOS, c->qos ? c->qos : "")) ||
+	    put_opt_u32(msg, c->set, GPUPATH_PORTAL_SET_CTRL_LOSS_TMO,
+			GPUPATH_A_PORTAL_CTRL_LOSS_TMO, c->ctrl_loss_tmo) ||
+	    put_opt_u32(msg, c->set, GPUPATH_PORTAL_SET_FAST_IO_FAIL_TMO,
+			GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO, c->fast_io_fail_tmo) ||
+	    put_opt_u32(msg, c->set, GPUPATH_PORTAL_SET_RECONNECT_DELAY,
+			GPUPATH_A_PORTAL_RECONNECT_DELAY, c->reconnect_delay) ||
+	    put_opt_u32(msg, c->set, GPUPATH_PORTAL_SET_NR_IO_QUEUES,
+			GPUPATH_A_PORTAL_NR_IO_QUEUES, c->nr_io_queues))
+		return -1;
+	for (i = 0; (c->set & GPUPATH_PORTAL_SET_RAILS) && i < c->nrails; i++)
+		if (fill_rail(msg, &c->rail[i]))
+			return -1;
+	if (!(c->set & GPUPATH_PORTAL_SET_CONNS))
+		return 0;
+	if (!c->nconns)
+		return nla_put_flag(msg, GPUPATH_A_PORTAL_CONN_CLEAR) ? -1 : 0;
+	for (i = 0; i < c->nconns; i++)
+		if (fill_conn(msg, &c->conn[i]))
+			return -1;
+	return 0;
+}
+
+static int decode_portal(struct nlattr *nest, void *obj)
+{
+	return gpupath_model_portal(nest, obj);
+}
+
 static int decode_info(struct nlattr *nest, void *obj)
 {
 	return gpupath_model_info(nest, obj);
@@ -531,6 +711,9 @@ static const struct kind volume_kind = {
 static const struct kind path_kind = {
 	GPUPATH_A_PATH, sizeof(struct gpupath_path), decode_path, fill_path,
 };
+static const struct kind portal_kind = {
+	GPUPATH_A_PORTAL, sizeof(struct gpupath_portal), decode_portal, fill_portal,
+};
 static const struct kind event_kind = {
 	GPUPATH_A_EVENT, sizeof(struct gpupath_volume_event), decode_volume_event, NULL,
 };
@@ -566,7 +749,8 @@ int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_mon_event *ev)
 	    model_member(tb, &provider_kind, &ev->provider, &ev->has_provider) ||
 	    model_member(tb, &volume_kind, &ev->volume, &ev->has_volume) ||
 	    model_member(tb, &path_kind, &ev->path, &ev->has_path) ||
-	    model_member(tb, &event_kind, &ev->event, &ev->has_event))
+	    model_member(tb, &event_kind, &ev->event, &ev->has_event) ||
+	    model_member(tb, &portal_kind, &ev->portal, &ev->has_portal))
 		return -EBADMSG;
 	return 0;
 }
@@ -715,6 +899,9 @@ static int set_ext_ack(struct nl_sock *sk)
 	return 0;
 }
 
+/* At least the kernel's largest message (GPUPATH_MSG_MAX there). */
+#define GPUPATH_MSG_BUF		(64 * 1024)
+
 static int connect_genl(struct nl_sock **skp)
 {
 	struct nl_sock *sk;
@@ -728,6 +915,8 @@ static int connect_genl(struct nl_sock **skp)
 		nl_socket_free(sk);
 		return libnl_errno(r);
 	}
+	/* Volumes with many paths and portals with many connections are big. */
+	nl_socket_set_msg_buf_size(sk, GPUPATH_MSG_BUF);
 	*skp = sk;
 	return 0;
 }
@@ -969,6 +1158,47 @@ int gpupath_ctl_path_del(struct gpupath_ctl *ctl, uint32_t id)
 	struct path_req req = { .id = id };
 
 	return object_request(ctl, GPUPATH_CMD_PATH_DEL, &path_kind, &req, NULL);
+}
+
+int gpupath_ctl_portal_list(struct gpupath_ctl *ctl, struct gpupath_portal **list,
+			    size_t *count)
+{
+	void *items;
+	int r = object_dump(ctl, GPUPATH_CMD_PORTAL_GET, &portal_kind, NULL, &items, count);
+
+	*list = r < 0 ? NULL : items;
+	return r;
+}
+
+int gpupath_ctl_portal_get(struct gpupath_ctl *ctl, uint32_t id, const char *name,
+			   struct gpupath_portal *portal)
+{
+	struct portal_req req = { .id = id, .name = name };
+
+	return object_request(ctl, GPUPATH_CMD_PORTAL_GET, &portal_kind, &req, portal);
+}
+
+int gpupath_ctl_portal_add(struct gpupath_ctl *ctl, const struct gpupath_portal_conf *conf,
+			   struct gpupath_portal *portal)
+{
+	struct portal_req req = { .name = conf->name, .conf = conf };
+
+	return object_request(ctl, GPUPATH_CMD_PORTAL_NEW, &portal_kind, &req, portal);
+}
+
+int gpupath_ctl_portal_set(struct gpupath_ctl *ctl, uint32_t id, const char *name,
+			   const struct gpupath_portal_conf *conf)
+{
+	struct portal_req req = { .id = id, .name = name, .conf = conf };
+
+	return object_request(ctl, GPUPATH_CMD_PORTAL_SET, &portal_kind, &req, NULL);
+}
+
+int gpupath_ctl_portal_del(struct gpupath_ctl *ctl, uint32_t id, const char *name)
+{
+	struct portal_req req = { .id = id, .name = name };
+
+	return object_request(ctl, GPUPATH_CMD_PORTAL_DEL, &portal_kind, &req, NULL);
 }
 
 /* ---- notifications ------------------------------------------------------ */

@@ -116,6 +116,11 @@ int gpupath_policy_parse(const char *name, uint32_t *policy);
 const char *gpupath_volume_mode_name(uint32_t mode);
 /* Name of a path state ("up", "down", "draining"), "unknown" otherwise. */
 const char *gpupath_path_state_name(uint32_t state);
+/* Name of a portal's transport ("rdma", "tcp"), and back. */
+const char *gpupath_transport_name(uint32_t transport);
+int gpupath_transport_parse(const char *name, uint32_t *transport);
+/* Name of a portal connection's state ("live"), "unknown" otherwise. */
+const char *gpupath_conn_state_name(uint32_t state);
 /* The enum gpupath_path_state named @name; -EINVAL if none is. */
 int gpupath_path_state_parse(const char *name, uint32_t *state);
 /* Name of a path's health ("live", "failed", "gone"), "unknown" otherwise. */
@@ -267,6 +272,77 @@ struct gpupath_path_conf {
 	uint32_t rail;
 };
 
+/* One host interface a portal is connected from. */
+struct gpupath_portal_rail {
+	uint32_t id;			/* rail number, from 1 */
+	char iface[16];			/* network interface */
+	char addr[48];			/* host address, "" for the interface's */
+};
+
+/* One connection of a portal, as the daemon reports it. */
+struct gpupath_portal_conn {
+	uint32_t rail;			/* 0: not bound to a rail */
+	char subsysnqn[224];
+	char traddr[48];
+	uint32_t trsvcid;
+	uint32_t state;			/* enum gpupath_conn_state */
+	char controller[32];		/* "nvme3", "" when none */
+	uint32_t attempts;		/* failed attempts in a row */
+	uint32_t error;			/* errno of the last failure */
+	uint32_t retry_ms;		/* to the next attempt */
+};
+
+struct gpupath_portal {
+	uint32_t id;
+	char name[GPUPATH_NAME_LEN];
+	uint32_t transport;		/* enum gpupath_transport */
+	char traddr[48];
+	uint32_t trsvcid;
+	char subsysnqn[224];		/* "" for a discovery portal */
+	bool discovery;
+	char qos[GPUPATH_NAME_LEN];	/* QoS class, "" for none */
+	uint32_t ctrl_loss_tmo;		/* s, or GPUPATH_TMO_FOREVER */
+	uint32_t fast_io_fail_tmo;	/* s, or GPUPATH_TMO_OFF */
+	uint32_t reconnect_delay;	/* s */
+	uint32_t nr_io_queues;		/* 0: the host's default */
+	unsigned int nrails;
+	struct gpupath_portal_rail rail[GPUPATH_PORTAL_RAILS_MAX];
+	unsigned int nconns;
+	struct gpupath_portal_conn conn[GPUPATH_PORTAL_CONNS_MAX];
+};
+
+/* Which members of a portal request to send. */
+enum gpupath_portal_set {
+	GPUPATH_PORTAL_SET_TRSVCID		= 1u << 0,
+	GPUPATH_PORTAL_SET_QOS			= 1u << 1,
+	GPUPATH_PORTAL_SET_CTRL_LOSS_TMO	= 1u << 2,
+	GPUPATH_PORTAL_SET_FAST_IO_FAIL_TMO	= 1u << 3,
+	GPUPATH_PORTAL_SET_RECONNECT_DELAY	= 1u << 4,
+	GPUPATH_PORTAL_SET_NR_IO_QUEUES		= 1u << 5,
+	GPUPATH_PORTAL_SET_RAILS		= 1u << 6,
+	GPUPATH_PORTAL_SET_CONNS		= 1u << 7,	/* set only */
+};
+
+struct gpupath_portal_conf {
+	uint32_t set;			/* GPUPATH_PORTAL_SET_* */
+	/* add only: */
+	const char *name;
+	uint32_t transport;		/* enum gpupath_transport */
+	const char *traddr;
+	const char *subsysnqn;		/* NULL: a discovery portal */
+	/* add and set: */
+	uint32_t trsvcid;
+	const char *qos;
+	uint32_t ctrl_loss_tmo;
+	uint32_t fast_io_fail_tmo;
+	uint32_t reconnect_delay;
+	uint32_t nr_io_queues;
+	unsigned int nrails;
+	struct gpupath_portal_rail rail[GPUPATH_PORTAL_RAILS_MAX];
+	unsigned int nconns;		/* 0 with SET_CONNS: clear them */
+	const struct gpupath_portal_conn *conn;
+};
+
 /* ---- control plane ----------------------------------------------------- */
 
 struct gpupath_ctl;
@@ -321,6 +397,20 @@ int gpupath_ctl_path_set(struct gpupath_ctl *ctl, uint32_t id,
 			 const struct gpupath_path_conf *conf);
 int gpupath_ctl_path_del(struct gpupath_ctl *ctl, uint32_t id);
 
+/*
+ * Portals, named by id, or by name when @id is 0. *list is malloc'ed, free()
+ * it.
+ */
+int gpupath_ctl_portal_list(struct gpupath_ctl *ctl, struct gpupath_portal **list,
+			    size_t *count);
+int gpupath_ctl_portal_get(struct gpupath_ctl *ctl, uint32_t id, const char *name,
+			   struct gpupath_portal *portal);
+int gpupath_ctl_portal_add(struct gpupath_ctl *ctl, const struct gpupath_portal_conf *conf,
+			   struct gpupath_portal *portal);
+int gpupath_ctl_portal_set(struct gpupath_ctl *ctl, uint32_t id, const char *name,
+			   const struct gpupath_portal_conf *conf);
+int gpupath_ctl_portal_del(struct gpupath_ctl *ctl, uint32_t id, const char *name);
+
 /* ---- notifications ----------------------------------------------------- */
 
 enum gpupath_event_type {
@@ -344,6 +434,8 @@ struct gpupath_mon_event {
 	struct gpupath_path path;
 	bool has_event;			/* NOTIFY: carried GPUPATH_A_EVENT */
 	struct gpupath_volume_event event;
+	bool has_portal;		/* NOTIFY: carried GPUPATH_A_PORTAL */
+	struct gpupath_portal portal;
 };
 
 struct gpupath_mon;

@@ -99,6 +99,10 @@ static const char *const cmd_names[] = {
 	[GPUPATH_CMD_PATH_DEL] = "path-del",
 	[GPUPATH_CMD_PATH_SET] = "path-set",
 	[GPUPATH_CMD_EVENT] = "event",
+	[GPUPATH_CMD_PORTAL_GET] = "portal-get",
+	[GPUPATH_CMD_PORTAL_NEW] = "portal-new",
+	[GPUPATH_CMD_PORTAL_DEL] = "portal-del",
+	[GPUPATH_CMD_PORTAL_SET] = "portal-set",
 };
 
 const char *gpupath_cmd_name(uint32_t cmd)
@@ -243,6 +247,34 @@ const char *gpupath_path_state_name(uint32_t state)
 int gpupath_path_state_parse(const char *name, uint32_t *state)
 {
 	return table_parse(path_state_names, ARRAY_SIZE(path_state_names), name, state);
+}
+
+static const char *const transport_names[] = {
+	[GPUPATH_TRANSPORT_RDMA] = "rdma",
+	[GPUPATH_TRANSPORT_TCP] = "tcp",
+};
+
+const char *gpupath_transport_name(uint32_t transport)
+{
+	return table_name(transport_names, ARRAY_SIZE(transport_names), transport);
+}
+
+int gpupath_transport_parse(const char *name, uint32_t *transport)
+{
+	return table_parse(transport_names, ARRAY_SIZE(transport_names), name, transport);
+}
+
+static const char *const conn_state_names[] = {
+	[GPUPATH_CONN_CONNECTING] = "connecting",
+	[GPUPATH_CONN_LIVE] = "live",
+	[GPUPATH_CONN_RECONNECTING] = "reconnecting",
+	[GPUPATH_CONN_BACKOFF] = "backoff",
+	[GPUPATH_CONN_ADOPTED] = "adopted",
+};
+
+const char *gpupath_conn_state_name(uint32_t state)
+{
+	return table_name(conn_state_names, ARRAY_SIZE(conn_state_names), state);
 }
 
 static const char *const path_health_names[] = {

@@ -83,6 +83,25 @@
  *   A GPUPATH_A_EVENT nest: TYPE (enum gpupath_event), VOLUME, PATH, and
  *   per type ERROR, NSEC, IOS.
  *
+ * GPUPATH_CMD_PORTAL_GET (do: GPUPATH_A_PORTAL_ID or _NAME; dump: all)
+ *   A portal is a fabric target the administrator wants connected: the
+ *   module keeps it, gpupathd connects it (once per rail) and reports the
+ *   connections back in GPUPATH_A_PORTAL_CONN nests.
+ * GPUPATH_CMD_PORTAL_NEW (admin)
+ *   Request: NAME, TRANSPORT, TRADDR, optional TRSVCID (default 4420),
+ *            SUBSYSNQN (absent: TRADDR is a discovery controller, and
+ *            every subsystem its log page lists is connected), RAIL nests
+ *            (the host interfaces to connect from; none: one connection,
+ *            the kernel's choice), QOS, CTRL_LOSS_TMO, FAST_IO_FAIL_TMO,
+ *            RECONNECT_DELAY, NR_IO_QUEUES. Reply: the new portal.
+ * GPUPATH_CMD_PORTAL_SET (admin)
+ *   Request: ID or NAME, and any of QOS, CTRL_LOSS_TMO, FAST_IO_FAIL_TMO,
+ *   RECONNECT_DELAY, NR_IO_QUEUES (they apply to connections made from
+ *   then on); or CONN nests, which replace the reported connections (the
+ *   daemon's report; CONN_CLEAR with no CONN nest clears them).
+ * GPUPATH_CMD_PORTAL_DEL (admin)
+ *   Request: ID or NAME. The daemon disconnects what it connected for it.
+ *
  * ioctls on /dev/gpupath
  * ----------------------
  * GPUPATH_IOC_VERSION  _IOR, struct gpupath_version: the same facts as
@@ -119,6 +138,10 @@ enum gpupath_cmd {
 	GPUPATH_CMD_PATH_DEL,
 	GPUPATH_CMD_PATH_SET,
 	GPUPATH_CMD_EVENT,
+	GPUPATH_CMD_PORTAL_GET,
+	GPUPATH_CMD_PORTAL_NEW,
+	GPUPATH_CMD_PORTAL_DEL,
+	GPUPATH_CMD_PORTAL_SET,
 
 	__GPUPATH_CMD_MAX,
 	GPUPATH_CMD_MAX = __GPUPATH_CMD_MAX - 1
@@ -132,6 +155,7 @@ enum gpupath_a {
 	GPUPATH_A_VOLUME,	/* nest, GPUPATH_A_VOLUME_* */
 	GPUPATH_A_PATH,		/* nest, GPUPATH_A_PATH_* */
 	GPUPATH_A_EVENT,	/* nest, GPUPATH_A_EVENT_* */
+	GPUPATH_A_PORTAL,	/* nest, GPUPATH_A_PORTAL_* */
 
 	__GPUPATH_A_MAX,
 	GPUPATH_A_MAX = __GPUPATH_A_MAX - 1
@@ -277,6 +301,109 @@ enum gpupath_a_event {
 
 	__GPUPATH_A_EVENT_MAX,
 	GPUPATH_A_EVENT_MAX = __GPUPATH_A_EVENT_MAX - 1
+};
+
+enum gpupath_a_portal {
+	GPUPATH_A_PORTAL_UNSPEC,
+	GPUPATH_A_PORTAL_PAD,
+	GPUPATH_A_PORTAL_ID,		/* u32, picked by the kernel */
+	GPUPATH_A_PORTAL_NAME,		/* string, 1..GPUPATH_NAME_LEN - 1 of
+					 * [A-Za-z0-9._-], unique */
+	GPUPATH_A_PORTAL_TRANSPORT,	/* u32, enum gpupath_transport */
+	GPUPATH_A_PORTAL_TRADDR,	/* string, IPv4 or IPv6 address */
+	GPUPATH_A_PORTAL_TRSVCID,	/* u32, port, 1..65535 */
+	GPUPATH_A_PORTAL_SUBSYSNQN,	/* string, NVMe qualified name */
+	GPUPATH_A_PORTAL_RAIL,		/* nest, GPUPATH_A_RAIL_*, repeated,
+					 * at most GPUPATH_PORTAL_RAILS_MAX */
+	GPUPATH_A_PORTAL_QOS,		/* string, a QoS class name */
+	GPUPATH_A_PORTAL_CTRL_LOSS_TMO,	/* u32, seconds the host keeps
+					 * reconnecting a lost controller;
+					 * GPUPATH_TMO_FOREVER: never stop */
+	GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO, /* u32, seconds before I/O fails
+					 * during reconnects; GPUPATH_TMO_OFF */
+	GPUPATH_A_PORTAL_RECONNECT_DELAY, /* u32, seconds between reconnects */
+	GPUPATH_A_PORTAL_NR_IO_QUEUES,	/* u32, 0: the host's default */
+	GPUPATH_A_PORTAL_CONN,		/* nest, GPUPATH_A_CONN_*, repeated,
+					 * at most GPUPATH_PORTAL_CONNS_MAX */
+	GPUPATH_A_PORTAL_CONN_CLEAR,	/* flag (request): no connections */
+	GPUPATH_A_PORTAL_DISCOVERY,	/* flag (reply): a discovery portal */
+
+	__GPUPATH_A_PORTAL_MAX,
+	GPUPATH_A_PORTAL_MAX = __GPUPATH_A_PORTAL_MAX - 1
+};
+
+#define GPUPATH_NAME_LEN		32
+#define GPUPATH_NQN_LEN			224	/* NVMe: 223 bytes and a NUL */
+#define GPUPATH_ADDR_LEN		48
+#define GPUPATH_PORTAL_RAILS_MAX	16
+#define GPUPATH_PORTAL_CONNS_MAX	64
+#define GPUPATH_TMO_FOREVER		0xffffffff
+#define GPUPATH_TMO_OFF			0xffffffff
+#define GPUPATH_TRSVCID_DEFAULT		4420
+
+/* One host interface a portal is connected from. */
+enum gpupath_a_rail {
+	GPUPATH_A_RAIL_UNSPEC,
+	GPUPATH_A_RAIL_ID,		/* u32, the rail number (path RAIL) */
+	GPUPATH_A_RAIL_IFACE,		/* string, network interface */
+	GPUPATH_A_RAIL_ADDR,		/* string, host address (at least
+					 * one of IFACE and ADDR) */
+
+	__GPUPATH_A_RAIL_MAX,
+	GPUPATH_A_RAIL_MAX = __GPUPATH_A_RAIL_MAX - 1
+};
+
+/* One connection of a portal, as the daemon reports it. */
+enum gpupath_a_conn {
+	GPUPATH_A_CONN_UNSPEC,
+	GPUPATH_A_CONN_RAIL,		/* u32, rail number (0: no rail) */
+	GPUPATH_A_CONN_SUBSYSNQN,	/* string */
+	GPUPATH_A_CONN_TRADDR,		/* string, target address (it differs
+					 * from the portal's for referrals) */
+	GPUPATH_A_CONN_STATE,		/* u32, enum gpupath_conn_state */
+	GPUPATH_A_CONN_CONTROLLER,	/* string, "nvme3" when connected */
+	GPUPATH_A_CONN_ATTEMPTS,	/* u32, failed attempts in a row */
+	GPUPATH_A_CONN_ERROR,		/* u32, errno of the last failure */
+	GPUPATH_A_CONN_RETRY_MS,	/* u32, ms to the next attempt */
+	GPUPATH_A_CONN_TRSVCID,		/* u32 */
+
+	__GPUPATH_A_CONN_MAX,
+	GPUPATH_A_CONN_MAX = __GPUPATH_A_CONN_MAX - 1
+};
+
+/**
+ * enum gpupath_transport - the fabric a portal is reached over
+ * @GPUPATH_TRANSPORT_RDMA: NVMe over RDMA (RoCEv2, InfiniBand, iWARP).
+ * @GPUPATH_TRANSPORT_TCP: NVMe over TCP.
+ */
+enum gpupath_transport {
+	GPUPATH_TRANSPORT_RDMA = 1,
+	GPUPATH_TRANSPORT_TCP,
+
+	__GPUPATH_TRANSPORT_MAX,
+	GPUPATH_TRANSPORT_MAX = __GPUPATH_TRANSPORT_MAX - 1
+};
+
+/**
+ * enum gpupath_conn_state - a portal's connection
+ * @GPUPATH_CONN_CONNECTING: an attempt is under way.
+ * @GPUPATH_CONN_LIVE: connected, the controller is live.
+ * @GPUPATH_CONN_RECONNECTING: connected, the host is reconnecting a lost
+ *	controller.
+ * @GPUPATH_CONN_BACKOFF: the last attempt failed; the next one is due
+ *	in RETRY_MS.
+ * @GPUPATH_CONN_ADOPTED: live, and was connected before the daemon (by
+ *	hand, or by an earlier daemon).
+ */
+enum gpupath_conn_state {
+	GPUPATH_CONN_CONNECTING = 1,
+	GPUPATH_CONN_LIVE,
+	GPUPATH_CONN_RECONNECTING,
+	GPUPATH_CONN_BACKOFF,
+	GPUPATH_CONN_ADOPTED,
+
+	__GPUPATH_CONN_STATE_MAX,
+	GPUPATH_CONN_STATE_MAX = __GPUPATH_CONN_STATE_MAX - 1
 };
 
 /**

@@ -1,0 +1,785 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fabric connections and path assembly (see fabric.h).
+ *
+ * Every pass starts from what is true now: the module's portals (with the
+ * connections the last daemon reported) and a fresh libnvme scan of the
+ * controllers. A controller that already matches a wanted connection is
+ * used as it is, whoever made it, so a restarted daemon never connects
+ * twice. What is missing is connected when due; a failed attempt backs off
+ * exponentially, capped, and is retried for ever, every attempt logged and
+ * reported in the portal's connections.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libnvme.h>
+
+#include "fabric.h"
+#include "log.h"
+
+#define BACKOFF_MAX_MS		60000
+#define DISCOVERY_EVERY_MS	30000
+#define DISCOVERY_DEPTH		3	/* referrals followed */
+#define TARGETS_MAX		GPUPATH_PORTAL_CONNS_MAX
+
+/* A subsystem to connect (from the portal itself, or its discovery log). */
+struct target {
+	char nqn[GPUPATH_NQN_LEN];
+	char traddr[GPUPATH_ADDR_LEN];
+	uint32_t trsvcid;
+};
+
+/* What gpupathd knows of one wanted connection, kept across passes. */
+struct conn {
+	uint32_t portal;
+	struct gpupath_portal_conn rep;	/* as reported; the key is rail,
+					 * subsysnqn, traddr, trsvcid */
+	bool ours;			/* made by gpupathd */
+	bool seen;			/* still wanted in this pass */
+	uint64_t next_ms;		/* next attempt, monotonic */
+};
+
+/* A discovery portal's last log page. */
+struct discovered {
+	uint32_t portal;
+	uint64_t at_ms;
+	unsigned int n;
+	struct target t[TARGETS_MAX];
+};
+
+struct fabric {
+	struct conn *conns;
+	size_t nconns;
+	struct discovered *disc;
+	size_t ndisc;
+};
+
+/* A string into a fixed buffer, cut to fit. */
+static void cpy(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int fabric_new(struct fabric **f)
+{
+	*f = calloc(1, sizeof(**f));
+	return *f ? 0 : -ENOMEM;
+}
+
+void fabric_free(struct fabric *f)
+{
+	if (!f)
+		return;
+	free(f->conns);
+	free(f->disc);
+	free(f);
+}
+
+static const char *transport_of(const struct gpupath_portal *p)
+{
+	return gpupath_transport_name(p->transport);
+}
+
+/* ---- controllers ------------------------------------------------------- */
+
+/*
+ * Where a rail connects from: the interface and the host address. nvme-tcp
+ * binds to an interface (host_iface); nvme-rdma only to an address
+ * (host_traddr), so there the interface's address stands for it.
+ */
+struct host_end {
+	const char *iface;		/* NULL: not bound */
+	const char *addr;		/* NULL: not bound */
+	char buf[INET6_ADDRSTRLEN];
+};
+
+static void iface_addr(const char *iface, const char *traddr, char *buf, size_t size)
+{
+	int family = strchr(traddr, ':') ? AF_INET6 : AF_INET;
+	struct ifaddrs *ifa, *i;
+	const void *a;
+
+	buf[0] = 0;
+	if (getifaddrs(&ifa) < 0)
+		return;
+	for (i = ifa; i && !buf[0]; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != family || strcmp(i->ifa_name, iface))
+			continue;
+		if (family == AF_INET)
+			a = &((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+		else
+			a = &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
+		if (!inet_ntop(family, a, buf, size))
+			buf[0] = 0;
+	}
+	freeifaddrs(ifa);
+}
+
+static void host_end(const struct gpupath_portal *p, const struct gpupath_portal_rail *rail,
+		     const char *traddr, struct host_end *he)
+{
+	he->iface = NULL;
+	he->addr = rail->addr[0] ? rail->addr : NULL;	/* may be the only binding */
+	if (!rail->iface[0])
+		return;
+	if (p->transport == GPUPATH_TRANSPORT_TCP) {
+		he->iface = rail->iface;
+	} else if (!he->addr) {
+		iface_addr(rail->iface, traddr, he->buf, sizeof(he->buf));
+		if (he->buf[0])
+			he->addr = he->buf;
+	}
+}
+
+static bool same(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* The controller of @p's @rail to @t in the scan, if there is one. */
+static nvme_ctrl_t find_ctrl(nvme_root_t r, const struct gpupath_portal *p,
+			     const struct gpupath_portal_rail *rail, const struct target *t)
+{
+	struct host_end he;
+	char svc[8];
+	nvme_subsystem_t s;
+	nvme_host_t h;
+	nvme_ctrl_t c;
+
+	snprintf(svc, sizeof(svc), "%u", t->trsvcid);
+	host_end(p, rail, t->traddr, &he);
+	nvme_for_each_host(r, h) {
+		nvme_for_each_subsystem(h, s) {
+			nvme_subsystem_for_each_ctrl(s, c) {
+				if (!same(nvme_ctrl_get_transport(c), transport_of(p)) ||
+				    !same(nvme_ctrl_get_traddr(c), t->traddr) ||
+				    !same(nvme_ctrl_get_trsvcid(c), svc) ||
+				    !same(nvme_ctrl_get_subsysnqn(c), t->nqn))
+					continue;
+				if (he.iface && !same(nvme_ctrl_get_host_iface(c), he.iface))
+					continue;
+				if (he.addr && !same(nvme_ctrl_get_host_traddr(c), he.addr))
+					continue;
+				return c;
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * libnvme reports its own codes (ENVME_CONNECT_*, past the errno range) and
+ * logs the system error behind them: an errno for the module's report.
+ */
+static int os_errno(int err)
+{
+	if (err <= 0)
+		return EIO;
+	if (err < ENVME_CONNECT_RESOLVE)
+		return err;
+	switch (err) {
+	case ENVME_CONNECT_RESOLVE:
+		return EADDRNOTAVAIL;
+	case ENVME_CONNECT_ADDRFAM:
+		return EAFNOSUPPORT;
+	case ENVME_CONNECT_OPEN:
+		return ENODEV;
+	case ENVME_CONNECT_WRITE:
+	case ENVME_CONNECT_READ:
+		return ECOMM;
+	case ENVME_CONNECT_ALREADY:
+	case ENVME_CONNECT_ADDRINUSE:
+		return EADDRINUSE;
+	case ENVME_CONNECT_NODEV:
+		return ENODEV;
+	case ENVME_CONNECT_OPNOTSUPP:
+		return EOPNOTSUPP;
+	case ENVME_CONNECT_CONNREFUSED:
+		return ECONNREFUSED;
+	default:
+		return EINVAL;
+	}
+}
+
+static void fabrics_config(const struct gpupath_portal *p, const struct host_end *he,
+			   struct nvme_fabrics_config *cfg)
+{
+	nvmf_default_config(cfg);
+	cfg->host_iface = (char *)he->iface;
+	cfg->host_traddr = (char *)he->addr;
+	cfg->ctrl_loss_tmo = p->ctrl_loss_tmo == GPUPATH_TMO_FOREVER ? -1 :
+			     (int)p->ctrl_loss_tmo;
+	cfg->fast_io_fail_tmo = p->fast_io_fail_tmo == GPUPATH_TMO_OFF ? -1 :
+				(int)p->fast_io_fail_tmo;
+	cfg->reconnect_delay = p->reconnect_delay;
+	if (p->nr_io_queues)
+		cfg->nr_io_queues = p->nr_io_queues;
+}
+
+/* Connect @p's @rail to @t; the new controller, or NULL with errno set. */
+static nvme_ctrl_t connect_ctrl(nvme_root_t r, const struct gpupath_portal *p,
+				const struct gpupath_portal_rail *rail, const struct target *t)
+{
+	struct nvme_fabrics_config cfg;
+	nvme_host_t h = nvme_default_host(r);
+	struct host_end he;
+	char svc[8];
+	nvme_ctrl_t c;
+	int err;
+
+	if (!h) {
+		errno = ENOENT;
+		return NULL;
+	}
+	snprintf(svc, sizeof(svc), "%u", t->trsvcid);
+	host_end(p, rail, t->traddr, &he);
+	if (rail->iface[0] && !he.iface && !he.addr) {
+		log_warn("portal %s rail %u: %s has no address to connect from", p->name,
+			 rail->id, rail->iface);
+		errno = EADDRNOTAVAIL;
+		return NULL;
+	}
+	c = nvme_create_ctrl(r, t->nqn, transport_of(p), t->traddr, he.addr, he.iface, svc);
+	if (!c)
+		return NULL;
+	fabrics_config(p, &he, &cfg);
+	if (nvmf_add_ctrl(h, c, &cfg) < 0) {
+		err = os_errno(errno);
+		nvme_free_ctrl(c);
+		errno = err;
+		return NULL;
+	}
+	return c;
+}
+
+/* ---- discovery --------------------------------------------------------- */
+
+/* A discovery log field: fixed width, padded with spaces or NULs. */
+static void field(char *dst, size_t size, const char *src, size_t len)
+{
+	size_t n = strnlen(src, len < size - 1 ? len : size - 1);
+
+	memcpy(dst, src, n);
+	while (n && dst[n - 1] == ' ')
+		n--;
+	dst[n] = 0;
+}
+
+static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
+			const struct gpupath_portal_rail *rail, const struct target *at,
+			int depth, struct discovered *d)
+{
+	struct nvmf_discovery_log *log = NULL;
+	struct target t;
+	uint64_t i, n;
+	nvme_ctrl_t c;
+	int trtype = p->transport == GPUPATH_TRANSPORT_RDMA ? NVMF_TRTYPE_RDMA : NVMF_TRTYPE_TCP;
+
+	c = connect_ctrl(r, p, rail, at);
+	if (!c) {
+		log_warn("portal %s: discovery controller %s:%u: %s", p->name, at->traddr,
+			 at->trsvcid, strerror(errno));
+		return;
+	}
+	if (nvmf_get_discovery_log(c, &log, 4) < 0)
+		log_warn("portal %s: discovery log page of %s:%u: %s", p->name, at->traddr,
+			 at->trsvcid, strerror(errno));
+	nvme_disconnect_ctrl(c);
+	nvme_free_ctrl(c);
+	if (!log)
+		return;
+	n = le64toh(log->numrec);
+	for (i = 0; i < n; i++) {
+		struct nvmf_disc_log_entry *e = &log->entries[i];
+		char svc[NVMF_TRSVCID_SIZE + 1];
+
+		if (e->trtype != trtype)
+			continue;
+		field(t.nqn, sizeof(t.nqn), e->subnqn, sizeof(e->subnqn));
+		field(t.traddr, sizeof(t.traddr), e->traddr, sizeof(e->traddr));
+		field(svc, sizeof(svc), e->trsvcid, sizeof(e->trsvcid));
+		t.trsvcid = strtoul(svc, NULL, 10);
+		if (!t.trsvcid)
+			continue;
+		if (e->subtype == NVME_NQN_NVME && d->n < TARGETS_MAX) {
+			d->t[d->n++] = t;
+		} else if (e->subtype == NVME_NQN_DISC && depth < DISCOVERY_DEPTH &&
+			   (strcmp(t.traddr, at->traddr) || t.trsvcid != at->trsvcid)) {
+			log_info("portal %s: referral to %s:%u", p->name, t.traddr, t.trsvcid);
+			discover_at(r, p, rail, &t, depth + 1, d);
+		}
+	}
+	free(log);
+}
+
+/* The subsystems a discovery portal lists, refreshed now and then. */
+static const struct discovered *discover(struct fabric *f, nvme_root_t r,
+					 const struct gpupath_portal *p,
+					 const struct gpupath_portal_rail *rail)
+{
+	struct target at = { .trsvcid = p->trsvcid };
+	struct discovered *d = NULL, *tmp;
+	size_t i;
+
+	for (i = 0; i < f->ndisc; i++)
+		if (f->disc[i].portal == p->id)
+			d = &f->disc[i];
+	if (d && d->n && now_ms() - d->at_ms < DISCOVERY_EVERY_MS)
+		return d;
+	if (!d) {
+		tmp = realloc(f->disc, (f->ndisc + 1) * sizeof(*f->disc));
+		if (!tmp)
+			return NULL;
+		f->disc = tmp;
+		d = &f->disc[f->ndisc++];
+		d->portal = p->id;
+	}
+	d->n = 0;
+	d->at_ms = now_ms();
+	cpy(at.nqn, sizeof(at.nqn), NVME_DISC_SUBSYS_NAME);
+	cpy(at.traddr, sizeof(at.traddr), p->traddr);
+	discover_at(r, p, rail, &at, 0, d);
+	log_info("portal %s: discovery lists %u subsystem%s", p->name, d->n, d->n == 1 ? "" : "s");
+	return d;
+}
+
+/* ---- connections ------------------------------------------------------- */
+
+static bool conn_key(const struct gpupath_portal_conn *a, const struct gpupath_portal_conn *b)
+{
+	return a->rail == b->rail && a->trsvcid == b->trsvcid &&
+	       !strcmp(a->subsysnqn, b->subsysnqn) && !strcmp(a->traddr, b->traddr);
+}
+
+/* The connection of portal @p with @key, created when new. */
+static struct conn *conn_get(struct fabric *f, const struct gpupath_portal *p,
+			     const struct gpupath_portal_conn *key)
+{
+	struct conn *c, *tmp;
+	unsigned int i;
+
+	for (i = 0; i < f->nconns; i++)
+		if (f->conns[i].portal == p->id && conn_key(&f->conns[i].rep, key))
+			return &f->conns[i];
+	tmp = realloc(f->conns, (f->nconns + 1) * sizeof(*f->conns));
+	if (!tmp)
+		return NULL;
+	f->conns = tmp;
+	c = &f->conns[f->nconns++];
+	memset(c, 0, sizeof(*c));
+	c->portal = p->id;
+	c->rep = *key;
+	/* Connected by an earlier gpupathd: the module's record says so. */
+	for (i = 0; i < p->nconns; i++)
+		if (conn_key(&p->conn[i], key) && p->conn[i].state != GPUPATH_CONN_ADOPTED)
+			c->ours = p->conn[i].controller[0] != 0;
+	return c;
+}
+
+static void connected(struct conn *c, nvme_ctrl_t ctrl, uint32_t state)
+{
+	cpy(c->rep.controller, sizeof(c->rep.controller), nvme_ctrl_get_name(ctrl));
+	c->rep.state = state;
+	c->rep.attempts = 0;
+	c->rep.error = 0;
+	c->rep.retry_ms = 0;
+}
+
+/* Bring one wanted connection about, or note when to try again. */
+static void conn_pass(struct conn *c, nvme_root_t r, const struct gpupath_portal *p,
+		      const struct gpupath_portal_rail *rail, const struct target *t,
+		      bool *pending)
+{
+	const char *state;
+	nvme_ctrl_t ctrl;
+	uint64_t delay;
+
+	ctrl = find_ctrl(r, p, rail, t);
+	if (ctrl) {
+		state = nvme_ctrl_get_state(ctrl);
+		if (state && !strcmp(state, "live")) {
+			if (c->rep.state != GPUPATH_CONN_LIVE && c->rep.state != GPUPATH_CONN_ADOPTED)
+				log_info("portal %s rail %u: %s %s live (%s)", p->name, rail->id,
+					 t->nqn, c->ours ? "is" : "adopted,",
+					 nvme_ctrl_get_name(ctrl));
+			connected(c, ctrl, c->ours ? GPUPATH_CONN_LIVE : GPUPATH_CONN_ADOPTED);
+		} else {
+			/* The host reconnects it (ctrl_loss_tmo): leave it be. */
+			if (c->rep.state != GPUPATH_CONN_RECONNECTING)
+				log_info("portal %s rail %u: %s is %s, the host reconnects it",
+					 p->name, rail->id, nvme_ctrl_get_name(ctrl),
+					 state ? state : "unknown");
+			connected(c, ctrl, GPUPATH_CONN_RECONNECTING);
+		}
+		return;
+	}
+	if (now_ms() < c->next_ms) {
+		*pending = true;
+		return;
+	}
+	log_info("portal %s rail %u: connecting %s %s:%u%s%s (attempt %u)", p->name, rail->id,
+		 t->nqn, t->traddr, t->trsvcid, rail->iface[0] ? " from " : "", rail->iface,
+		 c->rep.attempts + 1);
+	ctrl = connect_ctrl(r, p, rail, t);
+	if (ctrl) {
+		c->ours = true;
+		connected(c, ctrl, GPUPATH_CONN_LIVE);
+		log_info("portal %s rail %u: connected %s as %s", p->name, rail->id, t->nqn,
+			 c->rep.controller);
+		return;
+	}
+	c->rep.error = errno ? errno : EIO;
+	c->rep.attempts++;
+	c->rep.controller[0] = 0;
+	delay = (uint64_t)p->reconnect_delay * 1000;
+	delay <<= c->rep.attempts < 8 ? c->rep.attempts - 1 : 7;
+	if (delay > BACKOFF_MAX_MS)
+		delay = BACKOFF_MAX_MS;
+	c->next_ms = now_ms() + delay;
+	c->rep.state = GPUPATH_CONN_BACKOFF;
+	c->rep.retry_ms = delay;
+	*pending = true;
+	log_warn("portal %s rail %u: connecting %s %s:%u failed (attempt %u): %s; next in %.1fs",
+		 p->name, rail->id, t->nqn, t->traddr, t->trsvcid, c->rep.attempts,
+		 strerror(c->rep.error), delay / 1e3);
+}
+
+static bool conn_equal(const struct gpupath_portal_conn *a, const struct gpupath_portal_conn *b)
+{
+	return conn_key(a, b) && a->state == b->state && a->attempts == b->attempts &&
+	       a->error == b->error && a->retry_ms == b->retry_ms &&
+	       !strcmp(a->controller, b->controller);
+}
+
+/* Report @p's connections to the module when they changed. */
+static void report(struct fabric *f, struct gpupath_ctl *ctl, const struct gpupath_portal *p)
+{
+	struct gpupath_portal_conf conf = { .set = GPUPATH_PORTAL_SET_CONNS };
+	struct gpupath_portal_conn *reps;
+	bool changed;
+	size_t i;
+	int r;
+
+	reps = calloc(GPUPATH_PORTAL_CONNS_MAX, sizeof(*reps));
+	if (!reps)
+		return;
+	for (i = 0; i < f->nconns && conf.nconns < GPUPATH_PORTAL_CONNS_MAX; i++)
+		if (f->conns[i].portal == p->id && f->conns[i].seen)
+			reps[conf.nconns++] = f->conns[i].rep;
+	changed = conf.nconns != p->nconns;
+	for (i = 0; !changed && i < conf.nconns; i++)
+		changed = !conn_equal(&reps[i], &p->conn[i]);
+	conf.conn = reps;
+	if (changed) {
+		r = gpupath_ctl_portal_set(ctl, p->id, NULL, &conf);
+		if (r < 0)
+			log_errno(r, "portal %s: reporting connections", p->name);
+	}
+	free(reps);
+}
+
+/* ---- volumes and paths ------------------------------------------------- */
+
+/* The namespace's wwid from sysfs, "" when it has none. */
+static void wwid_of(const char *disk, char *buf, size_t size)
+{
+	char path[128];
+	FILE *fp;
+
+	buf[0] = 0;
+	snprintf(path, sizeof(path), "/sys/block/%s/wwid", disk);
+	fp = fopen(path, "re");
+	if (!fp)
+		return;
+	if (fgets(buf, size, fp))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(fp);
+}
+
+static struct gpupath_volume *volume_by_wwid(struct gpupath_volume *v, size_t n,
+					     const char *wwid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].wwid, wwid))
+			return &v[i];
+	return NULL;
+}
+
+static bool is_path(struct gpupath_volume *v, size_t n, const char *disk)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < v[i].npaths; j++)
+			if (!strcmp(v[i].path[j].device, disk))
+				return true;
+	return false;
+}
+
+/* A namespace of a wanted controller: into a volume, as a path. */
+static void assemble_ns(struct gpupath_ctl *ctl, struct gpupath_volume **vols, size_t *nvols,
+			const char *disk, uint32_t rail)
+{
+	struct gpupath_path_conf pconf = { .set = GPUPATH_PATH_SET_RAIL, .rail = rail };
+	struct gpupath_volume_conf vconf = { 0 };
+	struct gpupath_volume *vol, *tmp;
+	struct gpupath_path path;
+	char wwid[256], dev[64];
+	int r;
+
+	if (is_path(*vols, *nvols, disk))
+		return;
+	wwid_of(disk, wwid, sizeof(wwid));
+	if (!wwid[0])
+		return;
+	vol = volume_by_wwid(*vols, *nvols, wwid);
+	if (!vol) {
+		tmp = realloc(*vols, (*nvols + 1) * sizeof(**vols));
+		if (!tmp)
+			return;
+		*vols = tmp;
+		vconf.wwid = wwid;
+		r = gpupath_ctl_volume_add(ctl, &vconf, &(*vols)[*nvols]);
+		if (r < 0) {
+			log_errno(r, "volume for %s (%s): %s", disk, wwid,
+				  gpupath_ctl_errmsg(ctl) ?: "");
+			return;
+		}
+		vol = &(*vols)[(*nvols)++];
+		log_info("volume %s for %s", vol->name, wwid);
+	}
+	snprintf(dev, sizeof(dev), "/dev/%s", disk);
+	r = gpupath_ctl_path_add(ctl, vol->id, dev, &pconf, &path);
+	if (r < 0) {
+		log_errno(r, "path %s of %s: %s", disk, vol->name, gpupath_ctl_errmsg(ctl) ?: "");
+		return;
+	}
+	log_info("path %u: %s into %s (rail %u)", path.id, disk, vol->name, rail);
+	if (vol->npaths < GPUPATH_VOLUME_PATHS_MAX)
+		vol->path[vol->npaths++] = path;
+}
+
+/*
+ * Whether a path's block device is still the one it was added as: the disk
+ * exists, under the same controller. The module cannot always tell (no I/O,
+ * no error): a deleted controller's disk just vanishes.
+ */
+static bool path_present(const struct gpupath_path *p)
+{
+	char link[128], target[256];
+	const char *ctrl;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/block/%s/device", p->device);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return false;
+	target[n] = 0;
+	ctrl = strrchr(target, '/');
+	return !p->controller[0] || !strcmp(ctrl ? ctrl + 1 : target, p->controller);
+}
+
+/* Paths whose device was deleted: removed (a reconnect brings a new one). */
+static void remove_gone(struct gpupath_ctl *ctl, struct gpupath_volume *vols, size_t n)
+{
+	struct gpupath_path *p;
+	size_t i, j;
+	int r;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < vols[i].npaths; j++) {
+			p = &vols[i].path[j];
+			if (p->health != GPUPATH_HEALTH_GONE && path_present(p))
+				continue;
+			r = gpupath_ctl_path_del(ctl, p->id);
+			if (r < 0) {
+				log_errno(r, "removing gone path %u (%s)", p->id, p->device);
+				continue;
+			}
+			log_info("path %u: %s (%s) is gone, removed from %s", p->id, p->device,
+				 p->controller, vols[i].name);
+			p->device[0] = 0;	/* the name may be a new disk's */
+		}
+	}
+}
+
+static void assemble(struct fabric *f, struct gpupath_ctl *ctl, nvme_root_t r)
+{
+	struct gpupath_volume *vols;
+	nvme_subsystem_t s;
+	nvme_host_t h;
+	nvme_ctrl_t c;
+	nvme_ns_t ns;
+	size_t nvols, i;
+	int ret;
+
+	ret = gpupath_ctl_volume_list(ctl, &vols, &nvols);
+	if (ret < 0) {
+		log_errno(ret, "reading volumes");
+		return;
+	}
+	remove_gone(ctl, vols, nvols);
+	nvme_for_each_host(r, h) {
+		nvme_for_each_subsystem(h, s) {
+			nvme_subsystem_for_each_ctrl(s, c) {
+				for (i = 0; i < f->nconns; i++) {
+					if (!f->conns[i].seen ||
+					    !same(f->conns[i].rep.controller,
+						  nvme_ctrl_get_name(c)))
+						continue;
+					nvme_ctrl_for_each_ns(c, ns)
+						assemble_ns(ctl, &vols, &nvols,
+							    nvme_ns_get_name(ns),
+							    f->conns[i].rep.rail);
+				}
+			}
+		}
+	}
+	free(vols);
+}
+
+/* ---- passes ------------------------------------------------------------ */
+
+static void portal_pass(struct fabric *f, nvme_root_t r, const struct gpupath_portal *p,
+			bool *pending)
+{
+	static const struct gpupath_portal_rail none = { 0 };
+	const struct gpupath_portal_rail *rails = p->nrails ? p->rail : &none;
+	unsigned int nrails = p->nrails ? p->nrails : 1, i, j, nt;
+	struct gpupath_portal_conn key;
+	const struct discovered *d;
+	struct target one;
+	const struct target *t;
+	struct conn *c;
+
+	if (p->discovery) {
+		d = discover(f, r, p, &rails[0]);
+		if (!d || !d->n) {
+			*pending = true;
+			return;
+		}
+		t = d->t;
+		nt = d->n;
+	} else {
+		cpy(one.nqn, sizeof(one.nqn), p->subsysnqn);
+		cpy(one.traddr, sizeof(one.traddr), p->traddr);
+		one.trsvcid = p->trsvcid;
+		t = &one;
+		nt = 1;
+	}
+	for (i = 0; i < nrails; i++) {
+		for (j = 0; j < nt; j++) {
+			memset(&key, 0, sizeof(key));
+			key.rail = rails[i].id;
+			cpy(key.subsysnqn, sizeof(key.subsysnqn), t[j].nqn);
+			cpy(key.traddr, sizeof(key.traddr), t[j].traddr);
+			key.trsvcid = t[j].trsvcid;
+			c = conn_get(f, p, &key);
+			if (!c)
+				continue;
+			c->seen = true;
+			conn_pass(c, r, p, &rails[i], &t[j], pending);
+		}
+	}
+}
+
+/* Forget connections of portals that are gone or no longer want them. */
+static void prune(struct fabric *f)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < f->nconns; i++)
+		if (f->conns[i].seen)
+			f->conns[n++] = f->conns[i];
+	f->nconns = n;
+}
+
+bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
+{
+	struct gpupath_portal *portals;
+	bool pending = false;
+	size_t n, i;
+	nvme_root_t r;
+	int ret;
+
+	ret = gpupath_ctl_portal_list(ctl, &portals, &n);
+	if (ret < 0) {
+		log_errno(ret, "reading portals");
+		return true;
+	}
+	r = nvme_scan(NULL);
+	if (!r) {
+		log_errno(-errno, "scanning NVMe controllers");
+		free(portals);
+		return true;
+	}
+	for (i = 0; i < f->nconns; i++)
+		f->conns[i].seen = false;
+	for (i = 0; i < n; i++)
+		portal_pass(f, r, &portals[i], &pending);
+	prune(f);
+	for (i = 0; i < n; i++)
+		report(f, ctl, &portals[i]);
+	/* New controllers show up in a new scan. */
+	nvme_free_tree(r);
+	r = nvme_scan(NULL);
+	if (r) {
+		assemble(f, ctl, r);
+		nvme_free_tree(r);
+	}
+	free(portals);
+	return pending;
+}
+
+void fabric_portal_gone(struct fabric *f, const struct gpupath_portal *portal)
+{
+	nvme_subsystem_t s;
+	nvme_host_t h;
+	nvme_ctrl_t c;
+	nvme_root_t r;
+	unsigned int i;
+
+	(void)f;
+	r = nvme_scan(NULL);
+	if (!r)
+		return;
+	for (i = 0; i < portal->nconns; i++) {
+		const struct gpupath_portal_conn *pc = &portal->conn[i];
+
+		if (pc->state == GPUPATH_CONN_ADOPTED || !pc->controller[0])
+			continue;
+		nvme_for_each_host(r, h)
+			nvme_for_each_subsystem(h, s)
+				nvme_subsystem_for_each_ctrl(s, c)
+					if (same(nvme_ctrl_get_name(c), pc->controller) &&
+					    same(nvme_ctrl_get_subsysnqn(c), pc->subsysnqn)) {
+						log_info("portal %s deleted: disconnecting %s",
+							 portal->name, pc->controller);
+						if (nvme_disconnect_ctrl(c) < 0)
+							log_errno(-errno, "disconnecting %s",
+								  pc->controller);
+					}
+	}
+	nvme_free_tree(r);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fabric connections and path assembly: the portals the module keeps,
+ * connected once per rail through libnvme, and the namespaces found on
+ * their controllers pushed to the module as volumes and paths.
+ */
+#ifndef GPUPATHD_FABRIC_H
+#define GPUPATHD_FABRIC_H
+
+#include <stdbool.h>
+
+#include <libgpupath.h>
+
+struct fabric;
+
+int fabric_new(struct fabric **f);
+void fabric_free(struct fabric *f);
+
+/*
+ * One pass: read the portals, connect what is missing and due, report the
+ * connections back, and bring volumes and paths in line with the namespaces
+ * of the connected controllers. Returns whether a retry is pending (the
+ * caller then comes back within a second).
+ */
+bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl);
+
+/*
+ * A portal is gone (its PORTAL_DEL notification, with the connections last
+ * reported): disconnect the controllers gpupathd made for it.
+ */
+void fabric_portal_gone(struct fabric *f, const struct gpupath_portal *portal);
+
+#endif /* GPUPATHD_FABRIC_H */

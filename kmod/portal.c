@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Portals: the fabric targets the administrator wants connected. The module
+ * keeps them, so that any number of CLIs and a restarted daemon see one
+ * truth; gpupathd does the connecting and reports each connection back.
+ */
+#include <linux/inet.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/slab.h>
+#include <net/netlink.h>
+
+#include "portal.h"
+
+#define DISCOVERY_NQN	"nqn.2014-08.org.nvmexpress.discovery"
+
+static DEFINE_MUTEX(portals_lock);	/* portals, portal_next_id, portal_gen */
+static LIST_HEAD(portals);
+static u32 portal_next_id = 1;
+static u32 portal_gen = 1;
+
+static struct netlink_range_validation port_range = { .min = 1, .max = 65535 };
+
+static const struct nla_policy rail_policy[GPUPATH_A_RAIL_MAX + 1] = {
+	[GPUPATH_A_RAIL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[GPUPATH_A_RAIL_IFACE] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+	[GPUPATH_A_RAIL_ADDR] = { .type = NLA_NUL_STRING, .len = GPUPATH_ADDR_LEN - 1 },
+};
+
+static const struct nla_policy conn_policy[GPUPATH_A_CONN_MAX + 1] = {
+	[GPUPATH_A_CONN_RAIL] = { .type = NLA_U32 },
+	[GPUPATH_A_CONN_SUBSYSNQN] = { .type = NLA_NUL_STRING, .len = GPUPATH_NQN_LEN - 1 },
+	[GPUPATH_A_CONN_TRADDR] = { .type = NLA_NUL_STRING, .len = GPUPATH_ADDR_LEN - 1 },
+	[GPUPATH_A_CONN_STATE] = NLA_POLICY_RANGE(NLA_U32, GPUPATH_CONN_CONNECTING,
+						  GPUPATH_CONN_STATE_MAX),
+	[GPUPATH_A_CONN_CONTROLLER] = { .type = NLA_NUL_STRING, .len = GPUPATH_NAME_LEN - 1 },
+	[GPUPATH_A_CONN_ATTEMPTS] = { .type = NLA_U32 },
+	[GPUPATH_A_CONN_ERROR] = { .type = NLA_U32 },
+	[GPUPATH_A_CONN_RETRY_MS] = { .type = NLA_U32 },
+	[GPUPATH_A_CONN_TRSVCID] = NLA_POLICY_FULL_RANGE(NLA_U32, &port_range),
+};
+
+const struct nla_policy gpupath_portal_policy[GPUPATH_A_PORTAL_MAX + 1] = {
+	[GPUPATH_A_PORTAL_ID] = { .type = NLA_U32 },
+	[GPUPATH_A_PORTAL_NAME] = { .type = NLA_NUL_STRING, .len = GPUPATH_NAME_LEN - 1 },
+	[GPUPATH_A_PORTAL_TRANSPORT] = NLA_POLICY_RANGE(NLA_U32, GPUPATH_TRANSPORT_RDMA,
+							GPUPATH_TRANSPORT_MAX),
+	[GPUPATH_A_PORTAL_TRADDR] = { .type = NLA_NUL_STRING, .len = GPUPATH_ADDR_LEN - 1 },
+	[GPUPATH_A_PORTAL_TRSVCID] = NLA_POLICY_FULL_RANGE(NLA_U32, &port_range),
+	[GPUPATH_A_PORTAL_SUBSYSNQN] = { .type = NLA_NUL_STRING, .len = GPUPATH_NQN_LEN - 1 },
+	[GPUPATH_A_PORTAL_RAIL] = NLA_POLICY_NESTED(rail_policy),
+	[GPUPATH_A_PORTAL_QOS] = { .type = NLA_NUL_STRING, .len = GPUPATH_NAME_LEN - 1 },
+	[GPUPATH_A_PORTAL_CTRL_LOSS_TMO] = { .type = NLA_U32 },
+	[GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO] = { .type = NLA_U32 },
+	[GPUPATH_A_PORTAL_RECONNECT_DELAY] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
+	[GPUPATH_A_PORTAL_NR_IO_QUEUES] = NLA_POLICY_MAX(NLA_U32, 1024),
+	[GPUPATH_A_PORTAL_CONN] = NLA_POLICY_NESTED(conn_policy),
+	[GPUPATH_A_PORTAL_CONN_CLEAR] = { .type = NLA_FLAG },
+	[GPUPATH_A_PORTAL_DISCOVERY] = {
+		.type = NLA_REJECT,
+		.reject_message = "a discovery portal is one without a subsystem NQN",
+	},
+};
+
+void gpupath_portal_lock(void)
+{
+	mutex_lock(&portals_lock);
+}
+
+void gpupath_portal_unlock(void)
+{
+	mutex_unlock(&portals_lock);
+}
+
+/* Changes with every portal added, changed or removed (dump consistency). */
+u32 gpupath_portal_generation(void)
+{
+	return READ_ONCE(portal_gen);
+}
+
+static void changed_locked(void)
+{
+	WRITE_ONCE(portal_gen, portal_gen + 1 ? portal_gen + 1 : 1);
+}
+
+/**
+ * gpupath_portal_find_locked() - the portal a request names
+ * @tb: the request's GPUPATH_A_PORTAL_* attributes: ID or NAME
+ * @extack: for the error message
+ *
+ * Return: the portal, or an ERR_PTR: -EINVAL when neither is given,
+ * -ENOENT when there is no such portal.
+ */
+struct gpupath_portal *gpupath_portal_find_locked(struct nlattr **tb,
+						  struct netlink_ext_ack *extack)
+{
+	struct gpupath_portal *portal;
+
+	lockdep_assert_held(&portals_lock);
+	if (!tb[GPUPATH_A_PORTAL_ID] && !tb[GPUPATH_A_PORTAL_NAME]) {
+		NL_SET_ERR_MSG(extack, "name the portal by its id or its name");
+		return ERR_PTR(-EINVAL);
+	}
+	list_for_each_entry(portal, &portals, node) {
+		if (tb[GPUPATH_A_PORTAL_ID] && portal->id != nla_get_u32(tb[GPUPATH_A_PORTAL_ID]))
+			continue;
+		if (tb[GPUPATH_A_PORTAL_NAME] &&
+		    strcmp(portal->name, nla_data(tb[GPUPATH_A_PORTAL_NAME])))
+			continue;
+		return portal;
+	}
+	NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_ID] ?: tb[GPUPATH_A_PORTAL_NAME],
+			    "no such portal");
+	return ERR_PTR(-ENOENT);
+}
+
+/* The portal with the lowest id above @after, for dumps. */
+struct gpupath_portal *gpupath_portal_next_locked(u32 after)
+{
+	struct gpupath_portal *portal;
+
+	lockdep_assert_held(&portals_lock);
+	list_for_each_entry(portal, &portals, node)	/* kept in id order */
+		if (portal->id > after)
+			return portal;
+	return NULL;
+}
+
+static int put_rail(struct sk_buff *skb, const struct gpupath_portal_rail *rail)
+{
+	struct nlattr *nest = nla_nest_start(skb, GPUPATH_A_PORTAL_RAIL);
+
+	if (!nest ||
+	    nla_put_u32(skb, GPUPATH_A_RAIL_ID, rail->id) ||
+	    (rail->iface[0] && nla_put_string(skb, GPUPATH_A_RAIL_IFACE, rail->iface)) ||
+	    (rail->addr[0] && nla_put_string(skb, GPUPATH_A_RAIL_ADDR, rail->addr)))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int put_conn(struct sk_buff *skb, const struct gpupath_portal_conn *conn)
+{
+	struct nlattr *nest = nla_nest_start(skb, GPUPATH_A_PORTAL_CONN);
+
+	if (!nest ||
+	    nla_put_u32(skb, GPUPATH_A_CONN_RAIL, conn->rail) ||
+	    nla_put_string(skb, GPUPATH_A_CONN_SUBSYSNQN, conn->subsysnqn) ||
+	    nla_put_string(skb, GPUPATH_A_CONN_TRADDR, conn->traddr) ||
+	    nla_put_u32(skb, GPUPATH_A_CONN_TRSVCID, conn->trsvcid) ||
+	    nla_put_u32(skb, GPUPATH_A_CONN_STATE, conn->state) ||
+	    (conn->ctrl[0] && nla_put_string(skb, GPUPATH_A_CONN_CONTROLLER, conn->ctrl)) ||
+	    nla_put_u32(skb, GPUPATH_A_CONN_ATTEMPTS, conn->attempts) ||
+	    nla_put_u32(skb, GPUPATH_A_CONN_ERROR, conn->error) ||
+	    nla_put_u32(skb, GPUPATH_A_CONN_RETRY_MS, conn->retry_ms))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/**
+ * gpupath_portal_put() - a GPUPATH_A_PORTAL nest describing @portal
+ * @skb: the message
+ * @portal: the portal, under the portal lock
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int gpupath_portal_put(struct sk_buff *skb, struct gpupath_portal *portal)
+{
+	struct nlattr *nest = nla_nest_start(skb, GPUPATH_A_PORTAL);
+	u32 i;
+
+	if (!nest ||
+	    nla_put_u32(skb, GPUPATH_A_PORTAL_ID, portal->id) ||
+	    nla_put_string(skb, GPUPATH_A_PORTAL_NAME, portal->name) ||
+	    nla_put_u32(skb, GPUPATH_A_PORTAL_TRANSPORT, portal->transport) ||
+	    nla_put_string(skb, GPUPATH_A_PORTAL_TRADDR, portal->traddr) ||
+	    nla_put_u32(skb, GPUPATH_A_PORTAL_TRSVCID, portal->trsvcid) ||
+	    (portal->subsysnqn[0] ?
+	     nla_put_string(skb, GPUPATH_A_PORTAL_SUBSYSNQN, portal->subsysnqn) :
+	     nla_put_flag(skb, GPUPATH_A_PORTAL_DISCOVERY)) ||
+	    (portal->set.qos[0] && nla_put_string(skb, GPUPATH_A_PORTAL_QOS, portal->set.qos)) ||
+	    nla_put_u32(skb, GPUPATH_A_PORTAL_CTRL_LOSS_TMO, portal->set.ctrl_loss_tmo) ||
+	    nla_put_u32(skb, GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO, portal->set.fast_io_fail_tmo) ||
+	    nla_put_u32(skb, GPUPATH_A_PORTAL_RECONNECT_DELAY, portal->set.reconnect_delay) ||
+	    nla_put_u32(skb, GPUPATH_A_PORTAL_NR_IO_QUEUES, portal->set.nr_io_queues))
+		goto cancel;
+	for (i = 0; i < portal->nrails; i++)
+		if (put_rail(skb, &portal->rails[i]))
+			goto cancel;
+	for (i = 0; i < portal->nconns; i++)
+		if (put_conn(skb, &portal->conns[i]))
+			goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static bool valid_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum(*s) && !strchr("._-", *s))
+			return false;
+	return true;
+}
+
+static bool valid_addr(const char *s)
+{
+	u8 buf[16];
+
+	return in4_pton(s, -1, buf, -1, NULL) || in6_pton(s, -1, buf, -1, NULL);
+}
+
+/* An NVMe qualified name (NVMe base spec 4.5): "nqn." and printable ASCII. */
+static bool valid_nqn(const char *s)
+{
+	if (strncmp(s, "nqn.", 4))
+		return false;
+	for (; *s; s++)
+		if (*s < 0x21 || *s > 0x7e)
+			return false;
+	return true;
+}
+
+/* Copies a validated NUL string attribute, when it is there. */
+static void copy_str(char *dst, size_t size, const struct nlattr *nla)
+{
+	if (nla)
+		strscpy(dst, nla_data(nla), size);
+}
+
+/* The rails of @nest (every GPUPATH_A_PORTAL_RAIL), into @rails. */
+static int parse_rails(const struct nlattr *nest, struct gpupath_portal_rail *rails,
+		       u32 *nrails, struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[GPUPATH_A_RAIL_MAX + 1], *iface;
+	const struct nlattr *nla;
+	u32 n = 0, i;
+	int rem, ret;
+
+	nla_for_each_nested(nla, nest, rem) {
+		if (nla_type(nla) != GPUPATH_A_PORTAL_RAIL)
+			continue;
+		if (n == GPUPATH_PORTAL_RAILS_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "too many rails");
+			return -E2BIG;
+		}
+		ret = nla_parse_nested(tb, GPUPATH_A_RAIL_MAX, nla, rail_policy, extack);
+		if (ret)
+			return ret;
+		if (NL_REQ_ATTR_CHECK(extack, nla, tb, GPUPATH_A_RAIL_ID))
+			return -EINVAL;
+		iface = tb[GPUPATH_A_RAIL_IFACE];
+		if (!iface && !tb[GPUPATH_A_RAIL_ADDR]) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "a rail needs an interface or a host address");
+			return -EINVAL;
+		}
+		if (iface && !dev_valid_name(nla_data(iface))) {
+			NL_SET_ERR_MSG_ATTR(extack, iface, "not a valid interface name");
+			return -EINVAL;
+		}
+		if (tb[GPUPATH_A_RAIL_ADDR] && !valid_addr(nla_data(tb[GPUPATH_A_RAIL_ADDR]))) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_RAIL_ADDR],
+					    "not an IPv4 or IPv6 address");
+			return -EINVAL;
+		}
+		rails[n].id = nla_get_u32(tb[GPUPATH_A_RAIL_ID]);
+		for (i = 0; i < n; i++) {
+			if (rails[i].id == rails[n].id) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_RAIL_ID],
+						    "this rail is given twice");
+				return -EINVAL;
+			}
+		}
+		rails[n].iface[0] = 0;
+		copy_str(rails[n].iface, sizeof(rails[n].iface), tb[GPUPATH_A_RAIL_IFACE]);
+		rails[n].addr[0] = 0;
+		copy_str(rails[n].addr, sizeof(rails[n].addr), tb[GPUPATH_A_RAIL_ADDR]);
+		n++;
+	}
+	*nrails = n;
+	return 0;
+}
+
+/* The connections of @nest (every GPUPATH_A_PORTAL_CONN), a new array. */
+static int parse_conns(const struct nlattr *nest, struct gpupath_portal_conn **connsp,
+		       u32 *nconns, struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[GPUPATH_A_CONN_MAX + 1];
+	struct gpupath_portal_conn *conns, *c;
+	const struct nlattr *nla;
+	u32 n = 0;
+	int rem, ret;
+
+	conns = kcalloc(GPUPATH_PORTAL_CONNS_MAX, sizeof(*conns), GFP_KERNEL);
+	if (!conns)
+		return -ENOMEM;
+	nla_for_each_nested(nla, nest, rem) {
+		if (nla_type(nla) != GPUPATH_A_PORTAL_CONN)
+			continue;
+		ret = -E2BIG;
+		if (n == GPUPATH_PORTAL_CONNS_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "too many connections");
+			goto err;
+		}
+		ret = nla_parse_nested(tb, GPUPATH_A_CONN_MAX, nla, conn_policy, extack);
+		if (ret)
+			goto err;
+		ret = -EINVAL;
+		if (NL_REQ_ATTR_CHECK(extack, nla, tb, GPUPATH_A_CONN_STATE) ||
+		    NL_REQ_ATTR_CHECK(extack, nla, tb, GPUPATH_A_CONN_SUBSYSNQN) ||
+		    NL_REQ_ATTR_CHECK(extack, nla, tb, GPUPATH_A_CONN_TRADDR) ||
+		    NL_REQ_ATTR_CHECK(extack, nla, tb, GPUPATH_A_CONN_TRSVCID))
+			goto err;
+		c = &conns[n++];
+		c->state = nla_get_u32(tb[GPUPATH_A_CONN_STATE]);
+		c->trsvcid = nla_get_u32(tb[GPUPATH_A_CONN_TRSVCID]);
+		c->rail = tb[GPUPATH_A_CONN_RAIL] ? nla_get_u32(tb[GPUPATH_A_CONN_RAIL]) : 0;
+		c->attempts = tb[GPUPATH_A_CONN_ATTEMPTS] ?
+			      nla_get_u32(tb[GPUPATH_A_CONN_ATTEMPTS]) : 0;
+		c->error = tb[GPUPATH_A_CONN_ERROR] ? nla_get_u32(tb[GPUPATH_A_CONN_ERROR]) : 0;
+		c->retry_ms = tb[GPUPATH_A_CONN_RETRY_MS] ?
+			      nla_get_u32(tb[GPUPATH_A_CONN_RETRY_MS]) : 0;
+		copy_str(c->subsysnqn, sizeof(c->subsysnqn), tb[GPUPATH_A_CONN_SUBSYSNQN]);
+		copy_str(c->traddr, sizeof(c->traddr), tb[GPUPATH_A_CONN_TRADDR]);
+		copy_str(c->ctrl, sizeof(c->ctrl), tb[GPUPATH_A_CONN_CONTROLLER]);
+	}
+	*connsp = conns;
+	*nconns = n;
+	return 0;
+err:
+	kfree(conns);
+	return ret;
+}
+
+/* The settings PORTAL_NEW and PORTAL_SET share. */
+static int apply_settings(struct gpupath_portal_settings *set, struct nlattr **tb,
+			  struct netlink_ext_ack *extack)
+{
+	if (tb[GPUPATH_A_PORTAL_QOS]) {
+		const char *qos = nla_data(tb[GPUPATH_A_PORTAL_QOS]);
+
+		if (*qos && !valid_name(qos)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_QOS],
+					    "a QoS class name is letters, digits, '.', '_' and '-'");
+			return -EINVAL;
+		}
+		strscpy(set->qos, qos, sizeof(set->qos));
+	}
+	if (tb[GPUPATH_A_PORTAL_CTRL_LOSS_TMO])
+		set->ctrl_loss_tmo = nla_get_u32(tb[GPUPATH_A_PORTAL_CTRL_LOSS_TMO]);
+	if (tb[GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO])
+		set->fast_io_fail_tmo = nla_get_u32(tb[GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO]);
+	if (tb[GPUPATH_A_PORTAL_RECONNECT_DELAY])
+		set->reconnect_delay = nla_get_u32(tb[GPUPATH_A_PORTAL_RECONNECT_DELAY]);
+	if (tb[GPUPATH_A_PORTAL_NR_IO_QUEUES])
+		set->nr_io_queues = nla_get_u32(tb[GPUPATH_A_PORTAL_NR_IO_QUEUES]);
+	return 0;
+}
+
+/* Whether another portal already names the same target. */
+static bool same_target_locked(const struct gpupath_portal *portal)
+{
+	struct gpupath_portal *p;
+
+	list_for_each_entry(p, &portals, node)
+		if (p != portal && p->transport == portal->transport &&
+		    p->trsvcid == portal->trsvcid && !strcmp(p->traddr, portal->traddr) &&
+		    !strcmp(p->subsysnqn, portal->subsysnqn))
+			return true;
+	return false;
+}
+
+/**
+ * gpupath_portal_add_locked() - a new portal from a PORTAL_NEW request
+ * @nest: the request's GPUPATH_A_PORTAL nest
+ * @tb: its attributes, parsed
+ * @extack: for error messages
+ * @portalp: the new portal
+ *
+ * Return: 0, or a negative errno with a message in @extack.
+ */
+int gpupath_portal_add_locked(const struct nlattr *nest, struct nlattr **tb,
+			      struct netlink_ext_ack *extack, struct gpupath_portal **portalp)
+{
+	struct gpupath_portal *portal, *p;
+	const char *nqn;
+	int ret;
+
+	lockdep_assert_held(&portals_lock);
+	if (tb[GPUPATH_A_PORTAL_ID]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_ID],
+				    "the kernel picks a new portal's id");
+		return -EINVAL;
+	}
+	if (tb[GPUPATH_A_PORTAL_CONN] || tb[GPUPATH_A_PORTAL_CONN_CLEAR]) {
+		NL_SET_ERR_MSG(extack, "connections are reported on an existing portal");
+		return -EINVAL;
+	}
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_NAME) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_TRANSPORT) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_TRADDR))
+		return -EINVAL;
+	if (!valid_name(nla_data(tb[GPUPATH_A_PORTAL_NAME]))) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_NAME],
+				    "a portal name is letters, digits, '.', '_' and '-'");
+		return -EINVAL;
+	}
+	if (!valid_addr(nla_data(tb[GPUPATH_A_PORTAL_TRADDR]))) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_TRADDR],
+				    "not an IPv4 or IPv6 address");
+		return -EINVAL;
+	}
+	nqn = tb[GPUPATH_A_PORTAL_SUBSYSNQN] ? nla_data(tb[GPUPATH_A_PORTAL_SUBSYSNQN]) : "";
+	if (*nqn && !valid_nqn(nqn)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_SUBSYSNQN],
+				    "not an NVMe qualified name (nqn.<date>.<domain>:...)");
+		return -EINVAL;
+	}
+	if (!strcmp(nqn, DISCOVERY_NQN))
+		nqn = "";
+	list_for_each_entry(p, &portals, node) {
+		if (!strcmp(p->name, nla_data(tb[GPUPATH_A_PORTAL_NAME]))) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_NAME],
+					    "a portal with this name exists");
+			return -EEXIST;
+		}
+	}
+
+	portal = kzalloc(sizeof(*portal), GFP_KERNEL);
+	if (!portal)
+		return -ENOMEM;
+	copy_str(portal->name, sizeof(portal->name), tb[GPUPATH_A_PORTAL_NAME]);
+	portal->transport = nla_get_u32(tb[GPUPATH_A_PORTAL_TRANSPORT]);
+	copy_str(portal->traddr, sizeof(portal->traddr), tb[GPUPATH_A_PORTAL_TRADDR]);
+	portal->trsvcid = tb[GPUPATH_A_PORTAL_TRSVCID] ?
+			  nla_get_u32(tb[GPUPATH_A_PORTAL_TRSVCID]) : GPUPATH_TRSVCID_DEFAULT;
+	strscpy(portal->subsysnqn, nqn, sizeof(portal->subsysnqn));
+	portal->set.ctrl_loss_tmo = GPUPATH_TMO_FOREVER;
+	portal->set.fast_io_fail_tmo = GPUPATH_TMO_OFF;
+	portal->set.reconnect_delay = 2;
+	ret = apply_settings(&portal->set, tb, extack);
+	if (!ret)
+		ret = parse_rails(nest, portal->rails, &portal->nrails, extack);
+	if (ret)
+		goto err;
+	if (same_target_locked(portal)) {
+		NL_SET_ERR_MSG(extack, "another portal has this target");
+		ret = -EEXIST;
+		goto err;
+	}
+	portal->id = portal_next_id++;
+	list_add_tail(&portal->node, &portals);
+	changed_locked();
+	*portalp = portal;
+	return 0;
+err:
+	kfree(portal);
+	return ret;
+}
+
+/**
+ * gpupath_portal_set_locked() - apply a PORTAL_SET request
+ * @portal: the portal
+ * @nest: the request's GPUPATH_A_PORTAL nest
+ * @tb: its attributes, parsed
+ * @extack: for error messages
+ *
+ * Nothing changes unless everything is valid.
+ *
+ * Return: 0, or a negative errno with a message in @extack.
+ */
+int gpupath_portal_set_locked(struct gpupath_portal *portal, const struct nlattr *nest,
+			      struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	static const int fixed[] = {
+		GPUPATH_A_PORTAL_TRANSPORT, GPUPATH_A_PORTAL_TRADDR,
+		GPUPATH_A_PORTAL_TRSVCID, GPUPATH_A_PORTAL_SUBSYSNQN,
+	};
+	struct gpupath_portal_rail *rails = NULL;
+	struct gpupath_portal_conn *conns = NULL;
+	struct gpupath_portal_settings set = portal->set;
+	u32 nrails = 0, nconns = 0;
+	unsigned int i;
+	int ret;
+
+	lockdep_assert_held(&portals_lock);
+	for (i = 0; i < ARRAY_SIZE(fixed); i++) {
+		if (tb[fixed[i]]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[fixed[i]],
+					    "a portal's target cannot change: delete it and add another");
+			return -EINVAL;
+		}
+	}
+	ret = apply_settings(&set, tb, extack);
+	if (ret)
+		return ret;
+	if (tb[GPUPATH_A_PORTAL_RAIL]) {
+		rails = kcalloc(GPUPATH_PORTAL_RAILS_MAX, sizeof(*rails), GFP_KERNEL);
+		if (!rails)
+			return -ENOMEM;
+		ret = parse_rails(nest, rails, &nrails, extack);
+		if (ret)
+			goto out;
+	}
+	if (tb[GPUPATH_A_PORTAL_CONN]) {
+		ret = parse_conns(nest, &conns, &nconns, extack);
+		if (ret)
+			goto out;
+	}
+	portal->set = set;
+	if (rails) {
+		memcpy(portal->rails, rails, nrails * sizeof(*rails));
+		portal->nrails = nrails;
+	}
+	if (conns || tb[GPUPATH_A_PORTAL_CONN_CLEAR]) {
+		kfree(portal->conns);
+		portal->conns = conns;
+		portal->nconns = nconns;
+		conns = NULL;
+	}
+	changed_locked();
+out:
+	kfree(conns);
+	kfree(rails);
+	return ret;
+}
+
+/**
+ * gpupath_portal_del_locked() - remove and free a portal
+ * @portal: the portal
+ */
+void gpupath_portal_del_locked(struct gpupath_portal *portal)
+{
+	lockdep_assert_held(&portals_lock);
+	list_del(&portal->node);
+	changed_locked();
+	kfree(portal->conns);
+	kfree(portal);
+}
+
+/* Module unload: the portals go with it (the daemon keeps its config file). */
+void gpupath_portal_uninit(void)
+{
+	struct gpupath_portal *portal, *tmp;
+
+	mutex_lock(&portals_lock);
+	list_for_each_entry_safe(portal, tmp, &portals, node)
+		gpupath_portal_del_locked(portal);
+	mutex_unlock(&portals_lock);
+}

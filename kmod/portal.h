@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _GPUPATH_PORTAL_H
+#define _GPUPATH_PORTAL_H
+
+#include <linux/if.h>
+#include <linux/list.h>
+#include <linux/netlink.h>
+#include <linux/skbuff.h>
+#include <net/netlink.h>
+#include <linux/gpupath.h>
+
+/* A host interface the portal is connected from. */
+struct gpupath_portal_rail {
+	u32 id;
+	char iface[IFNAMSIZ];
+	char addr[GPUPATH_ADDR_LEN];
+};
+
+/* One connection as the daemon reports it (GPUPATH_A_CONN_*). */
+struct gpupath_portal_conn {
+	u32 rail;
+	u32 state;
+	u32 attempts;
+	u32 error;
+	u32 retry_ms;
+	u32 trsvcid;
+	char ctrl[GPUPATH_NAME_LEN];
+	char traddr[GPUPATH_ADDR_LEN];
+	char subsysnqn[GPUPATH_NQN_LEN];
+};
+
+/* What PORTAL_NEW and PORTAL_SET both set. */
+struct gpupath_portal_settings {
+	char qos[GPUPATH_NAME_LEN];
+	u32 ctrl_loss_tmo;
+	u32 fast_io_fail_tmo;
+	u32 reconnect_delay;
+	u32 nr_io_queues;
+};
+
+/**
+ * struct gpupath_portal - a fabric target the administrator wants connected
+ * @node: in the portal list, under the portal lock
+ * @id: stable id, never reused while the module is loaded
+ * @name: unique name
+ * @transport: enum gpupath_transport
+ * @traddr: the target's address
+ * @trsvcid: the target's port
+ * @subsysnqn: the subsystem, "" for a discovery portal
+ * @nrails: entries in @rails
+ * @rails: host interfaces to connect from
+ * @set: QoS class name ("" for none), ctrl_loss_tmo (seconds or
+ *	GPUPATH_TMO_FOREVER), fast_io_fail_tmo (seconds or GPUPATH_TMO_OFF),
+ *	reconnect_delay (seconds), nr_io_queues (0: the host's default)
+ * @nconns: entries in @conns
+ * @conns: the connections, as last reported
+ *
+ * The module only keeps portals: it is the daemon that connects them.
+ */
+struct gpupath_portal {
+	struct list_head node;
+	u32 id;
+	char name[GPUPATH_NAME_LEN];
+	u32 transport;
+	char traddr[GPUPATH_ADDR_LEN];
+	u32 trsvcid;
+	char subsysnqn[GPUPATH_NQN_LEN];
+	u32 nrails;
+	struct gpupath_portal_rail rails[GPUPATH_PORTAL_RAILS_MAX];
+	struct gpupath_portal_settings set;
+	u32 nconns;
+	struct gpupath_portal_conn *conns;
+};
+
+extern const struct nla_policy gpupath_portal_policy[GPUPATH_A_PORTAL_MAX + 1];
+
+void gpupath_portal_lock(void);
+void gpupath_portal_unlock(void);
+u32 gpupath_portal_generation(void);
+struct gpupath_portal *gpupath_portal_find_locked(struct nlattr **tb,
+						  struct netlink_ext_ack *extack);
+struct gpupath_portal *gpupath_portal_next_locked(u32 after);
+int gpupath_portal_put(struct sk_buff *skb, struct gpupath_portal *portal);
+int gpupath_portal_add_locked(const struct nlattr *nest, struct nlattr **tb,
+			      struct netlink_ext_ack *extack, struct gpupath_portal **portalp);
+int gpupath_portal_set_locked(struct gpupath_portal *portal, const struct nlattr *nest,
+			      struct nlattr **tb, struct netlink_ext_ack *extack);
+void gpupath_portal_del_locked(struct gpupath_portal *portal);
+void gpupath_portal_uninit(void);
+
+#endif /* _GPUPATH_PORTAL_H */

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0
+# gpupathd from nothing but portals: the target side of the rails (two
+# soft-RoCE rails, one nvmet rdma port each, and the TCP port) is up and
+# nothing is connected. Three `gpupath portal add` later, the daemon has
+# connected each through libnvme from its rail's address, reported the
+# connections in the portals, made one volume for the namespace's wwid with
+# the three paths (rails 1, 2, 3), and data reads back right through it.
+# Checked too: bad portals refused with a message and nothing changed, a
+# failed connection retried with backoff and reported, and a deleted portal
+# disconnected by the daemon, its path removed from the volume.
+. /src/selftests/vm/guest-lib.sh
+
+MiB=1048576
+load_module
+cleanup() {
+	[ -z "${gpd:-}" ] || kill "$gpd" 2>/dev/null
+	for p in rail1 rail2 tcp nowhere; do $GP portal del $p >/dev/null 2>&1; done
+	volumes_del_all
+	rails_teardown
+}
+trap cleanup EXIT
+rails_targets
+$PATTERN gen $((16 * MiB)) 501 | dd of=/dev/nullb0 bs=$MiB conv=fsync 2>/dev/null
+[ -z "$(ls /sys/class/nvme-fabrics/ctl 2>/dev/null | grep nvme)" ] ||
+	fail "controllers connected before the daemon: $(ls /sys/class/nvme-fabrics/ctl)"
+
+t() { want=$1; shift; out=$("$@" 2>&1); rc=$?; echo "$* -> $out"
+	[ $rc != 0 ] || fail "expected a failure"
+	echo "$out" | grep -q "$want" || fail "expected '$want'"; }
+
+# Bad input: refused with the reason, nothing kept.
+t "not an IPv4 or IPv6 address" $GP portal add bad transport rdma traddr 10.99.1 nqn $NQN
+t "not an NVMe qualified name" $GP portal add bad transport tcp traddr 10.99.0.1 nqn foo
+t "unknown transport 'fc'" $GP portal add bad transport fc traddr 10.99.0.1
+t "not RAIL:IFACE" $GP portal add bad transport rdma traddr 10.99.1.1 rails rail1
+t "transport and traddr are needed" $GP portal add bad traddr 10.99.1.1
+t "a portal name is" $GP portal add 'b@d' transport tcp traddr 10.99.0.1
+[ "$($GP portal show -j | jq '.portals | length')" = 0 ] || fail "a bad portal was kept"
+
+$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
+gpd=$!
+start=$(cut -d' ' -f1 /proc/uptime)
+$GP portal add rail1 transport rdma traddr 10.99.1.1 nqn $NQN rails 1:rail1@10.99.1.2 >/dev/null ||
+	fail "portal rail1"
+$GP portal add rail2 transport rdma traddr 10.99.2.1 nqn $NQN rails 2:rail2@10.99.2.2 \
+	reconnect-delay 1 >/dev/null || fail "portal rail2"
+$GP portal add tcp transport tcp traddr 10.99.0.1 trsvcid 4421 nqn $NQN \
+	rails 3:@10.99.0.2 ctrl-loss-tmo 30 >/dev/null || fail "portal tcp"
+t "a portal with this name exists" $GP portal add tcp transport tcp traddr 10.99.0.2 nqn $NQN
+t "another portal has this target" $GP portal add tcp2 transport tcp traddr 10.99.0.1 \
+	trsvcid 4421 nqn $NQN
+
+three_paths() {
+	[ "$($GP volume show -j |
+	     jq "[.volumes[] | select(.wwid == \"uuid.$UUID\") | .usable] | .[0]")" = 3 ]
+}
+wait_for 90 three_paths || {
+	sed 's/^/gpupathd: /' /tmp/gpupathd.log; $GP portal show; $GP volume show
+	fail "no volume with three usable paths"
+}
+now=$(cut -d' ' -f1 /proc/uptime)
+note "portals to a volume with three paths: $(awk -v a="$start" -v b="$now" 'BEGIN { printf "%.1f", b - a }') s"
+$GP portal show
+$GP volume show -j >/tmp/v.json
+vol=$(jq ".volumes[] | select(.wwid == \"uuid.$UUID\") | .id" /tmp/v.json)
+VOL=/dev/$(jq -r ".volumes[] | select(.id == $vol) | .name" /tmp/v.json)
+[ "$(jq -c "[.volumes[] | select(.id == $vol) | .path_list[] | [.rail, .transport]] | sort" \
+	/tmp/v.json)" = '[[1,"rdma"],[2,"rdma"],[3,"tcp"]]' ] ||
+	fail "paths: $(jq -c '.volumes[].path_list' /tmp/v.json)"
+
+# Each portal reports one live connection with its controller, which is
+# bound to the rail's address.
+for p in rail1:1:10.99.1.2 rail2:2:10.99.2.2 tcp:3:10.99.0.2; do
+	name=${p%%:*} rail=${p#*:} rail=${rail%%:*} addr=${p##*:}
+	$GP portal show $name -j >/tmp/p.json
+	jq -e ".connections | length == 1 and .[0].state == \"live\" and .[0].rail == $rail" \
+		/tmp/p.json >/dev/null || fail "portal $name: $(cat /tmp/p.json)"
+	ctrl=$(jq -r '.connections[0].controller' /tmp/p.json)
+	grep -q "host_traddr=$addr" /sys/class/nvme/$ctrl/address ||
+		fail "$name: $ctrl not from $addr: $(cat /sys/class/nvme/$ctrl/address)"
+done
+
+# Data through the volume, over every path.
+dd if="$VOL" of=/tmp/vol.read bs=64k count=256 iflag=direct 2>/dev/null || fail "read $VOL"
+$PATTERN check /tmp/vol.read 0 $((16 * MiB)) 501 || fail "$VOL read wrong data"
+$GP volume show "$vol" -j | jq -e '[.path_list[].stats.ios > 0] | all' >/dev/null ||
+	fail "not every path did I/O: $($GP volume show "$vol")"
+
+# A portal that cannot connect: retried with backoff, every attempt reported.
+$GP portal add nowhere transport tcp traddr 10.99.0.1 trsvcid 4999 nqn $NQN \
+	reconnect-delay 1 >/dev/null || fail "portal nowhere"
+wait_for 30 sh -c "[ \$($GP portal show nowhere -j | jq '.connections[0].attempts // 0') -ge 2 ]" ||
+	fail "no retries: $($GP portal show nowhere)"
+$GP portal show nowhere -j | jq -e '.connections[0].state == "backoff" and
+	.connections[0].error != null and .connections[0].controller == null' >/dev/null ||
+	fail "nowhere: $($GP portal show nowhere -j)"
+note "unreachable portal: $($GP portal show nowhere | grep connection)"
+grep -q "portal nowhere.*failed (attempt 2)" /tmp/gpupathd.log || fail "attempts not logged"
+$GP portal del nowhere || fail "portal del nowhere"
+
+# A deleted portal: its controller disconnected, its path gone from the volume.
+ctrl=$($GP portal show rail2 -j | jq -r '.connections[0].controller')
+$GP portal del rail2 || fail "portal del rail2"
+wait_for 20 sh -c "! [ -e /sys/class/nvme/$ctrl ]" || fail "$ctrl still connected"
+two_paths() { [ "$($GP volume show "$vol" -j | jq '.paths')" = 2 ]; }
+wait_for 20 two_paths || fail "rail 2's path not removed: $($GP volume show "$vol")"
+dd if="$VOL" of=/tmp/vol.read bs=64k count=256 iflag=direct 2>/dev/null || fail "read $VOL"
+$PATTERN check /tmp/vol.read 0 $((16 * MiB)) 501 || fail "read wrong data on two paths"
+
+kill "$gpd"
+wait "$gpd" 2>/dev/null
+gpd=
+grep -q "connected .* as nvme" /tmp/gpupathd.log || fail "no connection logged"
+sed 's/^/gpupathd: /' /tmp/gpupathd.log | grep -v "notification on" | tail -30

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpupath portal: the fabric targets gpupathd keeps connected.
+ *
+ *   gpupath portal [show [PORTAL]] [-j]
+ *   gpupath portal add NAME transport rdma|tcp traddr ADDR [nqn NQN] [KEYWORD VALUE]...
+ *   gpupath portal set PORTAL KEYWORD VALUE...
+ *   gpupath portal del PORTAL
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void print_tmo_json(struct json *j, const char *key, uint32_t v)
+{
+	if (v == GPUPATH_TMO_FOREVER)
+		json_null(j, key);
+	else
+		json_u64(j, key, v);
+}
+
+static void print_portal_json(struct json *j, const struct gpupath_portal *p)
+{
+	unsigned int i;
+
+	json_obj_open(j, NULL);
+	json_u64(j, "id", p->id);
+	json_str(j, "name", p->name);
+	json_str(j, "transport", gpupath_transport_name(p->transport));
+	json_str(j, "traddr", p->traddr);
+	json_u64(j, "trsvcid", p->trsvcid);
+	if (p->discovery)
+		json_null(j, "subsysnqn");
+	else
+		json_str(j, "subsysnqn", p->subsysnqn);
+	if (p->qos[0])
+		json_str(j, "qos", p->qos);
+	else
+		json_null(j, "qos");
+	print_tmo_json(j, "ctrl_loss_tmo", p->ctrl_loss_tmo);
+	print_tmo_json(j, "fast_io_fail_tmo", p->fast_io_fail_tmo);
+	json_u64(j, "reconnect_delay", p->reconnect_delay);
+	json_u64(j, "nr_io_queues", p->nr_io_queues);
+	json_arr_open(j, "rails");
+	for (i = 0; i < p->nrails; i++) {
+		json_obj_open(j, NULL);
+		json_u64(j, "id", p->rail[i].id);
+		if (p->rail[i].iface[0])
+			json_str(j, "iface", p->rail[i].iface);
+		if (p->rail[i].addr[0])
+			json_str(j, "addr", p->rail[i].addr);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	json_arr_open(j, "connections");
+	for (i = 0; i < p->nconns; i++) {
+		const struct gpupath_portal_conn *c = &p->conn[i];
+
+		json_obj_open(j, NULL);
+		json_u64(j, "rail", c->rail);
+		json_str(j, "subsysnqn", c->subsysnqn);
+		json_str(j, "traddr", c->traddr);
+		json_u64(j, "trsvcid", c->trsvcid);
+		json_str(j, "state", gpupath_conn_state_name(c->state));
+		if (c->controller[0])
+			json_str(j, "controller", c->controller);
+		else
+			json_null(j, "controller");
+		json_u64(j, "attempts", c->attempts);
+		if (c->error)
+			json_str(j, "error", strerror(c->error));
+		else
+			json_null(j, "error");
+		json_u64(j, "retry_ms", c->retry_ms);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	json_obj_close(j);
+}
+
+static void print_tmo_text(const char *label, uint32_t v, const char *never)
+{
+	if (v == GPUPATH_TMO_FOREVER)
+		printf(" %s %s", label, never);
+	else
+		printf(" %s %u", label, v);
+}
+
+static void print_portal_text(const struct gpupath_portal *p)
+{
+	unsigned int i;
+
+	printf("portal %u: %s %s %s:%u %s\n", p->id, p->name,
+	       gpupath_transport_name(p->transport), p->traddr, p->trsvcid,
+	       p->discovery ? "discovery" : p->subsysnqn);
+	printf("    qos %s", p->qos[0] ? p->qos : "none");
+	print_tmo_text("ctrl-loss-tmo", p->ctrl_loss_tmo, "forever");
+	print_tmo_text("fast-io-fail-tmo", p->fast_io_fail_tmo, "off");
+	printf(" reconnect-delay %u nr-io-queues ", p->reconnect_delay);
+	if (p->nr_io_queues)
+		printf("%u\n", p->nr_io_queues);
+	else
+		printf("default\n");
+	for (i = 0; i < p->nrails; i++)
+		printf("    rail %u:%s%s%s%s\n", p->rail[i].id, p->rail[i].iface[0] ? " " : "",
+		       p->rail[i].iface, p->rail[i].addr[0] ? " from " : "", p->rail[i].addr);
+	for (i = 0; i < p->nconns; i++) {
+		const struct gpupath_portal_conn *c = &p->conn[i];
+
+		printf("    connection rail %u %s:%u %s: %s", c->rail, c->traddr, c->trsvcid,
+		       c->subsysnqn, gpupath_conn_state_name(c->state));
+		if (c->controller[0])
+			printf(" %s", c->controller);
+		if (c->attempts)
+			printf(", %u failed attempts", c->attempts);
+		if (c->error)
+			printf(", last: %s", strerror(c->error));
+		if (c->state == GPUPATH_CONN_BACKOFF)
+			printf(", next in %.1fs", c->retry_ms / 1e3);
+		printf("\n");
+	}
+	if (!p->nconns)
+		printf("    no connections reported (is gpupathd running?)\n");
+}
+
+static void print_portal(struct cli *cli, const void *obj)
+{
+	if (cli->json)
+		print_portal_json(&cli->j, obj);
+	else
+		print_portal_text(obj);
+}
+
+/* Portals are named by id or name; ids are what the kernel takes. */
+static int lookup_portal(struct cli *cli, const char *name, uint32_t *id)
+{
+	struct gpupath_portal *p = malloc(sizeof(*p));
+	int r;
+
+	if (!p)
+		return cli_err(cli, -ENOMEM, "portal", NULL);
+	r = gpupath_ctl_portal_get(cli->ctl, 0, name, p);
+	if (r < 0) {
+		free(p);
+		return cli_err(cli, r, "portal", gpupath_ctl_errmsg(cli->ctl));
+	}
+	*id = p->id;
+	free(p);
+	return 0;
+}
+
+static int del_portal(struct gpupath_ctl *ctl, uint32_t id)
+{
+	return gpupath_ctl_portal_del(ctl, id, NULL);
+}
+
+const struct cli_kind cli_portals = {
+	"portal", "portals", sizeof(struct gpupath_portal), print_portal, del_portal,
+	lookup_portal,
+};
+
+/* ---- keywords ------------------------------------------------------------ */
+
+static int parse_str(const char *name, const char *val, void *dst)
+{
+	(void)name;
+	*(const char **)dst = val;
+	return 0;
+}
+
+static int parse_transport(const char *name, const char *val, void *dst)
+{
+	if (!gpupath_transport_parse(val, dst))
+		return 0;
+	fprintf(stderr, "gpupath: unknown %s '%s' (one of: rdma tcp)\n", name, val);
+	return -1;
+}
+
+static int parse_port(const char *name, const char *val, void *dst)
+{
+	return cli_parse_u32(name, val, 1, 65535, dst);
+}
+
+/* Seconds, or @word for GPUPATH_TMO_FOREVER / _OFF. */
+static int parse_tmo(const char *name, const char *val, void *dst, const char *word)
+{
+	if (!strcmp(val, word)) {
+		*(uint32_t *)dst = GPUPATH_TMO_FOREVER;
+		return 0;
+	}
+	return cli_parse_u32(name, val, 0, GPUPATH_TMO_FOREVER - 1, dst);
+}
+
+static int parse_loss_tmo(const char *name, const char *val, void *dst)
+{
+	return parse_tmo(name, val, dst, "forever");
+}
+
+static int parse_fail_tmo(const char *name, const char *val, void *dst)
+{
+	return parse_tmo(name, val, dst, "off");
+}
+
+static int parse_delay(const char *name, const char *val, void *dst)
+{
+	return cli_parse_u32(name, val, 1, 3600, dst);
+}
+
+static int parse_queues(const char *name, const char *val, void *dst)
+{
+	return cli_parse_u32(name, val, 0, 1024, dst);
+}
+
+/* "ID:[IFACE][@ADDR],..." into the conf's rails (dst is the conf). */
+static int parse_rails(const char *name, const char *val, void *dst)
+{
+	struct gpupath_portal_conf *conf = dst;
+	char buf[512], *tok, *save, *colon, *at;
+	struct gpupath_portal_rail *rail;
+
+	if (strlen(val) >= sizeof(buf)) {
+		fprintf(stderr, "gpupath: %s: too long\n", name);
+		return -1;
+	}
+	strcpy(buf, val);
+	conf->nrails = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (conf->nrails == GPUPATH_PORTAL_RAILS_MAX) {
+			fprintf(stderr, "gpupath: %s: at most %d rails\n", name,
+				GPUPATH_PORTAL_RAILS_MAX);
+			return -1;
+		}
+		rail = &conf->rail[conf->nrails++];
+		memset(rail, 0, sizeof(*rail));
+		colon = strchr(tok, ':');
+		if (!colon || colon == tok || !colon[1] || colon[1] == ',') {
+			fprintf(stderr, "gpupath: %s: '%s' is not RAIL:IFACE[@ADDR] or RAIL:@ADDR\n",
+				name, tok);
+			return -1;
+		}
+		*colon = 0;
+		if (cli_parse_u32("rail", tok, 1, UINT32_MAX, &rail->id))
+			return -1;
+		at = strchr(colon + 1, '@');
+		if (at) {
+			*at = 0;
+			if (!at[1] || strlen(at + 1) >= sizeof(rail->addr)) {
+				fprintf(stderr, "gpupath: %s: bad host address '%s'\n", name, at + 1);
+				return -1;
+			}
+			strcpy(rail->addr, at + 1);
+		}
+		if (strlen(colon + 1) >= sizeof(rail->iface)) {
+			fprintf(stderr, "gpupath: %s: interface name '%s' is too long\n", name,
+				colon + 1);
+			return -1;
+		}
+		strcpy(rail->iface, colon + 1);
+	}
+	return 0;
+}
+
+#define CONF(m) offsetof(struct gpupath_portal_conf, m)
+
+/* What add and set take; add also takes transport, traddr and nqn. */
+static const struct cli_kw portal_kws[] = {
+	{ "trsvcid", GPUPATH_PORTAL_SET_TRSVCID, CONF(trsvcid), parse_port },
+	{ "rails", GPUPATH_PORTAL_SET_RAILS, 0, parse_rails },
+	{ "qos", GPUPATH_PORTAL_SET_QOS, CONF(qos), parse_str },
+	{ "ctrl-loss-tmo", GPUPATH_PORTAL_SET_CTRL_LOSS_TMO, CONF(ctrl_loss_tmo), parse_loss_tmo },
+	{ "fast-io-fail-tmo", GPUPATH_PORTAL_SET_FAST_IO_FAIL_TMO, CONF(fast_io_fail_tmo),
+	  parse_fail_tmo },
+	{ "reconnect-delay", GPUPATH_PORTAL_SET_RECONNECT_DELAY, CONF(reconnect_delay),
+	  parse_delay },
+	{ "nr-io-queues", GPUPATH_PORTAL_SET_NR_IO_QUEUES, CONF(nr_io_queues), parse_queues },
+	{ "transport", 0, CONF(transport), parse_transport },
+	{ "traddr", 0, CONF(traddr), parse_str },
+	{ "nqn", 0, CONF(subsysnqn), parse_str },
+};
+
+#define N_PORTAL_KWS (sizeof(portal_kws) / sizeof(portal_kws[0]))
+#define N_SET_KWS (N_PORTAL_KWS - 3)
+
+/* ---- commands ------------------------------------------------------------ */
+
+static int portal_show(struct cli *cli, int argc, char **argv)
+{
+	struct gpupath_portal *list, *p;
+	uint32_t id;
+	size_t n;
+	int r;
+
+	if (argc > 1)
+		return 2;
+	if (argc == 1) {
+		r = cli_target(cli, &cli_portals, argv[0], &id);
+		if (r)
+			return r;
+		p = malloc(sizeof(*p));
+		if (!p)
+			return cli_err(cli, -ENOMEM, "portal show", NULL);
+		r = cli_print_reply(cli, gpupath_ctl_portal_get(cli->ctl, id, NULL, p),
+				    "portal show", &cli_portals, p);
+		free(p);
+		return r;
+	}
+	if (!cli_ctl(cli))
+		return 1;
+	r = gpupath_ctl_portal_list(cli->ctl, &list, &n);
+	if (r < 0)
+		return cli_err(cli, r, "portal dump", gpupath_ctl_errmsg(cli->ctl));
+	cli_output_begin(cli);
+	cli_print_array(cli, &cli_portals, list, n);
+	free(list);
+	return cli_output_end(cli, 0);
+}
+
+static int portal_add(struct cli *cli, int argc, char **argv)
+{
+	struct gpupath_portal_conf conf = { 0 };
+	struct gpupath_portal *p;
+	int r;
+
+	if (argc < 1)
+		return 2;
+	conf.name = argv[0];
+	if (cli_parse_kws(argc - 1, argv + 1, portal_kws, N_PORTAL_KWS, &conf, &conf.set))
+		return 2;
+	if (!conf.transport || !conf.traddr) {
+		fprintf(stderr, "gpupath: portal add: transport and traddr are needed\n");
+		return 2;
+	}
+	if (!cli_ctl(cli))
+		return 1;
+	p = malloc(sizeof(*p));
+	if (!p)
+		return cli_err(cli, -ENOMEM, "portal add", NULL);
+	r = cli_print_reply(cli, gpupath_ctl_portal_add(cli->ctl, &conf, p), "portal add",
+			    &cli_portals, p);
+	free(p);
+	return r;
+}
+
+static int portal_set(struct cli *cli, int argc, char **argv)
+{
+	struct gpupath_portal_conf conf = { 0 };
+	uint32_t id;
+	int r;
+
+	r = cli_parse_set(cli, &cli_portals, argc, argv, portal_kws, N_SET_KWS, &conf,
+			  &conf.set, &id);
+	return r ? r : cli_done(cli, gpupath_ctl_portal_set(cli->ctl, id, NULL, &conf),
+				"portal set");
+}
+
+static int portal_del(struct cli *cli, int argc, char **argv)
+{
+	return cli_del(cli, &cli_portals, argc, argv);
+}
+
+static const char portal_usage[] =
+	"gpupath portal [show [PORTAL]] [-j]\n"
+	"       gpupath portal add NAME transport rdma|tcp traddr ADDR [nqn NQN] [SETTING]...\n"
+	"       gpupath portal set PORTAL SETTING...\n"
+	"       gpupath portal del PORTAL\n"
+	"SETTING: trsvcid PORT (default 4420), rails RAIL:IFACE[@ADDR]|RAIL:@ADDR,...,\n"
+	"         qos CLASS, ctrl-loss-tmo SECONDS|forever, fast-io-fail-tmo SECONDS|off,\n"
+	"         reconnect-delay SECONDS, nr-io-queues N (0: the host's default).\n"
+	"PORTAL is a portal's id or name. Without nqn, ADDR is a discovery controller\n"
+	"and gpupathd connects every subsystem its log page lists. Each rail connects\n"
+	"once from its interface (and host address).";
+
+int cmd_portal(struct cli *cli, int argc, char **argv)
+{
+	static const struct cli_cmd subs[] = {
+		{ "show", NULL, portal_show },
+		{ "add", NULL, portal_add },
+		{ "set", NULL, portal_set },
+		{ "del", NULL, portal_del },
+	};
+
+	return cli_subcommand(cli, argc, argv, "portal", portal_usage, subs,
+			      sizeof(subs) / sizeof(subs[0]));
+}
