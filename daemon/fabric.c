@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ struct target {
 /* What gpupathd knows of one wanted connection, kept across passes. */
 struct conn {
 	uint32_t portal;
+	char iface[IF_NAMESIZE];	/* the host interface it uses, "" unknown */
 	struct gpupath_portal_conn rep;	/* as reported; the key is rail,
 					 * subsysnqn, traddr, trsvcid */
 	bool ours;			/* made by gpupathd */
@@ -112,26 +114,69 @@ struct host_end {
 	char buf[INET6_ADDRSTRLEN];
 };
 
-static void iface_addr(const char *iface, const char *traddr, char *buf, size_t size)
+/*
+ * The first address of the host matching @iface (NULL: any) and @addr (NULL:
+ * any) of @family (AF_UNSPEC: any): its interface and address into @iface_out
+ * and @addr_out (each may be NULL). Returns whether there is one.
+ */
+static bool ifaddr_find(const char *iface, const char *addr, int family, char *iface_out,
+			size_t iface_size, char *addr_out, size_t addr_size)
 {
-	int family = strchr(traddr, ':') ? AF_INET6 : AF_INET;
+	char buf[INET6_ADDRSTRLEN];
 	struct ifaddrs *ifa, *i;
+	bool found = false;
 	const void *a;
+	int fam;
 
-	buf[0] = 0;
 	if (getifaddrs(&ifa) < 0)
-		return;
-	for (i = ifa; i && !buf[0]; i = i->ifa_next) {
-		if (!i->ifa_addr || i->ifa_addr->sa_family != family || strcmp(i->ifa_name, iface))
-			continue;
-		if (family == AF_INET)
+		return false;
+	for (i = ifa; i && !found; i = i->ifa_next) {
+		fam = i->ifa_addr ? i->ifa_addr->sa_family : AF_UNSPEC;
+		if (fam == AF_INET)
 			a = &((struct sockaddr_in *)i->ifa_addr)->sin_addr;
-		else
+		else if (fam == AF_INET6)
 			a = &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
-		if (!inet_ntop(family, a, buf, size))
-			buf[0] = 0;
+		else
+			continue;
+		if ((family != AF_UNSPEC && fam != family) || (iface && strcmp(i->ifa_name, iface)) ||
+		    !inet_ntop(fam, a, buf, sizeof(buf)) || (addr && strcmp(buf, addr)))
+			continue;
+		found = true;
+		if (iface_out)
+			cpy(iface_out, iface_size, i->ifa_name);
+		if (addr_out)
+			cpy(addr_out, addr_size, buf);
 	}
 	freeifaddrs(ifa);
+	return found;
+}
+
+static void iface_addr(const char *iface, const char *traddr, char *buf, size_t size)
+{
+	buf[0] = 0;
+	ifaddr_find(iface, NULL, strchr(traddr, ':') ? AF_INET6 : AF_INET, NULL, 0, buf, size);
+}
+
+/* The interface that has address @addr, into @iface ("" when none has). */
+static void addr_iface(const char *addr, char *iface, size_t size)
+{
+	iface[0] = 0;
+	ifaddr_find(NULL, addr, AF_UNSPEC, iface, size, NULL, 0);
+}
+
+/* Whether @iface is up with a carrier (unknown interfaces count as up). */
+static bool iface_running(const char *iface)
+{
+	struct ifaddrs *ifa, *i;
+	bool running = true;
+
+	if (getifaddrs(&ifa) < 0)
+		return true;
+	for (i = ifa; i; i = i->ifa_next)
+		if (!strcmp(i->ifa_name, iface))
+			running = (i->ifa_flags & IFF_UP) && (i->ifa_flags & IFF_RUNNING);
+	freeifaddrs(ifa);
+	return running;
 }
 
 static void host_end(const struct gpupath_portal *p, const struct gpupath_portal_rail *rail,
@@ -539,9 +584,9 @@ static bool is_path(struct gpupath_volume *v, size_t n, const char *disk)
 
 /* A namespace of a wanted controller: into a volume, as a path. */
 static void assemble_ns(struct gpupath_ctl *ctl, struct gpupath_volume **vols, size_t *nvols,
-			const char *disk, uint32_t rail)
+			const char *disk, const struct conn *c)
 {
-	struct gpupath_path_conf pconf = { .set = GPUPATH_PATH_SET_RAIL, .rail = rail };
+	struct gpupath_path_conf pconf = { .set = GPUPATH_PATH_SET_RAIL, .rail = c->rep.rail };
 	struct gpupath_volume_conf vconf = { 0 };
 	struct gpupath_volume *vol, *tmp;
 	struct gpupath_path path;
@@ -550,6 +595,10 @@ static void assemble_ns(struct gpupath_ctl *ctl, struct gpupath_volume **vols, s
 
 	if (is_path(*vols, *nvols, disk))
 		return;
+	if (c->iface[0]) {
+		pconf.set |= GPUPATH_PATH_SET_LINK;
+		pconf.link = iface_running(c->iface) ? GPUPATH_LINK_UP : GPUPATH_LINK_DOWN;
+	}
 	wwid_of(disk, wwid, sizeof(wwid));
 	if (!wwid[0])
 		return;
@@ -575,7 +624,7 @@ static void assemble_ns(struct gpupath_ctl *ctl, struct gpupath_volume **vols, s
 		log_errno(r, "path %s of %s: %s", disk, vol->name, gpupath_ctl_errmsg(ctl) ?: "");
 		return;
 	}
-	log_info("path %u: %s into %s (rail %u)", path.id, disk, vol->name, rail);
+	log_info("path %u: %s into %s (rail %u)", path.id, disk, vol->name, c->rep.rail);
 	if (vol->npaths < GPUPATH_VOLUME_PATHS_MAX)
 		vol->path[vol->npaths++] = path;
 }
@@ -624,6 +673,84 @@ static void remove_gone(struct gpupath_ctl *ctl, struct gpupath_volume *vols, si
 	}
 }
 
+/* The connection whose controller is @ctrl, if gpupathd wants it. */
+static struct conn *conn_of_ctrl(struct fabric *f, const char *ctrl)
+{
+	size_t i;
+
+	for (i = 0; i < f->nconns; i++)
+		if (f->conns[i].seen && ctrl[0] && !strcmp(f->conns[i].rep.controller, ctrl))
+			return &f->conns[i];
+	return NULL;
+}
+
+/* Set @p's link, when it differs; logs it. */
+static void set_link(struct gpupath_ctl *ctl, const struct gpupath_path *p, const char *iface,
+		     uint32_t link)
+{
+	struct gpupath_path_conf conf = { .set = GPUPATH_PATH_SET_LINK, .link = link };
+	int r;
+
+	if (p->link == link)
+		return;
+	r = gpupath_ctl_path_set(ctl, p->id, &conf);
+	if (r < 0)
+		log_errno(r, "path %u (%s): setting link %s", p->id, p->device,
+			  gpupath_path_link_name(link));
+	else
+		log_info("path %u (%s): link %s (%s)", p->id, p->device,
+			 gpupath_path_link_name(link), iface);
+}
+
+/* Every path of a wanted connection: its link as its interface is now. */
+static void sync_links(struct fabric *f, struct gpupath_ctl *ctl, struct gpupath_volume *vols,
+		       size_t n)
+{
+	const struct gpupath_path *p;
+	struct conn *c;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < vols[i].npaths; j++) {
+			p = &vols[i].path[j];
+			c = conn_of_ctrl(f, p->controller);
+			if (!p->device[0] || !c || !c->iface[0])
+				continue;
+			set_link(ctl, p, c->iface, iface_running(c->iface) ? GPUPATH_LINK_UP :
+					 GPUPATH_LINK_DOWN);
+		}
+	}
+}
+
+void fabric_link(struct fabric *f, struct gpupath_ctl *ctl, const char *ifname, bool up)
+{
+	struct gpupath_volume *vols;
+	const struct gpupath_path *p;
+	struct conn *c;
+	size_t n, i, j;
+	int r;
+
+	for (i = 0; i < f->nconns; i++)
+		if (f->conns[i].seen && !strcmp(f->conns[i].iface, ifname))
+			break;
+	if (i == f->nconns)
+		return;		/* no rail of ours */
+	r = gpupath_ctl_volume_list(ctl, &vols, &n);
+	if (r < 0) {
+		log_errno(r, "reading volumes");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < vols[i].npaths; j++) {
+			p = &vols[i].path[j];
+			c = conn_of_ctrl(f, p->controller);
+			if (c && !strcmp(c->iface, ifname))
+				set_link(ctl, p, ifname, up ? GPUPATH_LINK_UP : GPUPATH_LINK_DOWN);
+		}
+	}
+	free(vols);
+}
+
 static void assemble(struct fabric *f, struct gpupath_ctl *ctl, nvme_root_t r)
 {
 	struct gpupath_volume *vols;
@@ -640,6 +767,7 @@ static void assemble(struct fabric *f, struct gpupath_ctl *ctl, nvme_root_t r)
 		return;
 	}
 	remove_gone(ctl, vols, nvols);
+	sync_links(f, ctl, vols, nvols);
 	nvme_for_each_host(r, h) {
 		nvme_for_each_subsystem(h, s) {
 			nvme_subsystem_for_each_ctrl(s, c) {
@@ -650,8 +778,7 @@ static void assemble(struct fabric *f, struct gpupath_ctl *ctl, nvme_root_t r)
 						continue;
 					nvme_ctrl_for_each_ns(c, ns)
 						assemble_ns(ctl, &vols, &nvols,
-							    nvme_ns_get_name(ns),
-							    f->conns[i].rep.rail);
+							    nvme_ns_get_name(ns), &f->conns[i]);
 				}
 			}
 		}
@@ -699,6 +826,10 @@ static void portal_pass(struct fabric *f, nvme_root_t r, const struct gpupath_po
 			if (!c)
 				continue;
 			c->seen = true;
+			if (rails[i].iface[0])
+				cpy(c->iface, sizeof(c->iface), rails[i].iface);
+			else if (rails[i].addr[0])
+				addr_iface(rails[i].addr, c->iface, sizeof(c->iface));
 			conn_pass(c, r, p, &rails[i], &t[j], pending);
 		}
 	}

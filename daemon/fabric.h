@@ -30,4 +30,10 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl);
  */
 void fabric_portal_gone(struct fabric *f, const struct gpupath_portal *portal);
 
+/*
+ * Interface @ifname's carrier changed: the paths of the connections made
+ * from it are marked link down (or up) at once.
+ */
+void fabric_link(struct fabric *f, struct gpupath_ctl *ctl, const char *ifname, bool up);
+
 #endif /* GPUPATHD_FABRIC_H */

@@ -3,11 +3,13 @@
  * gpupathd: the gpupath reconciler.
  *
  * One thread, one epoll loop: the gpupath netlink notifications (and the
- * module coming and going), a signalfd (TERM/INT stop, HUP reloads) and a
- * periodic timerfd. Subscribe, then dump, then reconcile, then run.
+ * module coming and going), rtnetlink link changes, a signalfd (TERM/INT
+ * stop, HUP reloads) and timerfds. Subscribe, then dump, then reconcile,
+ * then run.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <net/if.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +19,10 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
+
+#include <linux/rtnetlink.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
 
 #include <libgpupath.h>
 
@@ -34,6 +40,7 @@ struct daemon {
 	struct loop *loop;
 	struct gpupath_mon *mon;
 	struct fabric *fabric;
+	struct nl_sock *rt;	/* rtnetlink, link changes */
 	bool loaded;		/* the gpupath family exists */
 	int sigfd;
 	int timerfd;
@@ -204,6 +211,74 @@ static int subscribe(struct daemon *d)
 	return 0;
 }
 
+/* ---- links ------------------------------------------------------------ */
+
+/* RTM_NEWLINK/DELLINK: a rail's carrier, acted on at once. */
+static int on_link_msg(struct nl_msg *msg, void *userdata)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nlattr *tb[IFLA_MAX + 1];
+	struct daemon *d = userdata;
+	struct gpupath_ctl *ctl;
+	struct ifinfomsg *ifi;
+	bool up;
+
+	if ((nlh->nlmsg_type != RTM_NEWLINK && nlh->nlmsg_type != RTM_DELLINK) || !d->loaded ||
+	    nlmsg_parse(nlh, sizeof(*ifi), tb, IFLA_MAX, NULL) < 0 || !tb[IFLA_IFNAME])
+		return NL_OK;
+	ifi = nlmsg_data(nlh);
+	up = nlh->nlmsg_type == RTM_NEWLINK && (ifi->ifi_flags & IFF_UP) &&
+	     (ifi->ifi_flags & IFF_RUNNING);
+	if (gpupath_ctl_open(&ctl) < 0)
+		return NL_OK;
+	fabric_link(d->fabric, ctl, nla_get_string(tb[IFLA_IFNAME]), up);
+	gpupath_ctl_close(ctl);
+	return NL_OK;
+}
+
+static int on_rt(struct loop *l, int fd, uint32_t events, void *userdata)
+{
+	struct daemon *d = userdata;
+	int r;
+
+	(void)l;
+	(void)fd;
+	(void)events;
+	r = nl_recvmsgs_default(d->rt);
+	if (r == -NLE_NOMEM) {
+		/* Link messages lost (ENOBUFS): a full pass sets every path's link. */
+		log_warn("link notifications lost; checking every link");
+		soon(d, SOON_MS);
+	} else if (r < 0 && r != -NLE_AGAIN) {
+		log_warn("reading link notifications: %s", nl_geterror(r));
+	}
+	return 0;
+}
+
+static int watch_links(struct daemon *d)
+{
+	int r;
+
+	d->rt = nl_socket_alloc();
+	if (!d->rt)
+		return log_errno(-ENOMEM, "cannot watch links");
+	nl_socket_disable_seq_check(d->rt);
+	nl_socket_modify_cb(d->rt, NL_CB_VALID, NL_CB_CUSTOM, on_link_msg, d);
+	r = nl_connect(d->rt, NETLINK_ROUTE);
+	if (r >= 0)
+		r = nl_socket_add_membership(d->rt, RTNLGRP_LINK);
+	if (r >= 0)
+		r = nl_socket_set_nonblocking(d->rt);
+	if (r < 0) {
+		log_err("cannot watch links: %s", nl_geterror(r));
+		return -EIO;
+	}
+	r = loop_add(d->loop, nl_socket_get_fd(d->rt), EPOLLIN, on_rt, d);
+	if (r < 0)
+		return log_errno(r, "cannot watch links");
+	return 0;
+}
+
 /* ---- signals ---------------------------------------------------------- */
 
 static int on_signal(struct loop *l, int fd, uint32_t events, void *userdata)
@@ -323,6 +398,8 @@ static void teardown(struct daemon *d)
 {
 	loop_free(d->loop);
 	fabric_free(d->fabric);
+	if (d->rt)
+		nl_socket_free(d->rt);
 	if (d->soonfd >= 0)
 		close(d->soonfd);
 	if (d->timerfd >= 0)
@@ -351,6 +428,9 @@ static int run(unsigned int interval)
 	if (r < 0)
 		goto out;
 	r = setup_soon(&d);
+	if (r < 0)
+		goto out;
+	r = watch_links(&d);
 	if (r < 0)
 		goto out;
 	r = subscribe(&d);

@@ -66,6 +66,7 @@ static const struct nla_policy path_attr_policy[GPUPATH_A_PATH_MAX + 1] = {
 	[GPUPATH_A_PATH_STATE] = NLA_POLICY_MAX(NLA_U32, GPUPATH_PATH_STATE_MAX),
 	[GPUPATH_A_PATH_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, GPUPATH_WEIGHT_MAX),
 	[GPUPATH_A_PATH_RAIL] = { .type = NLA_U32 },
+	[GPUPATH_A_PATH_LINK] = NLA_POLICY_MAX(NLA_U32, GPUPATH_LINK_MAX),
 };
 
 static const struct nla_policy path_policy[GPUPATH_A_MAX + 1] = {
@@ -492,6 +493,7 @@ static int put_path(struct sk_buff *skb, int type, struct gpupath_path *path)
 	    nla_put_u32(skb, GPUPATH_A_PATH_HEALTH, READ_ONCE(path->health)) ||
 	    nla_put_u32(skb, GPUPATH_A_PATH_WEIGHT, READ_ONCE(path->weight)) ||
 	    nla_put_u32(skb, GPUPATH_A_PATH_RAIL, READ_ONCE(path->rail)) ||
+	    nla_put_u32(skb, GPUPATH_A_PATH_LINK, READ_ONCE(path->link)) ||
 	    nla_put_string(skb, GPUPATH_A_PATH_TRANSPORT, path->transport) ||
 	    (path->ctrl && nla_put_string(skb, GPUPATH_A_PATH_CONTROLLER,
 					  dev_name(path->ctrl))) ||
@@ -672,6 +674,7 @@ static void path_cfg(struct nlattr **tb, struct gpupath_path_cfg *cfg)
 	cfg->state = opt_u32(tb, GPUPATH_A_PATH_STATE);
 	cfg->weight = opt_u32(tb, GPUPATH_A_PATH_WEIGHT);
 	cfg->rail = opt_u32(tb, GPUPATH_A_PATH_RAIL);
+	cfg->link = opt_u32(tb, GPUPATH_A_PATH_LINK);
 }
 
 /* The volume named by the request's GPUPATH_A_VOLUME_ID. */

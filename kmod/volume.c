@@ -198,7 +198,8 @@ static u64 now_ns(void)
 static bool usable(struct gpupath_path *path)
 {
 	return READ_ONCE(path->state) == GPUPATH_PATH_UP &&
-	       READ_ONCE(path->health) == GPUPATH_HEALTH_LIVE;
+	       READ_ONCE(path->health) == GPUPATH_HEALTH_LIVE &&
+	       READ_ONCE(path->link) != GPUPATH_LINK_DOWN;
 }
 
 /* How far @prov's memory is from the path's DMA engine; -1: unreachable. */
@@ -1062,6 +1063,8 @@ static void apply_path_cfg(struct gpupath_path *path, const struct gpupath_path_
 		WRITE_ONCE(path->weight, cfg->weight);
 	if (cfg->rail >= 0)
 		WRITE_ONCE(path->rail, cfg->rail);
+	if (cfg->link >= 0)
+		WRITE_ONCE(path->link, cfg->link);
 }
 
 /**

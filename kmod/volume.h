@@ -43,6 +43,7 @@ struct gpupath_path_stats {
  * @error: the errno that failed it
  * @weight: for the weighted policy
  * @rail: the rail it belongs to, for the administrator
+ * @link: enum gpupath_path_link, set by the daemon
  * @inflight: clones on the path now
  * @latency_ns: EWMA of the service time
  * @p2p_cache: the last provider's distance: id << 32 | (distance + 1)
@@ -63,6 +64,7 @@ struct gpupath_path {
 	int error;
 	u32 weight;
 	u32 rail;
+	u32 link;
 	atomic_t inflight;
 	atomic64_t latency_ns;
 	atomic64_t p2p_cache;
@@ -161,6 +163,7 @@ struct gpupath_path_cfg {
 	s64 state;
 	s64 weight;
 	s64 rail;
+	s64 link;
 };
 
 int gpupath_volume_init(void);

@@ -84,7 +84,7 @@ t "path add: rail beyond u32" 2 'rail must be 0 to 4294967295' \
 	"$GP" path add 1 /dev/nvme0n1 rail 4294967296
 t "path add: unknown state lists the states" 2 "unknown state 'sideways' \(one of: up down draining\)" \
 	"$GP" path add 1 /dev/nvme0n1 state sideways
-t "path set: unknown keyword" 2 "unknown keyword 'policy' \(one of: weight rail state\)" \
+t "path set: unknown keyword" 2 "unknown keyword 'policy' \(one of: weight rail state link\)" \
 	"$GP" path set 3 policy weighted
 t "path set: nothing to set" 2 'nothing to set' "$GP" path set 3
 t "portal: unknown subcommand" 2 "unknown portal command 'frob'" "$GP" portal frob

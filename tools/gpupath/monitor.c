@@ -89,6 +89,8 @@ static void print_objects(const struct gpupath_mon_event *ev, struct cli *cli)
 		cli_print_array(cli, &cli_paths, &ev->path, 1);
 	if (ev->has_event)
 		print_volume_event(cli, &ev->event);
+	if (ev->has_portal)
+		cli_print_array(cli, &cli_portals, &ev->portal, 1);
 }
 
 static void print_event(const struct gpupath_mon_event *ev, struct cli *cli)

@@ -5,6 +5,7 @@
  *   gpupath path [show [PATH | volume VOL]] [-j]
  *   gpupath path add VOL DEVICE [weight N] [rail N] [state up|down|draining]
  *   gpupath path set PATH [weight N] [rail N] [state up|down|draining]
+ *                         [link up|down|unknown]
  *   gpupath path del PATH
  */
 #include <inttypes.h>
@@ -26,6 +27,7 @@ static void print_path_json(struct json *j, const struct gpupath_path *p)
 	json_str(j, "health", gpupath_path_health_name(p->health));
 	json_u64(j, "weight", p->weight);
 	json_u64(j, "rail", p->rail);
+	json_str(j, "link", gpupath_path_link_name(p->link));
 	json_str(j, "transport", p->transport);
 	json_str(j, "controller", p->controller);
 	if (p->dma_dev[0])
@@ -54,9 +56,10 @@ void cli_print_path_text(const struct gpupath_path *p, int indent)
 		CLI_NS("latency", st->latency_ns),
 	};
 
-	printf("%*spath %u: %s volume %u state %s health %s weight %u rail %u\n", indent, "",
+	printf("%*spath %u: %s volume %u state %s health %s weight %u rail %u%s\n", indent, "",
 	       p->id, p->device, p->volume, gpupath_path_state_name(p->state),
-	       gpupath_path_health_name(p->health), p->weight, p->rail);
+	       gpupath_path_health_name(p->health), p->weight, p->rail,
+	       p->link == GPUPATH_LINK_DOWN ? " link down" : "");
 	printf("%*s    transport %s controller %s dma-dev %s", indent, "",
 	       p->transport[0] ? p->transport : "unknown",
 	       p->controller[0] ? p->controller : "none", p->dma_dev[0] ? p->dma_dev : "none");
@@ -112,12 +115,19 @@ static int parse_state(const char *name, const char *val, void *dst)
 			      GPUPATH_PATH_STATE_MAX, dst);
 }
 
+static int parse_link(const char *name, const char *val, void *dst)
+{
+	return cli_parse_name(name, val, gpupath_path_link_parse, gpupath_path_link_name,
+			      GPUPATH_LINK_MAX, dst);
+}
+
 static const struct cli_kw path_kws[] = {
 	{ "weight", GPUPATH_PATH_SET_WEIGHT, offsetof(struct gpupath_path_conf, weight),
 	  parse_weight },
 	{ "rail", GPUPATH_PATH_SET_RAIL, offsetof(struct gpupath_path_conf, rail), parse_rail },
 	{ "state", GPUPATH_PATH_SET_STATE, offsetof(struct gpupath_path_conf, state),
 	  parse_state },
+	{ "link", GPUPATH_PATH_SET_LINK, offsetof(struct gpupath_path_conf, link), parse_link },
 };
 
 #define N_PATH_KWS (sizeof(path_kws) / sizeof(path_kws[0]))
@@ -185,11 +195,12 @@ static int path_del(struct cli *cli, int argc, char **argv)
 static const char path_usage[] =
 	"gpupath path [show [PATH | volume VOL]] [-j]\n"
 	"       gpupath path add VOL DEVICE [weight N] [rail N] [state STATE]\n"
-	"       gpupath path set PATH [weight N] [rail N] [state STATE]\n"
+	"       gpupath path set PATH [weight N] [rail N] [state STATE] [link LINK]\n"
 	"       gpupath path del PATH\n"
 	"VOL is a volume's id or name (gpupath0), PATH a path's id, DEVICE an NVMe\n"
 	"namespace (/dev/nvme1n1). Weight is 1 to " XSTR(GPUPATH_WEIGHT_MAX)
-	"; STATE is up, down or draining.";
+	"; STATE is up, down or draining;\n"
+	"LINK (what gpupathd sets from the rail's interface) is up, down or unknown.";
 
 int cmd_path(struct cli *cli, int argc, char **argv)
 {

@@ -163,6 +163,7 @@ static struct nla_policy path_policy[GPUPATH_A_PATH_MAX + 1] = {
 	[GPUPATH_A_PATH_HEALTH]		= { .type = NLA_U32 },
 	[GPUPATH_A_PATH_WEIGHT]		= { .type = NLA_U32 },
 	[GPUPATH_A_PATH_RAIL]		= { .type = NLA_U32 },
+	[GPUPATH_A_PATH_LINK]		= { .type = NLA_U32 },
 	[GPUPATH_A_PATH_TRANSPORT]	= { .type = NLA_STRING },
 	[GPUPATH_A_PATH_CONTROLLER]	= { .type = NLA_STRING },
 	[GPUPATH_A_PATH_DMA_DEV]	= { .type = NLA_STRING },
@@ -351,6 +352,7 @@ int gpupath_model_path(struct nlattr *nest, struct gpupath_path *path)
 	path->health = get_u32(tb[GPUPATH_A_PATH_HEALTH]);
 	path->weight = get_u32(tb[GPUPATH_A_PATH_WEIGHT]);
 	path->rail = get_u32(tb[GPUPATH_A_PATH_RAIL]);
+	path->link = get_u32(tb[GPUPATH_A_PATH_LINK]);
 	get_str(path->transport, sizeof(path->transport), tb[GPUPATH_A_PATH_TRANSPORT]);
 	get_str(path->controller, sizeof(path->controller), tb[GPUPATH_A_PATH_CONTROLLER]);
 	get_str(path->dma_dev, sizeof(path->dma_dev), tb[GPUPATH_A_PATH_DMA_DEV]);
@@ -585,7 +587,9 @@ static int fill_path(struct nl_msg *msg, const void *arg)
 		     put_opt_u32(msg, c->set, GPUPATH_PATH_SET_WEIGHT,
 				 GPUPATH_A_PATH_WEIGHT, c->weight) ||
 		     put_opt_u32(msg, c->set, GPUPATH_PATH_SET_RAIL,
-				 GPUPATH_A_PATH_RAIL, c->rail));
+				 GPUPATH_A_PATH_RAIL, c->rail) ||
+		     put_opt_u32(msg, c->set, GPUPATH_PATH_SET_LINK,
+				 GPUPATH_A_PATH_LINK, c->link));
 }
 
 static int fill_rail(struct nl_msg *msg, const struct gpupath_portal_rail *rail)

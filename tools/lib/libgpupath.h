@@ -116,6 +116,9 @@ int gpupath_policy_parse(const char *name, uint32_t *policy);
 const char *gpupath_volume_mode_name(uint32_t mode);
 /* Name of a path state ("up", "down", "draining"), "unknown" otherwise. */
 const char *gpupath_path_state_name(uint32_t state);
+/* Name of a path's link state ("up"), and back. */
+const char *gpupath_path_link_name(uint32_t link);
+int gpupath_path_link_parse(const char *name, uint32_t *link);
 /* Name of a portal's transport ("rdma", "tcp"), and back. */
 const char *gpupath_transport_name(uint32_t transport);
 int gpupath_transport_parse(const char *name, uint32_t *transport);
@@ -190,6 +193,7 @@ struct gpupath_path {
 	uint32_t health;		/* enum gpupath_path_health */
 	uint32_t weight;		/* 1..GPUPATH_WEIGHT_MAX */
 	uint32_t rail;
+	uint32_t link;			/* enum gpupath_path_link */
 	char transport[16];		/* "rdma", "tcp", "pcie", ... */
 	char controller[32];		/* "nvme1" */
 	char dma_dev[16];		/* PCI function that DMAs for it, "" if none */
@@ -263,6 +267,7 @@ enum gpupath_path_set {
 	GPUPATH_PATH_SET_STATE		= 1u << 0,
 	GPUPATH_PATH_SET_WEIGHT		= 1u << 1,
 	GPUPATH_PATH_SET_RAIL		= 1u << 2,
+	GPUPATH_PATH_SET_LINK		= 1u << 3,
 };
 
 struct gpupath_path_conf {
@@ -270,6 +275,7 @@ struct gpupath_path_conf {
 	uint32_t state;			/* enum gpupath_path_state */
 	uint32_t weight;		/* 1..GPUPATH_WEIGHT_MAX */
 	uint32_t rail;
+	uint32_t link;			/* enum gpupath_path_link */
 };
 
 /* One host interface a portal is connected from. */

@@ -249,6 +249,22 @@ int gpupath_path_state_parse(const char *name, uint32_t *state)
 	return table_parse(path_state_names, ARRAY_SIZE(path_state_names), name, state);
 }
 
+static const char *const path_link_names[] = {
+	[GPUPATH_LINK_UNKNOWN] = "unknown",
+	[GPUPATH_LINK_UP] = "up",
+	[GPUPATH_LINK_DOWN] = "down",
+};
+
+const char *gpupath_path_link_name(uint32_t link)
+{
+	return table_name(path_link_names, ARRAY_SIZE(path_link_names), link);
+}
+
+int gpupath_path_link_parse(const char *name, uint32_t *link)
+{
+	return table_parse(path_link_names, ARRAY_SIZE(path_link_names), name, link);
+}
+
 static const char *const transport_names[] = {
 	[GPUPATH_TRANSPORT_RDMA] = "rdma",
 	[GPUPATH_TRANSPORT_TCP] = "tcp",

@@ -72,8 +72,9 @@
  *            logical block size differ from the volume's, when it is not
  *            an NVMe namespace, or when it already is a path.
  * GPUPATH_CMD_PATH_SET (admin)
- *   Request: ID and any of STATE, WEIGHT, RAIL. DOWN and DRAINING take the
- *   path out of selection at once; I/O already on it completes there.
+ *   Request: ID and any of STATE, WEIGHT, RAIL, LINK. DOWN and DRAINING (and
+ *   LINK DOWN) take the path out of selection at once; I/O already on it
+ *   completes there.
  * GPUPATH_CMD_PATH_DEL (admin)
  *   Request: ID. New I/O stops going to the path, I/O on it completes (a
  *   path error there fails over), then the device is released. Removing
@@ -267,6 +268,7 @@ enum gpupath_a_path {
 					 * whatever the provider; NONE when
 					 * it depends on the provider */
 	GPUPATH_A_PATH_STATS,		/* nest, GPUPATH_A_PSTATS_* */
+	GPUPATH_A_PATH_LINK,		/* u32, enum gpupath_path_link */
 
 	__GPUPATH_A_PATH_MAX,
 	GPUPATH_A_PATH_MAX = __GPUPATH_A_PATH_MAX - 1
@@ -472,6 +474,24 @@ enum gpupath_path_health {
 	GPUPATH_HEALTH_LIVE,
 	GPUPATH_HEALTH_FAILED,
 	GPUPATH_HEALTH_GONE,
+};
+
+/**
+ * enum gpupath_path_link - the host network link a path's connection uses
+ * @GPUPATH_LINK_UNKNOWN: not known (PCIe paths, or nobody said).
+ * @GPUPATH_LINK_UP: the link is up.
+ * @GPUPATH_LINK_DOWN: the link is down: the path takes no new I/O, as with
+ *	state DOWN, until the link is up again; I/O already on it completes or
+ *	fails over. gpupathd sets it from rtnetlink the moment a rail's
+ *	interface loses its carrier, before any I/O or keep-alive fails.
+ */
+enum gpupath_path_link {
+	GPUPATH_LINK_UNKNOWN,
+	GPUPATH_LINK_UP,
+	GPUPATH_LINK_DOWN,
+
+	__GPUPATH_LINK_MAX,
+	GPUPATH_LINK_MAX = __GPUPATH_LINK_MAX - 1
 };
 
 /**

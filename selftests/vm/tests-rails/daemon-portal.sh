@@ -5,9 +5,13 @@
 # connected each through libnvme from its rail's address, reported the
 # connections in the portals, made one volume for the namespace's wwid with
 # the three paths (rails 1, 2, 3), and data reads back right through it.
-# Checked too: bad portals refused with a message and nothing changed, a
-# failed connection retried with backoff and reported, and a deleted portal
-# disconnected by the daemon, its path removed from the volume.
+# Checked too: bad portals refused with a message and nothing changed; a
+# rail's link lost: its path marked down within a second, before the
+# controller notices, and back with the link, under fio verify; the daemon
+# killed (-9) under fio verify and restarted: it takes the controllers as
+# they are, no reconnect; a failed connection retried with backoff and
+# reported; and a deleted portal disconnected by the daemon, its path
+# removed from the volume.
 . /src/selftests/vm/guest-lib.sh
 
 MiB=1048576
@@ -86,6 +90,72 @@ $PATTERN check /tmp/vol.read 0 $((16 * MiB)) 501 || fail "$VOL read wrong data"
 $GP volume show "$vol" -j | jq -e '[.path_list[].stats.ios > 0] | all' >/dev/null ||
 	fail "not every path did I/O: $($GP volume show "$vol")"
 
+# fio writing and verifying beyond the pattern, in the background.
+fio_start() {
+	fio --name=v --filename="$VOL" --rw=randwrite --bs=64k --offset=32M --size=16M \
+		--verify=crc32c --verify_state_save=0 --direct=1 --ioengine=libaio --iodepth=8 \
+		--loops="$1" >/tmp/fio.out 2>&1 &
+	fio_pid=$!
+}
+fio_check() {
+	wait "$fio_pid" || { cat /tmp/fio.out; fail "fio verify failed ($1)"; }
+	grep -q "err= 0" /tmp/fio.out || { cat /tmp/fio.out; fail "fio errors ($1)"; }
+}
+path_of_rail() {
+	$GP volume show "$vol" -j | jq -r ".path_list[] | select(.rail == $1) | .$2"
+}
+
+# A rail's link drops (its peer goes down: no carrier): the path is marked
+# down within a second, while its controller is still live (keep-alive has
+# not noticed), and comes back with the link. I/O goes on meanwhile.
+p1=$(path_of_rail 1 id)
+c1=$(path_of_rail 1 controller)
+[ "$(path_of_rail 1 link)" = up ] || fail "rail 1's path link is $(path_of_rail 1 link)"
+fio_start 4
+# The path's notification is the moment the module has it marked down.
+$GP monitor -j >/tmp/mon.json &
+mon=$!
+sleep 1
+t0=$(cut -d' ' -f1 /proc/uptime)
+$IP link set rail1p down
+i=0
+until grep -q "{\"id\":$p1,\"volume\":[^{]*\"link\":\"down\"" /tmp/mon.json; do
+	i=$((i + 1))
+	[ $i -lt 1000 ] || fail "path $p1 not marked down: $($GP path show "$p1")"
+done
+t1=$(cut -d' ' -f1 /proc/uptime)
+state=$(cat /sys/class/nvme/$c1/state)
+kill $mon
+ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')
+note "rail 1 link down: path $p1 marked down after $ms ms (ip link and polling included);" \
+	"controller $c1 still $state"
+[ "$($GP path show "$p1" -j | jq -r .link)" = down ] || fail "path $p1 not down"
+[ "$ms" -lt 1000 ] || fail "path marked down after $ms ms"
+[ "$state" = live ] || fail "controller $c1 is $state: keep-alive was first"
+grep -q "path $p1 (.*): link down (rail1)" /tmp/gpupathd.log || fail "link down not logged"
+$IP link set rail1p up
+link_up() { [ "$($GP path show "$p1" -j | jq -r '.link + " " + .health')" = "up live" ]; }
+wait_for 30 link_up || fail "path $p1 not back: $($GP path show "$p1")"
+fio_check "link flap"
+[ "$($GP volume show "$vol" -j | jq .stats.errors)" = 0 ] || fail "volume errors"
+
+# kill -9 of the daemon under I/O: nothing happens to the I/O, and the new
+# daemon takes the controllers and volume as they are: no connect at all.
+ls /sys/class/nvme >/tmp/ctrls.before
+fio_start 2
+kill -9 "$gpd"
+wait "$gpd" 2>/dev/null
+$GPD --foreground --verbose >/tmp/gpupathd2.log 2>&1 &
+gpd=$!
+taken() { [ "$(grep -c ' is live (nvme' /tmp/gpupathd2.log)" = 3 ]; }
+wait_for 30 taken || { cat /tmp/gpupathd2.log; fail "restarted daemon did not take the controllers"; }
+ls /sys/class/nvme | diff /tmp/ctrls.before - || fail "controllers changed across the restart"
+! grep "connecting" /tmp/gpupathd2.log || fail "the restarted daemon connected again"
+[ "$($GP portal show -j | jq -c '[.portals[].connections[].state] | unique')" = '["live"]' ] ||
+	fail "after restart: $($GP portal show)"
+fio_check "daemon kill -9"
+note "daemon killed (-9) and restarted under fio: same controllers, no reconnect, fio verified"
+
 # A portal that cannot connect: retried with backoff, every attempt reported.
 $GP portal add nowhere transport tcp traddr 10.99.0.1 trsvcid 4999 nqn $NQN \
 	reconnect-delay 1 >/dev/null || fail "portal nowhere"
@@ -95,7 +165,7 @@ $GP portal show nowhere -j | jq -e '.connections[0].state == "backoff" and
 	.connections[0].error != null and .connections[0].controller == null' >/dev/null ||
 	fail "nowhere: $($GP portal show nowhere -j)"
 note "unreachable portal: $($GP portal show nowhere | grep connection)"
-grep -q "portal nowhere.*failed (attempt 2)" /tmp/gpupathd.log || fail "attempts not logged"
+grep -q "portal nowhere.*failed (attempt 2)" /tmp/gpupathd2.log || fail "attempts not logged"
 $GP portal del nowhere || fail "portal del nowhere"
 
 # A deleted portal: its controller disconnected, its path gone from the volume.
@@ -111,4 +181,5 @@ kill "$gpd"
 wait "$gpd" 2>/dev/null
 gpd=
 grep -q "connected .* as nvme" /tmp/gpupathd.log || fail "no connection logged"
-sed 's/^/gpupathd: /' /tmp/gpupathd.log | grep -v "notification on" | tail -30
+sed 's/^/gpupathd: /' /tmp/gpupathd.log | grep -v "notification on" | tail -20
+sed 's/^/restarted gpupathd: /' /tmp/gpupathd2.log | grep -v "notification on" | tail -20
