@@ -11,7 +11,9 @@
  * reported in the portal's connections.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libnvme.h>
@@ -45,6 +48,7 @@ struct conn {
 	struct gpupath_portal_conn rep;	/* as reported; the key is rail,
 					 * subsysnqn, traddr, trsvcid */
 	bool ours;			/* made by gpupathd */
+	int tos;			/* the tos it was connected with, -1: not known */
 	bool seen;			/* still wanted in this pass */
 	uint64_t next_ms;		/* next attempt, monotonic */
 };
@@ -60,6 +64,8 @@ struct discovered {
 struct fabric {
 	struct conn *conns;
 	size_t nconns;
+	struct gpupath_qos *qos;	/* the classes, as of this pass */
+	size_t nqos;
 	struct discovered *disc;
 	size_t ndisc;
 };
@@ -92,6 +98,7 @@ void fabric_free(struct fabric *f)
 	if (!f)
 		return;
 	free(f->conns);
+	free(f->qos);
 	free(f->disc);
 	free(f);
 }
@@ -265,10 +272,23 @@ static int os_errno(int err)
 	}
 }
 
-static void fabrics_config(const struct gpupath_portal *p, const struct host_end *he,
+/* The IP ToS byte of @p's QoS class, -1 when it has none. */
+static int portal_tos(const struct fabric *f, const struct gpupath_portal *p)
+{
+	size_t i;
+
+	for (i = 0; p->qos[0] && i < f->nqos; i++)
+		if (!strcmp(f->qos[i].name, p->qos))
+			return f->qos[i].dscp << 2;
+	return -1;
+}
+
+static void fabrics_config(const struct gpupath_portal *p, const struct host_end *he, int tos,
 			   struct nvme_fabrics_config *cfg)
 {
 	nvmf_default_config(cfg);
+	if (tos >= 0)
+		cfg->tos = tos;
 	cfg->host_iface = (char *)he->iface;
 	cfg->host_traddr = (char *)he->addr;
 	cfg->ctrl_loss_tmo = p->ctrl_loss_tmo == GPUPATH_TMO_FOREVER ? -1 :
@@ -282,7 +302,8 @@ static void fabrics_config(const struct gpupath_portal *p, const struct host_end
 
 /* Connect @p's @rail to @t; the new controller, or NULL with errno set. */
 static nvme_ctrl_t connect_ctrl(nvme_root_t r, const struct gpupath_portal *p,
-				const struct gpupath_portal_rail *rail, const struct target *t)
+				const struct gpupath_portal_rail *rail, const struct target *t,
+				int tos)
 {
 	struct nvme_fabrics_config cfg;
 	nvme_host_t h = nvme_default_host(r);
@@ -306,7 +327,7 @@ static nvme_ctrl_t connect_ctrl(nvme_root_t r, const struct gpupath_portal *p,
 	c = nvme_create_ctrl(r, t->nqn, transport_of(p), t->traddr, he.addr, he.iface, svc);
 	if (!c)
 		return NULL;
-	fabrics_config(p, &he, &cfg);
+	fabrics_config(p, &he, tos, &cfg);
 	if (nvmf_add_ctrl(h, c, &cfg) < 0) {
 		err = os_errno(errno);
 		nvme_free_ctrl(c);
@@ -330,7 +351,7 @@ static void field(char *dst, size_t size, const char *src, size_t len)
 }
 
 static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
-			const struct gpupath_portal_rail *rail, const struct target *at,
+			const struct gpupath_portal_rail *rail, const struct target *at, int tos,
 			int depth, struct discovered *d)
 {
 	struct nvmf_discovery_log *log = NULL;
@@ -339,7 +360,7 @@ static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
 	nvme_ctrl_t c;
 	int trtype = p->transport == GPUPATH_TRANSPORT_RDMA ? NVMF_TRTYPE_RDMA : NVMF_TRTYPE_TCP;
 
-	c = connect_ctrl(r, p, rail, at);
+	c = connect_ctrl(r, p, rail, at, tos);
 	if (!c) {
 		log_warn("portal %s: discovery controller %s:%u: %s", p->name, at->traddr,
 			 at->trsvcid, strerror(errno));
@@ -370,7 +391,7 @@ static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
 		} else if (e->subtype == NVME_NQN_DISC && depth < DISCOVERY_DEPTH &&
 			   (strcmp(t.traddr, at->traddr) || t.trsvcid != at->trsvcid)) {
 			log_info("portal %s: referral to %s:%u", p->name, t.traddr, t.trsvcid);
-			discover_at(r, p, rail, &t, depth + 1, d);
+			discover_at(r, p, rail, &t, tos, depth + 1, d);
 		}
 	}
 	free(log);
@@ -402,7 +423,7 @@ static const struct discovered *discover(struct fabric *f, nvme_root_t r,
 	d->at_ms = now_ms();
 	cpy(at.nqn, sizeof(at.nqn), NVME_DISC_SUBSYS_NAME);
 	cpy(at.traddr, sizeof(at.traddr), p->traddr);
-	discover_at(r, p, rail, &at, 0, d);
+	discover_at(r, p, rail, &at, portal_tos(f, p), 0, d);
 	log_info("portal %s: discovery lists %u subsystem%s", p->name, d->n, d->n == 1 ? "" : "s");
 	return d;
 }
@@ -433,6 +454,7 @@ static struct conn *conn_get(struct fabric *f, const struct gpupath_portal *p,
 	memset(c, 0, sizeof(*c));
 	c->portal = p->id;
 	c->rep = *key;
+	c->tos = -1;
 	/* Connected by an earlier gpupathd: the module's record says so. */
 	for (i = 0; i < p->nconns; i++)
 		if (conn_key(&p->conn[i], key) && p->conn[i].state != GPUPATH_CONN_ADOPTED)
@@ -451,7 +473,7 @@ static void connected(struct conn *c, nvme_ctrl_t ctrl, uint32_t state)
 
 /* Bring one wanted connection about, or note when to try again. */
 static void conn_pass(struct conn *c, nvme_root_t r, const struct gpupath_portal *p,
-		      const struct gpupath_portal_rail *rail, const struct target *t,
+		      const struct gpupath_portal_rail *rail, const struct target *t, int tos,
 		      bool *pending)
 {
 	const char *state;
@@ -484,9 +506,10 @@ static void conn_pass(struct conn *c, nvme_root_t r, const struct gpupath_portal
 	log_info("portal %s rail %u: connecting %s %s:%u%s%s (attempt %u)", p->name, rail->id,
 		 t->nqn, t->traddr, t->trsvcid, rail->iface[0] ? " from " : "", rail->iface,
 		 c->rep.attempts + 1);
-	ctrl = connect_ctrl(r, p, rail, t);
+	ctrl = connect_ctrl(r, p, rail, t, tos);
 	if (ctrl) {
 		c->ours = true;
+		c->tos = tos;
 		connected(c, ctrl, GPUPATH_CONN_LIVE);
 		log_info("portal %s rail %u: connected %s as %s", p->name, rail->id, t->nqn,
 			 c->rep.controller);
@@ -697,9 +720,9 @@ static void set_link(struct gpupath_ctl *ctl, const struct gpupath_path *p, cons
 	if (r < 0)
 		log_errno(r, "path %u (%s): setting link %s", p->id, p->device,
 			  gpupath_path_link_name(link));
-	else
-		log_info("path %u (%s): link %s (%s)", p->id, p->device,
-			 gpupath_path_link_name(link), iface);
+	else	/* with the monotonic time: how fast it was can be measured */
+		log_info("path %u (%s): link %s (%s) at %.3f s", p->id, p->device,
+			 gpupath_path_link_name(link), iface, now_ms() / 1e3);
 }
 
 /* Every path of a wanted connection: its link as its interface is now. */
@@ -786,6 +809,155 @@ static void assemble(struct fabric *f, struct gpupath_ctl *ctl, nvme_root_t r)
 	free(vols);
 }
 
+/* ---- QoS ---------------------------------------------------------------- */
+
+/* The RDMA device whose port 1 sits on netdev @iface, into @ibdev. */
+static bool ibdev_of(const char *iface, char *ibdev, size_t size)
+{
+	char path[320], ndev[IF_NAMESIZE + 2];
+	struct dirent *de;
+	bool found = false;
+	FILE *fp;
+	DIR *dir;
+
+	dir = opendir("/sys/class/infiniband");
+	if (!dir)
+		return false;
+	while (!found && (de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/gid_attrs/ndevs/0",
+			 de->d_name);
+		fp = fopen(path, "re");
+		if (!fp)
+			continue;
+		if (fgets(ndev, sizeof(ndev), fp) && !strcmp(strtok(ndev, "\n") ?: "", iface)) {
+			cpy(ibdev, size, de->d_name);
+			found = true;
+		}
+		fclose(fp);
+	}
+	closedir(dir);
+	return found;
+}
+
+/*
+ * rdma_cm's default ToS for RoCE connections on @ibdev port 1 (the
+ * rdma_cm configfs), set to @tos and read back into @a.
+ */
+static void set_roce_tos(const char *ibdev, int tos, struct gpupath_qos_applied *a)
+{
+	char dir[200], file[260], buf[16];
+	ssize_t n;
+	int fd;
+
+	cpy(a->device, sizeof(a->device), ibdev);
+	cpy(a->setting, sizeof(a->setting), "default_roce_tos");
+	snprintf(dir, sizeof(dir), "/sys/kernel/config/rdma_cm/%s", ibdev);
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		a->result = errno == ENOENT ? GPUPATH_APPLIED_UNSUPPORTED : GPUPATH_APPLIED_FAILED;
+		a->error = errno;
+		return;
+	}
+	snprintf(file, sizeof(file), "%s/ports/1/default_roce_tos", dir);
+	snprintf(buf, sizeof(buf), "%d", tos);
+	fd = open(file, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || write(fd, buf, strlen(buf)) < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
+	    (n = read(fd, buf, sizeof(buf) - 1)) <= 0) {
+		a->result = GPUPATH_APPLIED_FAILED;
+		a->error = errno ? errno : EIO;
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	buf[n] = 0;
+	a->value = strtoul(buf, NULL, 10);
+	a->result = (int)a->value == tos ? GPUPATH_APPLIED_OK : GPUPATH_APPLIED_FAILED;
+	a->error = a->result == GPUPATH_APPLIED_OK ? 0 : EIO;
+}
+
+static bool applied_equal(const struct gpupath_qos *q, const struct gpupath_qos_applied *a,
+			  unsigned int n)
+{
+	unsigned int i;
+
+	if (q->napplied != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (strcmp(q->applied[i].device, a[i].device) ||
+		    strcmp(q->applied[i].setting, a[i].setting) ||
+		    q->applied[i].result != a[i].result || q->applied[i].error != a[i].error ||
+		    q->applied[i].value != a[i].value)
+			return false;
+	return true;
+}
+
+/* Apply class @q to what its portals use, and report each setting. */
+static void apply_qos(struct fabric *f, struct gpupath_ctl *ctl, struct gpupath_qos *q,
+		      const struct gpupath_portal *portals, size_t nportals)
+{
+	struct gpupath_qos_conf conf = { .set = GPUPATH_QOS_SET_APPLIED };
+	struct gpupath_qos_applied *a;
+	char ibdev[64];
+	unsigned int n = 0, k;
+	size_t i, j;
+	int r;
+
+	a = calloc(GPUPATH_QOS_APPLIED_MAX, sizeof(*a));
+	if (!a)
+		return;
+	/* The connections made with the class's ToS (the host driver took it). */
+	for (i = 0; i < f->nconns && n < GPUPATH_QOS_APPLIED_MAX; i++) {
+		const struct conn *c = &f->conns[i];
+
+		for (j = 0; j < nportals; j++)
+			if (portals[j].id == c->portal && !strcmp(portals[j].qos, q->name))
+				break;
+		if (j == nportals || !c->seen || !c->rep.controller[0] || c->tos < 0)
+			continue;
+		cpy(a[n].device, sizeof(a[n].device), c->rep.controller);
+		cpy(a[n].setting, sizeof(a[n].setting), "tos");
+		a[n].value = c->tos;
+		a[n].result = c->tos == (int)q->dscp << 2 ? GPUPATH_APPLIED_OK :
+			      GPUPATH_APPLIED_FAILED;	/* connected before a change */
+		n++;
+	}
+	/* rdma_cm's default ToS on the RDMA device of every RDMA rail. */
+	for (j = 0; j < nportals; j++) {
+		const struct gpupath_portal *p = &portals[j];
+
+		if (strcmp(p->qos, q->name) || p->transport != GPUPATH_TRANSPORT_RDMA)
+			continue;
+		for (i = 0; i < p->nrails && n < GPUPATH_QOS_APPLIED_MAX; i++) {
+			char iface[IF_NAMESIZE];
+
+			cpy(iface, sizeof(iface), p->rail[i].iface);
+			if (!iface[0] && p->rail[i].addr[0])
+				addr_iface(p->rail[i].addr, iface, sizeof(iface));
+			if (!iface[0] || !ibdev_of(iface, ibdev, sizeof(ibdev)))
+				continue;
+			for (k = 0; k < n && strcmp(a[k].device, ibdev); k++)
+				;
+			if (k < n)
+				continue;	/* one device, several portals */
+			set_roce_tos(ibdev, q->dscp << 2, &a[n++]);
+		}
+	}
+	if (!applied_equal(q, a, n)) {
+		conf.napplied = n;
+		conf.applied = a;
+		r = gpupath_ctl_qos_set(ctl, q->name, &conf);
+		if (r < 0)
+			log_errno(r, "QoS class %s: reporting", q->name);
+		for (k = 0; k < n; k++)
+			log_info("QoS class %s: %s %s %s (%u)%s%s", q->name, a[k].device,
+				 a[k].setting, gpupath_applied_name(a[k].result), a[k].value,
+				 a[k].error ? ": " : "", a[k].error ? strerror(a[k].error) : "");
+	}
+	free(a);
+}
+
 /* ---- passes ------------------------------------------------------------ */
 
 static void portal_pass(struct fabric *f, nvme_root_t r, const struct gpupath_portal *p,
@@ -830,7 +1002,7 @@ static void portal_pass(struct fabric *f, nvme_root_t r, const struct gpupath_po
 				cpy(c->iface, sizeof(c->iface), rails[i].iface);
 			else if (rails[i].addr[0])
 				addr_iface(rails[i].addr, c->iface, sizeof(c->iface));
-			conn_pass(c, r, p, &rails[i], &t[j], pending);
+			conn_pass(c, r, p, &rails[i], &t[j], portal_tos(f, p), pending);
 		}
 	}
 }
@@ -859,6 +1031,12 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 		log_errno(ret, "reading portals");
 		return true;
 	}
+	free(f->qos);
+	f->qos = NULL;
+	f->nqos = 0;
+	ret = gpupath_ctl_qos_list(ctl, &f->qos, &f->nqos);
+	if (ret < 0)
+		log_errno(ret, "reading QoS classes");
 	r = nvme_scan(NULL);
 	if (!r) {
 		log_errno(-errno, "scanning NVMe controllers");
@@ -872,6 +1050,8 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	prune(f);
 	for (i = 0; i < n; i++)
 		report(f, ctl, &portals[i]);
+	for (i = 0; i < f->nqos; i++)
+		apply_qos(f, ctl, &f->qos[i], portals, n);
 	/* New controllers show up in a new scan. */
 	nvme_free_tree(r);
 	r = nvme_scan(NULL);

@@ -77,6 +77,10 @@ static const struct nla_policy portal_policy[GPUPATH_A_MAX + 1] = {
 	[GPUPATH_A_PORTAL] = NLA_POLICY_NESTED(gpupath_portal_policy),
 };
 
+static const struct nla_policy qos_policy[GPUPATH_A_MAX + 1] = {
+	[GPUPATH_A_QOS] = NLA_POLICY_NESTED(gpupath_qos_policy),
+};
+
 static struct genl_family gpupath_genl_family;
 
 /* Notifications go out only while the family is registered. */
@@ -997,121 +1001,233 @@ static int path_del_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* Every top-level policy covers GPUPATH_A_*, up to GPUPATH_A_MAX. */
+/*
+ * Portals and QoS classes: plain objects the module keeps for the daemon,
+ * all under the portal lock, handled alike.
+ */
+struct kept {
+	int attr;				/* GPUPATH_A_PORTAL, ... */
+	int max;
+	const struct nla_policy *policy;
+	u8 new_cmd;
+	u8 del_cmd;
+	int (*put)(struct sk_buff *skb, void *obj);
+	void *(*find)(struct nlattr **tb, struct netlink_ext_ack *extack);
+	void *(*next)(u32 after, u32 *id);
+	int (*add)(const struct nlattr *nest, struct nlattr **tb,
+		   struct netlink_ext_ack *extack, void **objp);
+	int (*set)(void *obj, const struct nlattr *nest, struct nlattr **tb,
+		   struct netlink_ext_ack *extack);
+	int (*del)(void *obj, struct netlink_ext_ack *extack);
+};
+
+#define KEPT_MAX	GPUPATH_A_PORTAL_MAX	/* the largest of the kept kinds */
+static_assert((int)GPUPATH_A_QOS_MAX <= (int)KEPT_MAX);
+
 static int put_portal_obj(struct sk_buff *skb, void *portal)
 {
 	return gpupath_portal_put(skb, portal);
 }
 
+static void *find_portal(struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	return gpupath_portal_find_locked(tb, extack);
+}
+
+static void *next_portal(u32 after, u32 *id)
+{
+	struct gpupath_portal *portal = gpupath_portal_next_locked(after);
+
+	if (portal)
+		*id = portal->id;
+	return portal;
+}
+
+static int add_portal(const struct nlattr *nest, struct nlattr **tb,
+		      struct netlink_ext_ack *extack, void **objp)
+{
+	return gpupath_portal_add_locked(nest, tb, extack, (struct gpupath_portal **)objp);
+}
+
+static int set_portal(void *obj, const struct nlattr *nest, struct nlattr **tb,
+		      struct netlink_ext_ack *extack)
+{
+	return gpupath_portal_set_locked(obj, nest, tb, extack);
+}
+
+static int del_portal(void *obj, struct netlink_ext_ack *extack)
+{
+	gpupath_portal_del_locked(obj);
+	return 0;
+}
+
+static const struct kept portal_kept = {
+	GPUPATH_A_PORTAL, GPUPATH_A_PORTAL_MAX, gpupath_portal_policy,
+	GPUPATH_CMD_PORTAL_NEW, GPUPATH_CMD_PORTAL_DEL, put_portal_obj, find_portal,
+	next_portal, add_portal, set_portal, del_portal,
+};
+
+static int put_qos_obj(struct sk_buff *skb, void *qos)
+{
+	return gpupath_qos_put(skb, qos);
+}
+
+static void *find_qos(struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	return gpupath_qos_find_locked(tb, extack);
+}
+
+static void *next_qos(u32 after, u32 *id)
+{
+	struct gpupath_qos *qos = gpupath_qos_next_locked(after);
+
+	if (qos)
+		*id = qos->id;
+	return qos;
+}
+
+static int add_qos(const struct nlattr *nest, struct nlattr **tb,
+		   struct netlink_ext_ack *extack, void **objp)
+{
+	return gpupath_qos_add_locked(tb, extack, (struct gpupath_qos **)objp);
+}
+
+static int set_qos(void *obj, const struct nlattr *nest, struct nlattr **tb,
+		   struct netlink_ext_ack *extack)
+{
+	return gpupath_qos_set_locked(obj, nest, tb, extack);
+}
+
+static int del_qos(void *obj, struct netlink_ext_ack *extack)
+{
+	return gpupath_qos_del_locked(obj, extack);
+}
+
+static const struct kept qos_kept = {
+	GPUPATH_A_QOS, GPUPATH_A_QOS_MAX, gpupath_qos_policy,
+	GPUPATH_CMD_QOS_NEW, GPUPATH_CMD_QOS_DEL, put_qos_obj, find_qos,
+	next_qos, add_qos, set_qos, del_qos,
+};
+
 /* Under the portal lock. */
-static void notify_portal(struct gpupath_portal *portal, u8 cmd)
+static void notify_kept(const struct kept *k, void *obj, u8 cmd)
 {
 	if (READ_ONCE(genl_ready))
-		multicast(object_msg(0, 0, cmd, put_portal_obj, portal), GPUPATH_NLGRP_CONFIG);
+		multicast(object_msg(0, 0, cmd, k->put, obj), GPUPATH_NLGRP_CONFIG);
 }
 
-/* The request's portal nest, parsed into @tb; NULL with PORTAL_NEW's none. */
-static int portal_parse(struct genl_info *info, struct nlattr **tb)
+/* cb->args[0]: the id of the last object dumped. */
+static int kept_dumpit(const struct kept *k, struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return parse_nest(info, GPUPATH_A_PORTAL, GPUPATH_A_PORTAL_MAX,
-			  gpupath_portal_policy, tb);
-}
-
-/* cb->args[0]: the id of the last portal dumped. */
-static int portal_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	struct gpupath_portal *portal;
+	void *obj;
+	u32 id;
 	int ret = 0;
 
 	gpupath_portal_lock();
 	cb->seq = gpupath_portal_generation();
-	while ((portal = gpupath_portal_next_locked(cb->args[0]))) {
-		ret = dump_one(skb, cb, GPUPATH_CMD_PORTAL_NEW, put_portal_obj, portal);
+	while ((obj = k->next(cb->args[0], &id))) {
+		ret = dump_one(skb, cb, k->new_cmd, k->put, obj);
 		if (ret)
 			break;
-		cb->args[0] = portal->id;
+		cb->args[0] = id;
 	}
 	gpupath_portal_unlock();
 	return skb->len ?: ret;	/* not even one fits: say so */
 }
 
-/* GET, SET and DEL: @op on the portal the request names, under the portal lock. */
-static int portal_change(struct genl_info *info,
-			 int (*op)(struct gpupath_portal *portal, struct genl_info *info,
-				   struct nlattr **tb))
+/* NEW, GET, SET and DEL of a kept object, under the portal lock. */
+enum kept_op { KEPT_NEW, KEPT_GET, KEPT_SET, KEPT_DEL };
+
+static int kept_doit(const struct kept *k, struct genl_info *info, enum kept_op op)
 {
-	struct nlattr *tb[GPUPATH_A_PORTAL_MAX + 1];
-	struct gpupath_portal *portal;
+	const struct nlattr *nest = info->attrs[k->attr];
+	struct nlattr *tb[KEPT_MAX + 1];
+	void *obj;
 	int ret;
 
-	ret = portal_parse(info, tb);
+	ret = parse_nest(info, k->attr, k->max, k->policy, tb);
 	if (ret)
 		return ret;
 	gpupath_portal_lock();
-	portal = gpupath_portal_find_locked(tb, info->extack);
-	ret = PTR_ERR_OR_ZERO(portal);
-	if (!ret)
-		ret = op(portal, info, tb);
+	if (op == KEPT_NEW) {
+		ret = k->add(nest, tb, info->extack, &obj);
+	} else {
+		obj = k->find(tb, info->extack);
+		ret = PTR_ERR_OR_ZERO(obj);
+	}
+	if (ret)
+		goto out;
+	switch (op) {
+	case KEPT_NEW:
+		notify_kept(k, obj, k->new_cmd);
+		fallthrough;
+	case KEPT_GET:
+		ret = reply_obj(info, k->new_cmd, k->put, obj);
+		break;
+	case KEPT_SET:
+		ret = k->set(obj, nest, tb, info->extack);
+		if (!ret)
+			notify_kept(k, obj, k->new_cmd);
+		break;
+	case KEPT_DEL:
+		/* The notification first: it carries the object. */
+		notify_kept(k, obj, k->del_cmd);
+		ret = k->del(obj, info->extack);
+		break;
+	}
+out:
 	gpupath_portal_unlock();
 	return ret;
 }
 
-/* The reply to GET and NEW. */
-static int portal_reply(struct gpupath_portal *portal, struct genl_info *info,
-			struct nlattr **tb)
+static int portal_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return reply_obj(info, GPUPATH_CMD_PORTAL_NEW, put_portal_obj, portal);
+	return kept_dumpit(&portal_kept, skb, cb);
 }
 
 static int portal_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *tb[GPUPATH_A_PORTAL_MAX + 1];
-	struct gpupath_portal *portal;
-	int ret;
-
-	ret = portal_parse(info, tb);
-	if (ret)
-		return ret;
-	gpupath_portal_lock();
-	ret = gpupath_portal_add_locked(info->attrs[GPUPATH_A_PORTAL], tb, info->extack,
-					&portal);
-	if (!ret) {
-		notify_portal(portal, GPUPATH_CMD_PORTAL_NEW);
-		ret = portal_reply(portal, info, tb);
-	}
-	gpupath_portal_unlock();
-	return ret;
-}
-
-static int portal_set(struct gpupath_portal *portal, struct genl_info *info, struct nlattr **tb)
-{
-	int ret = gpupath_portal_set_locked(portal, info->attrs[GPUPATH_A_PORTAL], tb,
-					    info->extack);
-
-	if (!ret)
-		notify_portal(portal, GPUPATH_CMD_PORTAL_NEW);
-	return ret;
-}
-
-static int portal_del(struct gpupath_portal *portal, struct genl_info *info, struct nlattr **tb)
-{
-	notify_portal(portal, GPUPATH_CMD_PORTAL_DEL);
-	gpupath_portal_del_locked(portal);
-	return 0;
+	return kept_doit(&portal_kept, info, KEPT_NEW);
 }
 
 static int portal_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return portal_change(info, portal_reply);
+	return kept_doit(&portal_kept, info, KEPT_GET);
 }
 
 static int portal_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return portal_change(info, portal_set);
+	return kept_doit(&portal_kept, info, KEPT_SET);
 }
 
 static int portal_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return portal_change(info, portal_del);
+	return kept_doit(&portal_kept, info, KEPT_DEL);
+}
+
+static int qos_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return kept_dumpit(&qos_kept, skb, cb);
+}
+
+static int qos_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kept_doit(&qos_kept, info, KEPT_NEW);
+}
+
+static int qos_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kept_doit(&qos_kept, info, KEPT_GET);
+}
+
+static int qos_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kept_doit(&qos_kept, info, KEPT_SET);
+}
+
+static int qos_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kept_doit(&qos_kept, info, KEPT_DEL);
 }
 
 /* Dumps start with room for the largest object (netlink allocates that). */
@@ -1147,6 +1263,10 @@ static const struct genl_ops gpupath_genl_ops[] = {
 	GPUPATH_OP_ADMIN(GPUPATH_CMD_PORTAL_NEW, portal_new_doit, portal_policy),
 	GPUPATH_OP_ADMIN(GPUPATH_CMD_PORTAL_DEL, portal_del_doit, portal_policy),
 	GPUPATH_OP_ADMIN(GPUPATH_CMD_PORTAL_SET, portal_set_doit, portal_policy),
+	GPUPATH_OP_READ(GPUPATH_CMD_QOS_GET, qos_get_doit, qos_get_dumpit, qos_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_QOS_NEW, qos_new_doit, qos_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_QOS_DEL, qos_del_doit, qos_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_QOS_SET, qos_set_doit, qos_policy),
 };
 
 static struct genl_family gpupath_genl_family __ro_after_init = {

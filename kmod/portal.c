@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Portals: the fabric targets the administrator wants connected. The module
- * keeps them, so that any number of CLIs and a restarted daemon see one
- * truth; gpupathd does the connecting and reports each connection back.
+ * Portals: the fabric targets the administrator wants connected, and the QoS
+ * classes they name. The module keeps them, so that any number of CLIs and
+ * a restarted daemon see one truth; gpupathd does the connecting and the
+ * applying, and reports each connection and each setting back.
  */
 #include <linux/inet.h>
 #include <linux/mutex.h>
@@ -14,8 +15,10 @@
 
 #define DISCOVERY_NQN	"nqn.2014-08.org.nvmexpress.discovery"
 
-static DEFINE_MUTEX(portals_lock);	/* portals, portal_next_id, portal_gen */
+static DEFINE_MUTEX(portals_lock);	/* portals, QoS classes, their ids, portal_gen */
 static LIST_HEAD(portals);
+static LIST_HEAD(qos_classes);
+static u32 qos_next_id = 1;
 static u32 portal_next_id = 1;
 static u32 portal_gen = 1;
 
@@ -338,6 +341,16 @@ err:
 	return ret;
 }
 
+static struct gpupath_qos *qos_named(const char *name)
+{
+	struct gpupath_qos *qos;
+
+	list_for_each_entry(qos, &qos_classes, node)
+		if (!strcmp(qos->name, name))
+			return qos;
+	return NULL;
+}
+
 /* The settings PORTAL_NEW and PORTAL_SET share. */
 static int apply_settings(struct gpupath_portal_settings *set, struct nlattr **tb,
 			  struct netlink_ext_ack *extack)
@@ -345,10 +358,10 @@ static int apply_settings(struct gpupath_portal_settings *set, struct nlattr **t
 	if (tb[GPUPATH_A_PORTAL_QOS]) {
 		const char *qos = nla_data(tb[GPUPATH_A_PORTAL_QOS]);
 
-		if (*qos && !valid_name(qos)) {
+		if (*qos && !qos_named(qos)) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_QOS],
-					    "a QoS class name is letters, digits, '.', '_' and '-'");
-			return -EINVAL;
+					    "no QoS class with this name (gpupath qos add)");
+			return -ENOENT;
 		}
 		strscpy(set->qos, qos, sizeof(set->qos));
 	}
@@ -544,13 +557,287 @@ void gpupath_portal_del_locked(struct gpupath_portal *portal)
 	kfree(portal);
 }
 
-/* Module unload: the portals go with it (the daemon keeps its config file). */
+/* ---- QoS classes ---------------------------------------------------- */
+
+static const struct nla_policy applied_policy[GPUPATH_A_APPLIED_MAX + 1] = {
+	[GPUPATH_A_APPLIED_DEVICE] = { .type = NLA_NUL_STRING, .len = GPUPATH_NAME_LEN - 1 },
+	[GPUPATH_A_APPLIED_SETTING] = { .type = NLA_NUL_STRING, .len = GPUPATH_NAME_LEN - 1 },
+	[GPUPATH_A_APPLIED_RESULT] = NLA_POLICY_RANGE(NLA_U32, GPUPATH_APPLIED_OK,
+						      GPUPATH_APPLIED_MAX),
+	[GPUPATH_A_APPLIED_ERROR] = { .type = NLA_U32 },
+	[GPUPATH_A_APPLIED_VALUE] = { .type = NLA_U32 },
+};
+
+const struct nla_policy gpupath_qos_policy[GPUPATH_A_QOS_MAX + 1] = {
+	[GPUPATH_A_QOS_NAME] = { .type = NLA_NUL_STRING, .len = GPUPATH_NAME_LEN - 1 },
+	[GPUPATH_A_QOS_DSCP] = NLA_POLICY_MAX(NLA_U32, 63),
+	[GPUPATH_A_QOS_PRIORITY] = NLA_POLICY_MAX(NLA_U32, 7),
+	[GPUPATH_A_QOS_PFC] = NLA_POLICY_MAX(NLA_U32, 1),
+	[GPUPATH_A_QOS_ETS] = NLA_POLICY_MAX(NLA_U32, 100),
+	[GPUPATH_A_QOS_APPLIED] = NLA_POLICY_NESTED(applied_policy),
+	[GPUPATH_A_QOS_APPLIED_CLEAR] = { .type = NLA_FLAG },
+	[GPUPATH_A_QOS_PORTALS] = {
+		.type = NLA_REJECT,
+		.reject_message = "the portals naming a class are counted, not set",
+	},
+};
+
+/**
+ * gpupath_qos_find_locked() - the QoS class a request names
+ * @tb: the request's GPUPATH_A_QOS_* attributes
+ * @extack: for the error message
+ *
+ * Return: the class, or ERR_PTR(-EINVAL) without a name, -ENOENT.
+ */
+struct gpupath_qos *gpupath_qos_find_locked(struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	struct gpupath_qos *qos;
+
+	lockdep_assert_held(&portals_lock);
+	if (!tb[GPUPATH_A_QOS_NAME]) {
+		NL_SET_ERR_MSG(extack, "name the QoS class");
+		return ERR_PTR(-EINVAL);
+	}
+	qos = qos_named(nla_data(tb[GPUPATH_A_QOS_NAME]));
+	if (!qos) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_QOS_NAME], "no such QoS class");
+		return ERR_PTR(-ENOENT);
+	}
+	return qos;
+}
+
+/* The class with the lowest id above @after, for dumps. */
+struct gpupath_qos *gpupath_qos_next_locked(u32 after)
+{
+	struct gpupath_qos *qos;
+
+	lockdep_assert_held(&portals_lock);
+	list_for_each_entry(qos, &qos_classes, node)	/* kept in id order */
+		if (qos->id > after)
+			return qos;
+	return NULL;
+}
+
+static u32 qos_users_locked(const struct gpupath_qos *qos)
+{
+	struct gpupath_portal *portal;
+	u32 n = 0;
+
+	list_for_each_entry(portal, &portals, node)
+		n += !strcmp(portal->set.qos, qos->name);
+	return n;
+}
+
+static int put_applied(struct sk_buff *skb, const struct gpupath_qos_applied *a)
+{
+	struct nlattr *nest = nla_nest_start(skb, GPUPATH_A_QOS_APPLIED);
+
+	if (!nest ||
+	    nla_put_string(skb, GPUPATH_A_APPLIED_DEVICE, a->device) ||
+	    nla_put_string(skb, GPUPATH_A_APPLIED_SETTING, a->setting) ||
+	    nla_put_u32(skb, GPUPATH_A_APPLIED_RESULT, a->result) ||
+	    nla_put_u32(skb, GPUPATH_A_APPLIED_ERROR, a->error) ||
+	    nla_put_u32(skb, GPUPATH_A_APPLIED_VALUE, a->value))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/**
+ * gpupath_qos_put() - a GPUPATH_A_QOS nest describing @qos
+ * @skb: the message
+ * @qos: the class, under the portal lock
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int gpupath_qos_put(struct sk_buff *skb, struct gpupath_qos *qos)
+{
+	struct nlattr *nest = nla_nest_start(skb, GPUPATH_A_QOS);
+	u32 i;
+
+	if (!nest ||
+	    nla_put_string(skb, GPUPATH_A_QOS_NAME, qos->name) ||
+	    nla_put_u32(skb, GPUPATH_A_QOS_DSCP, qos->dscp) ||
+	    nla_put_u32(skb, GPUPATH_A_QOS_PRIORITY, qos->priority) ||
+	    nla_put_u32(skb, GPUPATH_A_QOS_PFC, qos->pfc) ||
+	    nla_put_u32(skb, GPUPATH_A_QOS_ETS, qos->ets) ||
+	    nla_put_u32(skb, GPUPATH_A_QOS_PORTALS, qos_users_locked(qos)))
+		goto cancel;
+	for (i = 0; i < qos->napplied; i++)
+		if (put_applied(skb, &qos->applied[i]))
+			goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static void qos_settings(struct gpupath_qos *qos, struct nlattr **tb)
+{
+	if (tb[GPUPATH_A_QOS_DSCP])
+		qos->dscp = nla_get_u32(tb[GPUPATH_A_QOS_DSCP]);
+	if (tb[GPUPATH_A_QOS_PRIORITY])
+		qos->priority = nla_get_u32(tb[GPUPATH_A_QOS_PRIORITY]);
+	if (tb[GPUPATH_A_QOS_PFC])
+		qos->pfc = nla_get_u32(tb[GPUPATH_A_QOS_PFC]);
+	if (tb[GPUPATH_A_QOS_ETS])
+		qos->ets = nla_get_u32(tb[GPUPATH_A_QOS_ETS]);
+}
+
+/**
+ * gpupath_qos_add_locked() - a new QoS class from a QOS_NEW request
+ * @tb: the request's GPUPATH_A_QOS_* attributes
+ * @extack: for error messages
+ * @qosp: the new class
+ *
+ * Return: 0, or a negative errno with a message in @extack.
+ */
+int gpupath_qos_add_locked(struct nlattr **tb, struct netlink_ext_ack *extack,
+			   struct gpupath_qos **qosp)
+{
+	struct gpupath_qos *qos;
+
+	lockdep_assert_held(&portals_lock);
+	if (tb[GPUPATH_A_QOS_APPLIED] || tb[GPUPATH_A_QOS_APPLIED_CLEAR]) {
+		NL_SET_ERR_MSG(extack, "what was applied is reported on an existing class");
+		return -EINVAL;
+	}
+	if (!tb[GPUPATH_A_QOS_NAME] || !tb[GPUPATH_A_QOS_DSCP]) {
+		NL_SET_ERR_MSG(extack, "a QoS class needs a name and a DSCP");
+		return -EINVAL;
+	}
+	if (!valid_name(nla_data(tb[GPUPATH_A_QOS_NAME]))) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_QOS_NAME],
+				    "a QoS class name is letters, digits, '.', '_' and '-'");
+		return -EINVAL;
+	}
+	if (qos_named(nla_data(tb[GPUPATH_A_QOS_NAME]))) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_QOS_NAME],
+				    "a QoS class with this name exists");
+		return -EEXIST;
+	}
+	qos = kzalloc(sizeof(*qos), GFP_KERNEL);
+	if (!qos)
+		return -ENOMEM;
+	copy_str(qos->name, sizeof(qos->name), tb[GPUPATH_A_QOS_NAME]);
+	qos->priority = 3;
+	qos_settings(qos, tb);
+	qos->id = qos_next_id++;
+	list_add_tail(&qos->node, &qos_classes);
+	changed_locked();
+	*qosp = qos;
+	return 0;
+}
+
+/* The report of @nest (every GPUPATH_A_QOS_APPLIED), a new array. */
+static int parse_applied(const struct nlattr *nest, struct gpupath_qos_applied **ap, u32 *n,
+			 struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[GPUPATH_A_APPLIED_MAX + 1];
+	struct gpupath_qos_applied *a;
+	const struct nlattr *nla;
+	int rem, ret;
+
+	a = kcalloc(GPUPATH_QOS_APPLIED_MAX, sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	*n = 0;
+	nla_for_each_nested(nla, nest, rem) {
+		if (nla_type(nla) != GPUPATH_A_QOS_APPLIED)
+			continue;
+		ret = -E2BIG;
+		if (*n == GPUPATH_QOS_APPLIED_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "too many settings reported");
+			goto err;
+		}
+		ret = nla_parse_nested(tb, GPUPATH_A_APPLIED_MAX, nla, applied_policy, extack);
+		if (ret)
+			goto err;
+		ret = -EINVAL;
+		if (NL_REQ_ATTR_CHECK(extack, nla, tb, GPUPATH_A_APPLIED_DEVICE) ||
+		    NL_REQ_ATTR_CHECK(extack, nla, tb, GPUPATH_A_APPLIED_SETTING) ||
+		    NL_REQ_ATTR_CHECK(extack, nla, tb, GPUPATH_A_APPLIED_RESULT))
+			goto err;
+		copy_str(a[*n].device, sizeof(a[*n].device), tb[GPUPATH_A_APPLIED_DEVICE]);
+		copy_str(a[*n].setting, sizeof(a[*n].setting), tb[GPUPATH_A_APPLIED_SETTING]);
+		a[*n].result = nla_get_u32(tb[GPUPATH_A_APPLIED_RESULT]);
+		if (tb[GPUPATH_A_APPLIED_ERROR])
+			a[*n].error = nla_get_u32(tb[GPUPATH_A_APPLIED_ERROR]);
+		if (tb[GPUPATH_A_APPLIED_VALUE])
+			a[*n].value = nla_get_u32(tb[GPUPATH_A_APPLIED_VALUE]);
+		(*n)++;
+	}
+	*ap = a;
+	return 0;
+err:
+	kfree(a);
+	return ret;
+}
+
+/**
+ * gpupath_qos_set_locked() - apply a QOS_SET request
+ * @qos: the class
+ * @nest: the request's GPUPATH_A_QOS nest
+ * @tb: its attributes, parsed
+ * @extack: for error messages
+ *
+ * Return: 0, or a negative errno with a message in @extack.
+ */
+int gpupath_qos_set_locked(struct gpupath_qos *qos, const struct nlattr *nest,
+			   struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	struct gpupath_qos_applied *applied = NULL;
+	u32 n = 0;
+	int ret;
+
+	lockdep_assert_held(&portals_lock);
+	if (tb[GPUPATH_A_QOS_APPLIED]) {
+		ret = parse_applied(nest, &applied, &n, extack);
+		if (ret)
+			return ret;
+	}
+	qos_settings(qos, tb);
+	if (applied || tb[GPUPATH_A_QOS_APPLIED_CLEAR]) {
+		kfree(qos->applied);
+		qos->applied = applied;
+		qos->napplied = n;
+	}
+	changed_locked();
+	return 0;
+}
+
+/**
+ * gpupath_qos_del_locked() - remove a QoS class no portal names
+ * @qos: the class
+ * @extack: for the error message
+ *
+ * Return: 0, or -EBUSY while a portal names it.
+ */
+int gpupath_qos_del_locked(struct gpupath_qos *qos, struct netlink_ext_ack *extack)
+{
+	lockdep_assert_held(&portals_lock);
+	if (qos_users_locked(qos)) {
+		NL_SET_ERR_MSG(extack, "portals use this QoS class");
+		return -EBUSY;
+	}
+	list_del(&qos->node);
+	changed_locked();
+	kfree(qos->applied);
+	kfree(qos);
+	return 0;
+}
+
+/* Module unload: the portals and classes go with it. */
 void gpupath_portal_uninit(void)
 {
 	struct gpupath_portal *portal, *tmp;
+	struct gpupath_qos *qos, *qtmp;
 
 	mutex_lock(&portals_lock);
 	list_for_each_entry_safe(portal, tmp, &portals, node)
 		gpupath_portal_del_locked(portal);
+	list_for_each_entry_safe(qos, qtmp, &qos_classes, node)
+		gpupath_qos_del_locked(qos, NULL);
 	mutex_unlock(&portals_lock);
 }

@@ -72,7 +72,50 @@ struct gpupath_portal {
 	struct gpupath_portal_conn *conns;
 };
 
+/* One setting of a QoS class on one device (GPUPATH_A_APPLIED_*). */
+struct gpupath_qos_applied {
+	char device[GPUPATH_NAME_LEN];
+	char setting[GPUPATH_NAME_LEN];
+	u32 result;
+	u32 error;
+	u32 value;
+};
+
+/**
+ * struct gpupath_qos - a QoS class, named by portals
+ * @node: in the class list, under the portal lock
+ * @id: for dumps
+ * @name: unique name
+ * @dscp: 0..63
+ * @priority: 0..7
+ * @pfc: PFC on @priority
+ * @ets: ETS share in percent, 0 for none
+ * @napplied: entries in @applied
+ * @applied: the daemon's report
+ */
+struct gpupath_qos {
+	struct list_head node;
+	u32 id;
+	char name[GPUPATH_NAME_LEN];
+	u32 dscp;
+	u32 priority;
+	u32 pfc;
+	u32 ets;
+	u32 napplied;
+	struct gpupath_qos_applied *applied;
+};
+
 extern const struct nla_policy gpupath_portal_policy[GPUPATH_A_PORTAL_MAX + 1];
+extern const struct nla_policy gpupath_qos_policy[GPUPATH_A_QOS_MAX + 1];
+
+struct gpupath_qos *gpupath_qos_find_locked(struct nlattr **tb, struct netlink_ext_ack *extack);
+struct gpupath_qos *gpupath_qos_next_locked(u32 after);
+int gpupath_qos_put(struct sk_buff *skb, struct gpupath_qos *qos);
+int gpupath_qos_add_locked(struct nlattr **tb, struct netlink_ext_ack *extack,
+			   struct gpupath_qos **qosp);
+int gpupath_qos_set_locked(struct gpupath_qos *qos, const struct nlattr *nest,
+			   struct nlattr **tb, struct netlink_ext_ack *extack);
+int gpupath_qos_del_locked(struct gpupath_qos *qos, struct netlink_ext_ack *extack);
 
 void gpupath_portal_lock(void);
 void gpupath_portal_unlock(void);

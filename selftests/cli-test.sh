@@ -106,6 +106,13 @@ t "portal set: the target cannot change" 2 "unknown keyword 'traddr'" \
 	"$GP" portal set p1 traddr 10.0.0.2
 t "portal set: nothing to set" 2 'nothing to set' "$GP" portal set p1
 t "portal del: needs PORTAL" 2 'Usage: gpupath portal' "$GP" portal del
+t "qos: unknown subcommand" 2 "unknown qos command 'frob'" "$GP" qos frob
+t "qos add: needs a dscp" 2 'a class needs a dscp' "$GP" qos add gold priority 3
+t "qos add: dscp 64" 2 'dscp must be 0 to 63, not 64' "$GP" qos add gold dscp 64
+t "qos add: priority 8" 2 'priority must be 0 to 7, not 8' "$GP" qos add gold dscp 1 priority 8
+t "qos add: pfc yes" 2 "pfc is on or off, not 'yes'" "$GP" qos add gold dscp 1 pfc yes
+t "qos add: ets 101" 2 'ets must be 0 to 100, not 101' "$GP" qos add gold dscp 1 ets 101
+t "qos set: nothing to set" 2 'nothing to set' "$GP" qos set gold
 t "path set: PATH is an id" 2 "'nvme1n1' is not a path id" "$GP" path set nvme1n1 weight 2
 t "path del: path id 0" 2 "'0' is not a path id" "$GP" path del 0
 t "path show volume: needs VOL" 2 'Usage: gpupath path' "$GP" path show volume

@@ -598,6 +598,39 @@ TEST(portal_without_id_is_rejected)
 	nlmsg_free(msg);
 }
 
+TEST(qos_with_applied_settings)
+{
+	struct nl_msg *msg = new_msg(GPUPATH_CMD_QOS_NEW);
+	struct gpupath_mon_event *ev = malloc(sizeof(*ev));
+	struct nlattr *nest, *sub;
+
+	ASSERT_NE(NULL, ev);
+	nest = nla_nest_start(msg, GPUPATH_A_QOS);
+	nla_put_string(msg, GPUPATH_A_QOS_NAME, "gold");
+	nla_put_u32(msg, GPUPATH_A_QOS_DSCP, 26);
+	nla_put_u32(msg, GPUPATH_A_QOS_PFC, 1);
+	nla_put_u32(msg, GPUPATH_A_QOS_PORTALS, 2);
+	sub = nla_nest_start(msg, GPUPATH_A_QOS_APPLIED);
+	nla_put_string(msg, GPUPATH_A_APPLIED_DEVICE, "rxe1");
+	nla_put_string(msg, GPUPATH_A_APPLIED_SETTING, "default_roce_tos");
+	nla_put_u32(msg, GPUPATH_A_APPLIED_RESULT, GPUPATH_APPLIED_UNSUPPORTED);
+	nla_put_u32(msg, GPUPATH_A_APPLIED_ERROR, ENOENT);
+	nla_nest_end(msg, sub);
+	nla_nest_end(msg, nest);
+	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), ev));
+	ASSERT_TRUE(ev->has_qos);
+	EXPECT_STREQ("gold", ev->qos.name);
+	EXPECT_EQ(26, ev->qos.dscp);
+	EXPECT_EQ(1, ev->qos.pfc);
+	EXPECT_EQ(2, ev->qos.portals);
+	ASSERT_EQ(1, ev->qos.napplied);
+	EXPECT_STREQ("rxe1", ev->qos.applied[0].device);
+	EXPECT_STREQ("unsupported", gpupath_applied_name(ev->qos.applied[0].result));
+	EXPECT_EQ(ENOENT, ev->qos.applied[0].error);
+	free(ev);
+	nlmsg_free(msg);
+}
+
 TEST(features_format)
 {
 	char buf[64];

@@ -76,7 +76,7 @@ struct cli_kind {
 	int (*lookup)(struct cli *cli, const char *name, uint32_t *id);
 };
 
-extern const struct cli_kind cli_providers, cli_volumes, cli_paths, cli_portals;
+extern const struct cli_kind cli_providers, cli_volumes, cli_paths, cli_portals, cli_qos;
 
 /*
  * The object a request is about, named by id (or name), with the control
@@ -142,5 +142,6 @@ int cmd_stats(struct cli *cli, int argc, char **argv);
 int cmd_volume(struct cli *cli, int argc, char **argv);
 int cmd_path(struct cli *cli, int argc, char **argv);
 int cmd_portal(struct cli *cli, int argc, char **argv);
+int cmd_qos(struct cli *cli, int argc, char **argv);
 
 #endif /* GPUPATH_CLI_H */

@@ -17,6 +17,8 @@ static const struct cli_cmd commands[] = {
 	{ "path", "the paths of volumes: show, add VOL DEVICE, set, del", cmd_path },
 	{ "portal", "fabric targets gpupathd keeps connected: show, add, set, del",
 	  cmd_portal },
+	{ "qos", "QoS classes (DSCP, priority, PFC, ETS) portals use: show, add, set, del",
+	  cmd_qos },
 	{ "stats", "I/O counters: direct, and refused by reason", cmd_stats },
 	{ "monitor", "print notifications as they arrive", cmd_monitor },
 	{ "version", "print the versions of the tools and the module", cmd_version },

@@ -91,6 +91,8 @@ static void print_objects(const struct gpupath_mon_event *ev, struct cli *cli)
 		print_volume_event(cli, &ev->event);
 	if (ev->has_portal)
 		cli_print_array(cli, &cli_portals, &ev->portal, 1);
+	if (ev->has_qos)
+		cli_print_array(cli, &cli_qos, &ev->qos, 1);
 }
 
 static void print_event(const struct gpupath_mon_event *ev, struct cli *cli)

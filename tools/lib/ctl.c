@@ -56,6 +56,7 @@ static struct nla_policy top_policy[GPUPATH_A_MAX + 1] = {
 	[GPUPATH_A_PATH]		= { .type = NLA_NESTED },
 	[GPUPATH_A_EVENT]		= { .type = NLA_NESTED },
 	[GPUPATH_A_PORTAL]		= { .type = NLA_NESTED },
+	[GPUPATH_A_QOS]			= { .type = NLA_NESTED },
 };
 
 static struct nla_policy provider_policy[GPUPATH_A_PROVIDER_MAX + 1] = {
@@ -135,6 +136,24 @@ static struct nla_policy portal_policy[GPUPATH_A_PORTAL_MAX + 1] = {
 	[GPUPATH_A_PORTAL_NR_IO_QUEUES]	= { .type = NLA_U32 },
 	[GPUPATH_A_PORTAL_CONN]		= { .type = NLA_NESTED },
 	[GPUPATH_A_PORTAL_DISCOVERY]	= { .type = NLA_FLAG },
+};
+
+static struct nla_policy qos_policy[GPUPATH_A_QOS_MAX + 1] = {
+	[GPUPATH_A_QOS_NAME]		= { .type = NLA_STRING },
+	[GPUPATH_A_QOS_DSCP]		= { .type = NLA_U32 },
+	[GPUPATH_A_QOS_PRIORITY]	= { .type = NLA_U32 },
+	[GPUPATH_A_QOS_PFC]		= { .type = NLA_U32 },
+	[GPUPATH_A_QOS_ETS]		= { .type = NLA_U32 },
+	[GPUPATH_A_QOS_APPLIED]		= { .type = NLA_NESTED },
+	[GPUPATH_A_QOS_PORTALS]		= { .type = NLA_U32 },
+};
+
+static struct nla_policy applied_policy[GPUPATH_A_APPLIED_MAX + 1] = {
+	[GPUPATH_A_APPLIED_DEVICE]	= { .type = NLA_STRING },
+	[GPUPATH_A_APPLIED_SETTING]	= { .type = NLA_STRING },
+	[GPUPATH_A_APPLIED_RESULT]	= { .type = NLA_U32 },
+	[GPUPATH_A_APPLIED_ERROR]	= { .type = NLA_U32 },
+	[GPUPATH_A_APPLIED_VALUE]	= { .type = NLA_U32 },
 };
 
 static struct nla_policy rail_policy[GPUPATH_A_RAIL_MAX + 1] = {
@@ -506,6 +525,45 @@ int gpupath_model_portal(struct nlattr *nest, struct gpupath_portal *p)
 	return 0;
 }
 
+static int model_applied(struct nlattr *nest, struct gpupath_qos_applied *a)
+{
+	struct nlattr *tb[GPUPATH_A_APPLIED_MAX + 1];
+
+	if (nla_parse_nested(tb, GPUPATH_A_APPLIED_MAX, nest, applied_policy) < 0)
+		return -EBADMSG;
+	get_str(a->device, sizeof(a->device), tb[GPUPATH_A_APPLIED_DEVICE]);
+	get_str(a->setting, sizeof(a->setting), tb[GPUPATH_A_APPLIED_SETTING]);
+	a->result = get_u32(tb[GPUPATH_A_APPLIED_RESULT]);
+	a->error = get_u32(tb[GPUPATH_A_APPLIED_ERROR]);
+	a->value = get_u32(tb[GPUPATH_A_APPLIED_VALUE]);
+	return 0;
+}
+
+int gpupath_model_qos(struct nlattr *nest, struct gpupath_qos *q)
+{
+	struct nlattr *tb[GPUPATH_A_QOS_MAX + 1], *attr;
+	int rem, r;
+
+	memset(q, 0, sizeof(*q));
+	if (nla_parse_nested(tb, GPUPATH_A_QOS_MAX, nest, qos_policy) < 0 ||
+	    !tb[GPUPATH_A_QOS_NAME])
+		return -EBADMSG;
+	get_str(q->name, sizeof(q->name), tb[GPUPATH_A_QOS_NAME]);
+	q->dscp = get_u32(tb[GPUPATH_A_QOS_DSCP]);
+	q->priority = get_u32(tb[GPUPATH_A_QOS_PRIORITY]);
+	q->pfc = get_u32(tb[GPUPATH_A_QOS_PFC]);
+	q->ets = get_u32(tb[GPUPATH_A_QOS_ETS]);
+	q->portals = get_u32(tb[GPUPATH_A_QOS_PORTALS]);
+	nla_for_each_nested(attr, nest, rem) {
+		if (nla_type(attr) != GPUPATH_A_QOS_APPLIED || q->napplied == GPUPATH_QOS_APPLIED_MAX)
+			continue;
+		r = model_applied(attr, &q->applied[q->napplied++]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* ---- objects ------------------------------------------------------------ */
 
 /* What the requests about each kind of object send (0 and NULL: nothing). */
@@ -524,6 +582,11 @@ struct path_req {
 	uint32_t volume;
 	const char *device;
 	const struct gpupath_path_conf *conf;
+};
+
+struct qos_req {
+	const char *name;
+	const struct gpupath_qos_conf *conf;
 };
 
 struct portal_req {
@@ -662,6 +725,51 @@ static int fill_portal(struct nl_msg *msg, const void *arg)
 	return 0;
 }
 
+static int fill_applied(struct nl_msg *msg, const struct gpupath_qos_applied *a)
+{
+	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_QOS_APPLIED);
+
+	if (!nest || nla_put_string(msg, GPUPATH_A_APPLIED_DEVICE, a->device) ||
+	    nla_put_string(msg, GPUPATH_A_APPLIED_SETTING, a->setting) ||
+	    nla_put_u32(msg, GPUPATH_A_APPLIED_RESULT, a->result) ||
+	    nla_put_u32(msg, GPUPATH_A_APPLIED_ERROR, a->error) ||
+	    nla_put_u32(msg, GPUPATH_A_APPLIED_VALUE, a->value))
+		return -1;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int fill_qos(struct nl_msg *msg, const void *arg)
+{
+	const struct qos_req *req = arg;
+	const struct gpupath_qos_conf *c = req->conf;
+	unsigned int i;
+
+	if (put_opt_str(msg, GPUPATH_A_QOS_NAME, req->name))
+		return -1;
+	if (!c)
+		return 0;
+	if (put_opt_u32(msg, c->set, GPUPATH_QOS_SET_DSCP, GPUPATH_A_QOS_DSCP, c->dscp) ||
+	    put_opt_u32(msg, c->set, GPUPATH_QOS_SET_PRIORITY, GPUPATH_A_QOS_PRIORITY,
+			c->priority) ||
+	    put_opt_u32(msg, c->set, GPUPATH_QOS_SET_PFC, GPUPATH_A_QOS_PFC, c->pfc) ||
+	    put_opt_u32(msg, c->set, GPUPATH_QOS_SET_ETS, GPUPATH_A_QOS_ETS, c->ets))
+		return -1;
+	if (!(c->set & GPUPATH_QOS_SET_APPLIED))
+		return 0;
+	if (!c->napplied)
+		return nla_put_flag(msg, GPUPATH_A_QOS_APPLIED_CLEAR) ? -1 : 0;
+	for (i = 0; i < c->napplied; i++)
+		if (fill_applied(msg, &c->applied[i]))
+			return -1;
+	return 0;
+}
+
+static int decode_qos(struct nlattr *nest, void *obj)
+{
+	return gpupath_model_qos(nest, obj);
+}
+
 static int decode_portal(struct nlattr *nest, void *obj)
 {
 	return gpupath_model_portal(nest, obj);
@@ -718,6 +826,9 @@ static const struct kind path_kind = {
 static const struct kind portal_kind = {
 	GPUPATH_A_PORTAL, sizeof(struct gpupath_portal), decode_portal, fill_portal,
 };
+static const struct kind qos_kind = {
+	GPUPATH_A_QOS, sizeof(struct gpupath_qos), decode_qos, fill_qos,
+};
 static const struct kind event_kind = {
 	GPUPATH_A_EVENT, sizeof(struct gpupath_volume_event), decode_volume_event, NULL,
 };
@@ -754,7 +865,8 @@ int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_mon_event *ev)
 	    model_member(tb, &volume_kind, &ev->volume, &ev->has_volume) ||
 	    model_member(tb, &path_kind, &ev->path, &ev->has_path) ||
 	    model_member(tb, &event_kind, &ev->event, &ev->has_event) ||
-	    model_member(tb, &portal_kind, &ev->portal, &ev->has_portal))
+	    model_member(tb, &portal_kind, &ev->portal, &ev->has_portal) ||
+	    model_member(tb, &qos_kind, &ev->qos, &ev->has_qos))
 		return -EBADMSG;
 	return 0;
 }
@@ -1170,7 +1282,7 @@ int gpupath_ctl_portal_list(struct gpupath_ctl *ctl, struct gpupath_portal **lis
 	void *items;
 	int r = object_dump(ctl, GPUPATH_CMD_PORTAL_GET, &portal_kind, NULL, &items, count);
 
-	*list = r < 0 ? NULL : items;
+	*list = items;
 	return r;
 }
 
@@ -1203,6 +1315,45 @@ int gpupath_ctl_portal_del(struct gpupath_ctl *ctl, uint32_t id, const char *nam
 	struct portal_req req = { .id = id, .name = name };
 
 	return object_request(ctl, GPUPATH_CMD_PORTAL_DEL, &portal_kind, &req, NULL);
+}
+
+int gpupath_ctl_qos_list(struct gpupath_ctl *ctl, struct gpupath_qos **list, size_t *count)
+{
+	void *items;
+	int r = object_dump(ctl, GPUPATH_CMD_QOS_GET, &qos_kind, NULL, &items, count);
+
+	*list = items;
+	return r;
+}
+
+int gpupath_ctl_qos_get(struct gpupath_ctl *ctl, const char *name, struct gpupath_qos *qos)
+{
+	struct qos_req req = { .name = name };
+
+	return object_request(ctl, GPUPATH_CMD_QOS_GET, &qos_kind, &req, qos);
+}
+
+int gpupath_ctl_qos_add(struct gpupath_ctl *ctl, const char *name,
+			const struct gpupath_qos_conf *conf, struct gpupath_qos *qos)
+{
+	struct qos_req req = { .name = name, .conf = conf };
+
+	return object_request(ctl, GPUPATH_CMD_QOS_NEW, &qos_kind, &req, qos);
+}
+
+int gpupath_ctl_qos_set(struct gpupath_ctl *ctl, const char *name,
+			const struct gpupath_qos_conf *conf)
+{
+	struct qos_req req = { .name = name, .conf = conf };
+
+	return object_request(ctl, GPUPATH_CMD_QOS_SET, &qos_kind, &req, NULL);
+}
+
+int gpupath_ctl_qos_del(struct gpupath_ctl *ctl, const char *name)
+{
+	struct qos_req req = { .name = name };
+
+	return object_request(ctl, GPUPATH_CMD_QOS_DEL, &qos_kind, &req, NULL);
 }
 
 /* ---- notifications ------------------------------------------------------ */

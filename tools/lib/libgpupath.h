@@ -122,6 +122,8 @@ int gpupath_path_link_parse(const char *name, uint32_t *link);
 /* Name of a portal's transport ("rdma", "tcp"), and back. */
 const char *gpupath_transport_name(uint32_t transport);
 int gpupath_transport_parse(const char *name, uint32_t *transport);
+/* Name of a QoS setting's result ("applied"), "unknown" otherwise. */
+const char *gpupath_applied_name(uint32_t result);
 /* Name of a portal connection's state ("live"), "unknown" otherwise. */
 const char *gpupath_conn_state_name(uint32_t state);
 /* The enum gpupath_path_state named @name; -EINVAL if none is. */
@@ -349,6 +351,44 @@ struct gpupath_portal_conf {
 	const struct gpupath_portal_conn *conn;
 };
 
+/* One QoS setting on one device, as gpupathd found it. */
+struct gpupath_qos_applied {
+	char device[GPUPATH_NAME_LEN];	/* "nvme2", "rxe1", "eth1" */
+	char setting[GPUPATH_NAME_LEN];	/* "tos", "default_roce_tos", ... */
+	uint32_t result;		/* enum gpupath_applied */
+	uint32_t error;			/* errno when FAILED */
+	uint32_t value;			/* read back */
+};
+
+struct gpupath_qos {
+	char name[GPUPATH_NAME_LEN];
+	uint32_t dscp;			/* 0..63 */
+	uint32_t priority;		/* 0..7 */
+	uint32_t pfc;			/* 0/1 */
+	uint32_t ets;			/* percent, 0: none */
+	uint32_t portals;		/* portals naming it */
+	unsigned int napplied;
+	struct gpupath_qos_applied applied[GPUPATH_QOS_APPLIED_MAX];
+};
+
+enum gpupath_qos_set {
+	GPUPATH_QOS_SET_DSCP		= 1u << 0,
+	GPUPATH_QOS_SET_PRIORITY	= 1u << 1,
+	GPUPATH_QOS_SET_PFC		= 1u << 2,
+	GPUPATH_QOS_SET_ETS		= 1u << 3,
+	GPUPATH_QOS_SET_APPLIED		= 1u << 4,	/* set only */
+};
+
+struct gpupath_qos_conf {
+	uint32_t set;			/* GPUPATH_QOS_SET_* */
+	uint32_t dscp;
+	uint32_t priority;
+	uint32_t pfc;
+	uint32_t ets;
+	unsigned int napplied;		/* 0 with SET_APPLIED: clear */
+	const struct gpupath_qos_applied *applied;
+};
+
 /* ---- control plane ----------------------------------------------------- */
 
 struct gpupath_ctl;
@@ -417,6 +457,15 @@ int gpupath_ctl_portal_set(struct gpupath_ctl *ctl, uint32_t id, const char *nam
 			   const struct gpupath_portal_conf *conf);
 int gpupath_ctl_portal_del(struct gpupath_ctl *ctl, uint32_t id, const char *name);
 
+/* QoS classes, named by name. */
+int gpupath_ctl_qos_list(struct gpupath_ctl *ctl, struct gpupath_qos **list, size_t *count);
+int gpupath_ctl_qos_get(struct gpupath_ctl *ctl, const char *name, struct gpupath_qos *qos);
+int gpupath_ctl_qos_add(struct gpupath_ctl *ctl, const char *name,
+			const struct gpupath_qos_conf *conf, struct gpupath_qos *qos);
+int gpupath_ctl_qos_set(struct gpupath_ctl *ctl, const char *name,
+			const struct gpupath_qos_conf *conf);
+int gpupath_ctl_qos_del(struct gpupath_ctl *ctl, const char *name);
+
 /* ---- notifications ----------------------------------------------------- */
 
 enum gpupath_event_type {
@@ -442,6 +491,8 @@ struct gpupath_mon_event {
 	struct gpupath_volume_event event;
 	bool has_portal;		/* NOTIFY: carried GPUPATH_A_PORTAL */
 	struct gpupath_portal portal;
+	bool has_qos;			/* NOTIFY: carried GPUPATH_A_QOS */
+	struct gpupath_qos qos;
 };
 
 struct gpupath_mon;

@@ -18,6 +18,7 @@ int gpupath_model_provider(struct nlattr *nest, struct gpupath_provider *prov);
 /* Decode a GPUPATH_A_VOLUME nest, with its paths (GPUPATH_A_VOLUME_PATH). */
 int gpupath_model_volume(struct nlattr *nest, struct gpupath_volume *vol);
 int gpupath_model_portal(struct nlattr *nest, struct gpupath_portal *portal);
+int gpupath_model_qos(struct nlattr *nest, struct gpupath_qos *qos);
 /* Decode a GPUPATH_A_PATH (or GPUPATH_A_VOLUME_PATH) nest. */
 int gpupath_model_path(struct nlattr *nest, struct gpupath_path *path);
 /* Decode a gpupath notification. */

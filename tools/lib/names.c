@@ -103,6 +103,10 @@ static const char *const cmd_names[] = {
 	[GPUPATH_CMD_PORTAL_NEW] = "portal-new",
 	[GPUPATH_CMD_PORTAL_DEL] = "portal-del",
 	[GPUPATH_CMD_PORTAL_SET] = "portal-set",
+	[GPUPATH_CMD_QOS_GET] = "qos-get",
+	[GPUPATH_CMD_QOS_NEW] = "qos-new",
+	[GPUPATH_CMD_QOS_DEL] = "qos-del",
+	[GPUPATH_CMD_QOS_SET] = "qos-set",
 };
 
 const char *gpupath_cmd_name(uint32_t cmd)
@@ -278,6 +282,17 @@ const char *gpupath_transport_name(uint32_t transport)
 int gpupath_transport_parse(const char *name, uint32_t *transport)
 {
 	return table_parse(transport_names, ARRAY_SIZE(transport_names), name, transport);
+}
+
+static const char *const applied_names[] = {
+	[GPUPATH_APPLIED_OK] = "applied",
+	[GPUPATH_APPLIED_UNSUPPORTED] = "unsupported",
+	[GPUPATH_APPLIED_FAILED] = "failed",
+};
+
+const char *gpupath_applied_name(uint32_t result)
+{
+	return table_name(applied_names, ARRAY_SIZE(applied_names), result);
 }
 
 static const char *const conn_state_names[] = {

@@ -103,6 +103,20 @@
  * GPUPATH_CMD_PORTAL_DEL (admin)
  *   Request: ID or NAME. The daemon disconnects what it connected for it.
  *
+ * GPUPATH_CMD_QOS_GET (do: GPUPATH_A_QOS_NAME; dump: all)
+ *   A QoS class: how a portal's traffic is marked (DSCP) and treated
+ *   (priority, PFC, ETS share). Portals name it (GPUPATH_A_PORTAL_QOS);
+ *   gpupathd applies it and reports each setting per device in
+ *   GPUPATH_A_QOS_APPLIED nests.
+ * GPUPATH_CMD_QOS_NEW (admin)
+ *   Request: NAME, DSCP, optional PRIORITY (default 3), PFC (default 0),
+ *   ETS (percent, default 0: none).
+ * GPUPATH_CMD_QOS_SET (admin)
+ *   Request: NAME and any of DSCP, PRIORITY, PFC, ETS; or APPLIED nests,
+ *   which replace the report (APPLIED_CLEAR with none clears it).
+ * GPUPATH_CMD_QOS_DEL (admin)
+ *   Request: NAME. Refused with EBUSY while a portal names it.
+ *
  * ioctls on /dev/gpupath
  * ----------------------
  * GPUPATH_IOC_VERSION  _IOR, struct gpupath_version: the same facts as
@@ -143,6 +157,10 @@ enum gpupath_cmd {
 	GPUPATH_CMD_PORTAL_NEW,
 	GPUPATH_CMD_PORTAL_DEL,
 	GPUPATH_CMD_PORTAL_SET,
+	GPUPATH_CMD_QOS_GET,
+	GPUPATH_CMD_QOS_NEW,
+	GPUPATH_CMD_QOS_DEL,
+	GPUPATH_CMD_QOS_SET,
 
 	__GPUPATH_CMD_MAX,
 	GPUPATH_CMD_MAX = __GPUPATH_CMD_MAX - 1
@@ -157,6 +175,7 @@ enum gpupath_a {
 	GPUPATH_A_PATH,		/* nest, GPUPATH_A_PATH_* */
 	GPUPATH_A_EVENT,	/* nest, GPUPATH_A_EVENT_* */
 	GPUPATH_A_PORTAL,	/* nest, GPUPATH_A_PORTAL_* */
+	GPUPATH_A_QOS,		/* nest, GPUPATH_A_QOS_* */
 
 	__GPUPATH_A_MAX,
 	GPUPATH_A_MAX = __GPUPATH_A_MAX - 1
@@ -371,6 +390,56 @@ enum gpupath_a_conn {
 
 	__GPUPATH_A_CONN_MAX,
 	GPUPATH_A_CONN_MAX = __GPUPATH_A_CONN_MAX - 1
+};
+
+enum gpupath_a_qos {
+	GPUPATH_A_QOS_UNSPEC,
+	GPUPATH_A_QOS_NAME,		/* string, as a portal's name */
+	GPUPATH_A_QOS_DSCP,		/* u32, 0..63: the IP DSCP of the
+					 * traffic (tos = DSCP << 2) */
+	GPUPATH_A_QOS_PRIORITY,		/* u32, 0..7: the 802.1p priority
+					 * the DSCP maps to */
+	GPUPATH_A_QOS_PFC,		/* u32, 0/1: PFC on that priority */
+	GPUPATH_A_QOS_ETS,		/* u32, 0..100: ETS bandwidth share
+					 * in percent, 0 for none */
+	GPUPATH_A_QOS_APPLIED,		/* nest, GPUPATH_A_APPLIED_*, repeated,
+					 * at most GPUPATH_QOS_APPLIED_MAX */
+	GPUPATH_A_QOS_APPLIED_CLEAR,	/* flag (request): no report */
+	GPUPATH_A_QOS_PORTALS,		/* u32 (reply): portals naming it */
+
+	__GPUPATH_A_QOS_MAX,
+	GPUPATH_A_QOS_MAX = __GPUPATH_A_QOS_MAX - 1
+};
+
+#define GPUPATH_QOS_APPLIED_MAX		64
+
+/* One setting of a QoS class on one device, as the daemon found it. */
+enum gpupath_a_applied {
+	GPUPATH_A_APPLIED_UNSPEC,
+	GPUPATH_A_APPLIED_DEVICE,	/* string: "nvme2", "rxe1", "eth1" */
+	GPUPATH_A_APPLIED_SETTING,	/* string: "tos", "default_roce_tos",
+					 * "dcb-app", "pfc", "ets" */
+	GPUPATH_A_APPLIED_RESULT,	/* u32, enum gpupath_applied */
+	GPUPATH_A_APPLIED_ERROR,	/* u32, errno when FAILED */
+	GPUPATH_A_APPLIED_VALUE,	/* u32, the value read back */
+
+	__GPUPATH_A_APPLIED_MAX,
+	GPUPATH_A_APPLIED_MAX = __GPUPATH_A_APPLIED_MAX - 1
+};
+
+/**
+ * enum gpupath_applied - what became of one QoS setting on one device
+ * @GPUPATH_APPLIED_OK: set, and read back with the wanted value.
+ * @GPUPATH_APPLIED_UNSUPPORTED: the device has no such setting.
+ * @GPUPATH_APPLIED_FAILED: setting it failed, or it read back otherwise.
+ */
+enum gpupath_applied {
+	GPUPATH_APPLIED_OK = 1,
+	GPUPATH_APPLIED_UNSUPPORTED,
+	GPUPATH_APPLIED_FAILED,
+
+	__GPUPATH_APPLIED_MAX,
+	GPUPATH_APPLIED_MAX = __GPUPATH_APPLIED_MAX - 1
 };
 
 /**
