@@ -1009,7 +1009,9 @@ struct kept {
 	int attr;				/* GPUPATH_A_PORTAL, ... */
 	int max;
 	const struct nla_policy *policy;
+	u8 get_cmd;
 	u8 new_cmd;
+	u8 set_cmd;
 	u8 del_cmd;
 	int (*put)(struct sk_buff *skb, void *obj);
 	void *(*find)(struct nlattr **tb, struct netlink_ext_ack *extack);
@@ -1063,7 +1065,8 @@ static int del_portal(void *obj, struct netlink_ext_ack *extack)
 
 static const struct kept portal_kept = {
 	GPUPATH_A_PORTAL, GPUPATH_A_PORTAL_MAX, gpupath_portal_policy,
-	GPUPATH_CMD_PORTAL_NEW, GPUPATH_CMD_PORTAL_DEL, put_portal_obj, find_portal,
+	GPUPATH_CMD_PORTAL_GET, GPUPATH_CMD_PORTAL_NEW, GPUPATH_CMD_PORTAL_SET,
+	GPUPATH_CMD_PORTAL_DEL, put_portal_obj, find_portal,
 	next_portal, add_portal, set_portal, del_portal,
 };
 
@@ -1105,7 +1108,8 @@ static int del_qos(void *obj, struct netlink_ext_ack *extack)
 
 static const struct kept qos_kept = {
 	GPUPATH_A_QOS, GPUPATH_A_QOS_MAX, gpupath_qos_policy,
-	GPUPATH_CMD_QOS_NEW, GPUPATH_CMD_QOS_DEL, put_qos_obj, find_qos,
+	GPUPATH_CMD_QOS_GET, GPUPATH_CMD_QOS_NEW, GPUPATH_CMD_QOS_SET,
+	GPUPATH_CMD_QOS_DEL, put_qos_obj, find_qos,
 	next_qos, add_qos, set_qos, del_qos,
 };
 
@@ -1135,12 +1139,11 @@ static int kept_dumpit(const struct kept *k, struct sk_buff *skb, struct netlink
 	return skb->len ?: ret;	/* not even one fits: say so */
 }
 
-/* NEW, GET, SET and DEL of a kept object, under the portal lock. */
-enum kept_op { KEPT_NEW, KEPT_GET, KEPT_SET, KEPT_DEL };
-
-static int kept_doit(const struct kept *k, struct genl_info *info, enum kept_op op)
+/* GET, NEW, SET or DEL (the request's command) of a kept object, under the portal lock. */
+static int kept_doit(const struct kept *k, struct genl_info *info)
 {
 	const struct nlattr *nest = info->attrs[k->attr];
+	u8 op = info->genlhdr->cmd;
 	struct nlattr *tb[KEPT_MAX + 1];
 	void *obj;
 	int ret;
@@ -1149,7 +1152,7 @@ static int kept_doit(const struct kept *k, struct genl_info *info, enum kept_op 
 	if (ret)
 		return ret;
 	gpupath_portal_lock();
-	if (op == KEPT_NEW) {
+	if (op == k->new_cmd) {
 		ret = k->add(nest, tb, info->extack, &obj);
 	} else {
 		obj = k->find(tb, info->extack);
@@ -1157,23 +1160,18 @@ static int kept_doit(const struct kept *k, struct genl_info *info, enum kept_op 
 	}
 	if (ret)
 		goto out;
-	switch (op) {
-	case KEPT_NEW:
+	if (op == k->new_cmd)
 		notify_kept(k, obj, k->new_cmd);
-		fallthrough;
-	case KEPT_GET:
+	if (op == k->new_cmd || op == k->get_cmd) {
 		ret = reply_obj(info, k->new_cmd, k->put, obj);
-		break;
-	case KEPT_SET:
+	} else if (op == k->set_cmd) {
 		ret = k->set(obj, nest, tb, info->extack);
 		if (!ret)
 			notify_kept(k, obj, k->new_cmd);
-		break;
-	case KEPT_DEL:
-		/* The notification first: it carries the object. */
+	} else {
+		/* DEL. The notification first: it carries the object. */
 		notify_kept(k, obj, k->del_cmd);
 		ret = k->del(obj, info->extack);
-		break;
 	}
 out:
 	gpupath_portal_unlock();
@@ -1185,24 +1183,9 @@ static int portal_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return kept_dumpit(&portal_kept, skb, cb);
 }
 
-static int portal_new_doit(struct sk_buff *skb, struct genl_info *info)
+static int portal_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return kept_doit(&portal_kept, info, KEPT_NEW);
-}
-
-static int portal_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return kept_doit(&portal_kept, info, KEPT_GET);
-}
-
-static int portal_set_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return kept_doit(&portal_kept, info, KEPT_SET);
-}
-
-static int portal_del_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return kept_doit(&portal_kept, info, KEPT_DEL);
+	return kept_doit(&portal_kept, info);
 }
 
 static int qos_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
@@ -1210,24 +1193,9 @@ static int qos_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return kept_dumpit(&qos_kept, skb, cb);
 }
 
-static int qos_new_doit(struct sk_buff *skb, struct genl_info *info)
+static int qos_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return kept_doit(&qos_kept, info, KEPT_NEW);
-}
-
-static int qos_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return kept_doit(&qos_kept, info, KEPT_GET);
-}
-
-static int qos_set_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return kept_doit(&qos_kept, info, KEPT_SET);
-}
-
-static int qos_del_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return kept_doit(&qos_kept, info, KEPT_DEL);
+	return kept_doit(&qos_kept, info);
 }
 
 /* Dumps start with room for the largest object (netlink allocates that). */
@@ -1258,15 +1226,15 @@ static const struct genl_ops gpupath_genl_ops[] = {
 	GPUPATH_OP_ADMIN(GPUPATH_CMD_PATH_NEW, path_new_doit, path_policy),
 	GPUPATH_OP_ADMIN(GPUPATH_CMD_PATH_DEL, path_del_doit, path_policy),
 	GPUPATH_OP_ADMIN(GPUPATH_CMD_PATH_SET, path_set_doit, path_policy),
-	GPUPATH_OP_READ(GPUPATH_CMD_PORTAL_GET, portal_get_doit, portal_get_dumpit,
+	GPUPATH_OP_READ(GPUPATH_CMD_PORTAL_GET, portal_doit, portal_get_dumpit,
 			portal_policy),
-	GPUPATH_OP_ADMIN(GPUPATH_CMD_PORTAL_NEW, portal_new_doit, portal_policy),
-	GPUPATH_OP_ADMIN(GPUPATH_CMD_PORTAL_DEL, portal_del_doit, portal_policy),
-	GPUPATH_OP_ADMIN(GPUPATH_CMD_PORTAL_SET, portal_set_doit, portal_policy),
-	GPUPATH_OP_READ(GPUPATH_CMD_QOS_GET, qos_get_doit, qos_get_dumpit, qos_policy),
-	GPUPATH_OP_ADMIN(GPUPATH_CMD_QOS_NEW, qos_new_doit, qos_policy),
-	GPUPATH_OP_ADMIN(GPUPATH_CMD_QOS_DEL, qos_del_doit, qos_policy),
-	GPUPATH_OP_ADMIN(GPUPATH_CMD_QOS_SET, qos_set_doit, qos_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_PORTAL_NEW, portal_doit, portal_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_PORTAL_DEL, portal_doit, portal_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_PORTAL_SET, portal_doit, portal_policy),
+	GPUPATH_OP_READ(GPUPATH_CMD_QOS_GET, qos_doit, qos_get_dumpit, qos_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_QOS_NEW, qos_doit, qos_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_QOS_DEL, qos_doit, qos_policy),
+	GPUPATH_OP_ADMIN(GPUPATH_CMD_QOS_SET, qos_doit, qos_policy),
 };
 
 static struct genl_family gpupath_genl_family __ro_after_init = {

@@ -233,7 +233,7 @@ static bool valid_nqn(const char *s)
 static void copy_str(char *dst, size_t size, const struct nlattr *nla)
 {
 	if (nla)
-		strscpy(dst, nla_data(nla), size);
+		nla_strscpy(dst, nla, size);
 }
 
 /* The rails of @nest (every GPUPATH_A_PORTAL_RAIL), into @rails. */
