@@ -22,6 +22,7 @@ SBINDIR ?= $(PREFIX)/sbin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 UNITDIR ?= /lib/systemd/system
+SYSCONFDIR ?= /etc
 
 CC ?= cc
 comma := ,
@@ -46,7 +47,8 @@ Q := @
 quiet = @printf '  %-8s %s\n'
 endif
 
-LIB_OBJS := tools/lib/names.o tools/lib/dev.o tools/lib/ctl.o
+LIB_OBJS := tools/lib/names.o tools/lib/dev.o tools/lib/ctl.o tools/lib/kw.o \
+	tools/lib/conf.o
 CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
 	tools/gpupath/version.o tools/gpupath/monitor.o tools/gpupath/provider.o \
 	tools/gpupath/volume.o tools/gpupath/path.o tools/gpupath/args.o \
@@ -177,6 +179,10 @@ install-user: userspace
 	install -m 0644 uapi/linux/gpupath.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	sed 's|/usr/sbin/|$(SBINDIR)/|' daemon/gpupathd.service > \
 		$(DESTDIR)$(UNITDIR)/gpupathd.service
+	# The configuration is the administrator's: installed once, never overwritten.
+	install -d $(DESTDIR)$(SYSCONFDIR)/gpupath
+	test -e $(DESTDIR)$(SYSCONFDIR)/gpupath/gpupath.conf || \
+		install -m 0644 daemon/gpupath.conf $(DESTDIR)$(SYSCONFDIR)/gpupath/gpupath.conf
 
 install-module: module
 	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" INSTALL_MOD_PATH=$(DESTDIR) modules_install

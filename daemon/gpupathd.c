@@ -4,8 +4,8 @@
  *
  * One thread, one epoll loop: the gpupath netlink notifications (and the
  * module coming and going), rtnetlink link changes, a signalfd (TERM/INT
- * stop, HUP reloads) and timerfds. Subscribe, then dump, then reconcile,
- * then run.
+ * stop, HUP reloads gpupath.conf) and timerfds. Read the configuration,
+ * subscribe, then dump, apply the configuration, reconcile, then run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,12 +26,13 @@
 
 #include <libgpupath.h>
 
+#include "config.h"
 #include "fabric.h"
 #include "log.h"
 #include "loop.h"
 
 #define INTERVAL_DEFAULT	30
-#define INTERVAL_MAX		3600
+#define INTERVAL_MAX		GPUPATH_CONF_INTERVAL_MAX
 
 #define SOON_MS		100	/* notifications coalesce this long */
 #define RETRY_MS	1000	/* a pass again while connections are due */
@@ -46,6 +47,10 @@ struct daemon {
 	int timerfd;
 	int soonfd;		/* one-shot: the next reconcile pass */
 	unsigned int interval;	/* seconds between periodic checks */
+	bool interval_fixed;	/* given on the command line */
+	const char *config;	/* gpupath.conf's path */
+	bool config_given;	/* on the command line: it must exist */
+	struct gpupath_conf *conf;	/* the last good one */
 };
 
 /* ---- dump ------------------------------------------------------------- */
@@ -103,6 +108,75 @@ static void dump(struct daemon *d)
 	gpupath_ctl_close(ctl);
 }
 
+/* ---- configuration ---------------------------------------------------- */
+
+static void conf_error(void *arg, unsigned int line, const char *msg)
+{
+	log_err("%s:%u: %s", (const char *)arg, line, msg);
+}
+
+/*
+ * Read gpupath.conf. A missing file (the default one) names nothing. Returns
+ * 0 with the new configuration in d->conf, or a negative errno after
+ * explaining every mistake, d->conf untouched.
+ */
+static int load_config(struct daemon *d)
+{
+	struct gpupath_conf *conf;
+	int r;
+
+	r = gpupath_conf_load(d->config, &conf, conf_error, (void *)d->config);
+	if (r == -ENOENT && !d->config_given) {
+		log_info("no %s: portals and QoS classes come from the gpupath CLI alone",
+			 d->config);
+		r = gpupath_conf_parse("", 0, &conf, NULL, NULL);
+	}
+	if (r < 0)
+		return log_errno(r, "cannot read %s", d->config);
+	if (r > 0) {
+		log_err("%s: %d mistake%s; nothing in it is applied", d->config, r,
+			r == 1 ? "" : "s");
+		gpupath_conf_free(conf);
+		return -EINVAL;
+	}
+	gpupath_conf_free(d->conf);
+	d->conf = conf;
+	if (conf->interval && !d->interval_fixed)
+		d->interval = conf->interval;
+	return 0;
+}
+
+/* The control socket while the module is loaded; NULL otherwise (explained). */
+static struct gpupath_ctl *ctl_open(struct daemon *d)
+{
+	struct gpupath_ctl *ctl;
+	int r;
+
+	if (!d->loaded)
+		return NULL;
+	r = gpupath_ctl_open(&ctl);
+	if (r < 0) {
+		if (r != -ENOENT)
+			log_errno(r, "cannot open the gpupath control socket");
+		return NULL;
+	}
+	return ctl;
+}
+
+/* Make the module's portals and classes what gpupath.conf says. */
+static void apply_config(struct daemon *d)
+{
+	struct gpupath_ctl *ctl;
+
+	if (!d->conf)
+		return;
+	ctl = ctl_open(d);
+	if (!ctl)
+		return;
+	config_apply(ctl, d->conf, d->config, CONFIG_STATE);
+	gpupath_ctl_close(ctl);
+}
+
 /* ---- reconcile -------------------------------------------------------- */
 
 /* Run a reconcile pass in @ms (0: cancel). */
@@ -120,17 +194,10 @@ static void soon(struct daemon *d, unsigned int ms)
 /* Bring the kernel's objects and the fabric in line with the portals. */
 static void reconcile(struct daemon *d)
 {
-	struct gpupath_ctl *ctl;
-	int r;
+	struct gpupath_ctl *ctl = ctl_open(d);
 
-	if (!d->loaded)
+	if (!ctl)
 		return;
-	r = gpupath_ctl_open(&ctl);
-	if (r < 0) {
-		if (r != -ENOENT)
-			log_errno(r, "cannot open the gpupath control socket");
-		return;
-	}
 	if (fabric_reconcile(d->fabric, ctl))
 		soon(d, RETRY_MS);
 	gpupath_ctl_close(ctl);
@@ -139,6 +206,7 @@ static void reconcile(struct daemon *d)
 static void resync(struct daemon *d)
 {
 	dump(d);
+	apply_config(d);
 	reconcile(d);
 }
 
@@ -279,6 +347,19 @@ static int watch_links(struct daemon *d)
 	return 0;
 }
 
+/* ---- periodic check --------------------------------------------------- */
+
+static void arm_timer(struct daemon *d)
+{
+	struct itimerspec its = {
+		.it_value.tv_sec = d->interval,
+		.it_interval.tv_sec = d->interval,
+	};
+
+	if (timerfd_settime(d->timerfd, 0, &its, NULL) < 0)
+		log_errno(-errno, "cannot arm timerfd");
+}
+
 /* ---- signals ---------------------------------------------------------- */
 
 static int on_signal(struct loop *l, int fd, uint32_t events, void *userdata)
@@ -299,7 +380,12 @@ static int on_signal(struct loop *l, int fd, uint32_t events, void *userdata)
 		if (n != sizeof(si))
 			return log_errno(-EIO, "short read from signalfd");
 		if (si.ssi_signo == SIGHUP) {
-			log_info("reloading configuration");
+			log_info("reloading %s", d->config);
+			if (load_config(d) < 0) {
+				log_warn("keeping the configuration in place");
+				continue;
+			}
+			arm_timer(d);
 			resync(d);
 		} else {
 			log_info("stopping");
@@ -328,8 +414,6 @@ static int setup_signals(struct daemon *d)
 		return log_errno(r, "cannot watch signalfd");
 	return 0;
 }
-
-/* ---- periodic check --------------------------------------------------- */
 
 /* Read a timerfd's expirations: 0, or 1 when there was nothing to read. */
 static int timer_drained(int fd)
@@ -362,17 +446,12 @@ static int on_timer(struct loop *l, int fd, uint32_t events, void *userdata)
 
 static int setup_timer(struct daemon *d)
 {
-	struct itimerspec its = {
-		.it_value.tv_sec = d->interval,
-		.it_interval.tv_sec = d->interval,
-	};
 	int r;
 
 	d->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (d->timerfd < 0)
 		return log_errno(-errno, "cannot create timerfd");
-	if (timerfd_settime(d->timerfd, 0, &its, NULL) < 0)
-		return log_errno(-errno, "cannot arm timerfd");
+	arm_timer(d);
 	r = loop_add(d->loop, d->timerfd, EPOLLIN, on_timer, d);
 	if (r < 0)
 		return log_errno(r, "cannot watch timerfd");
@@ -408,14 +487,19 @@ static void teardown(struct daemon *d)
 		close(d->sigfd);
 	if (d->mon)
 		gpupath_mon_close(d->mon);
+	gpupath_conf_free(d->conf);
 }
 
-static int run(unsigned int interval)
+static int run(struct daemon *opts)
 {
-	struct daemon d = { .sigfd = -1, .timerfd = -1, .soonfd = -1, .interval = interval };
+	struct daemon d = *opts;
 	int r;
 
+	d.sigfd = d.timerfd = d.soonfd = -1;
 	log_info("gpupathd %s starting", gpupath_tools_version());
+	r = load_config(&d);
+	if (r < 0)
+		return r;
 	r = loop_new(&d.loop);
 	if (r < 0)
 		return log_errno(r, "cannot create the event loop");
@@ -441,6 +525,7 @@ static int run(unsigned int interval)
 		goto out;
 
 	dump(&d);
+	apply_config(&d);
 	reconcile(&d);
 
 	r = loop_run(d.loop);
@@ -456,14 +541,18 @@ static void usage(FILE *f)
 		"The gpupath daemon: follows the gpupath kernel module and keeps its\n"
 		"configuration in place.\n"
 		"\n"
+		"  -c, --config FILE       the configuration (default %s)\n"
+		"      --check-config      check the configuration, print every mistake\n"
+		"                          with its line, and exit (0: none)\n"
 		"  -f, --foreground        stay in the foreground and log to stderr\n"
 		"                          (default: daemonize and log to syslog)\n"
 		"  -v, --verbose           also log debug messages\n"
 		"      --interval SECONDS  period of the background check, 1..%u\n"
 		"                          (default %u)\n"
 		"  -h, --help              show this help and exit\n"
-		"  -V, --version           show the version and exit\n",
-		INTERVAL_MAX, INTERVAL_DEFAULT);
+		"  -V, --version           show the version and exit\n"
+		"SIGHUP reloads the configuration; a file with mistakes changes nothing.\n",
+		GPUPATH_CONF_FILE, INTERVAL_MAX, INTERVAL_DEFAULT);
 }
 
 static int parse_interval(const char *s, unsigned int *interval)
@@ -479,9 +568,40 @@ static int parse_interval(const char *s, unsigned int *interval)
 	return 0;
 }
 
-enum { OPT_INTERVAL = 256 };
+static void check_error(void *arg, unsigned int line, const char *msg)
+{
+	fprintf(stderr, "%s:%u: %s\n", (const char *)arg, line, msg);
+}
+
+/* --check-config: 0 when the file has no mistakes. */
+static int check_config(const char *path, bool given)
+{
+	struct gpupath_conf *conf;
+	int r;
+
+	r = gpupath_conf_load(path, &conf, check_error, (void *)path);
+	if (r == -ENOENT && !given) {
+		printf("%s: absent, so it names nothing\n", path);
+		return EXIT_SUCCESS;
+	}
+	if (r < 0) {
+		fprintf(stderr, "gpupathd: cannot read %s: %s\n", path, strerror(-r));
+		return EXIT_FAILURE;
+	}
+	if (r > 0)
+		fprintf(stderr, "%s: %d mistake%s\n", path, r, r == 1 ? "" : "s");
+	else
+		printf("%s: good: %zu portal%s, %zu QoS class%s\n", path, conf->nportals,
+		       conf->nportals == 1 ? "" : "s", conf->nqos, conf->nqos == 1 ? "" : "es");
+	gpupath_conf_free(conf);
+	return r ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+enum { OPT_INTERVAL = 256, OPT_CHECK_CONFIG };
 
 static const struct option options[] = {
+	{ "config",	required_argument,	NULL, 'c' },
+	{ "check-config", no_argument,		NULL, OPT_CHECK_CONFIG },
 	{ "foreground",	no_argument,		NULL, 'f' },
 	{ "verbose",	no_argument,		NULL, 'v' },
 	{ "interval",	required_argument,	NULL, OPT_INTERVAL },
@@ -492,12 +612,19 @@ static const struct option options[] = {
 
 int main(int argc, char **argv)
 {
-	unsigned int interval = INTERVAL_DEFAULT;
-	bool foreground = false, verbose = false;
+	struct daemon d = { .interval = INTERVAL_DEFAULT, .config = GPUPATH_CONF_FILE };
+	bool foreground = false, verbose = false, check = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "fvhV", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:fvhV", options, NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			d.config = optarg;
+			d.config_given = true;
+			break;
+		case OPT_CHECK_CONFIG:
+			check = true;
+			break;
 		case 'f':
 			foreground = true;
 			break;
@@ -505,12 +632,13 @@ int main(int argc, char **argv)
 			verbose = true;
 			break;
 		case OPT_INTERVAL:
-			if (parse_interval(optarg, &interval) < 0) {
+			if (parse_interval(optarg, &d.interval) < 0) {
 				fprintf(stderr,
 					"gpupathd: invalid interval '%s': expected seconds, 1..%u\n",
 					optarg, INTERVAL_MAX);
 				return 2;
 			}
+			d.interval_fixed = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -529,6 +657,8 @@ int main(int argc, char **argv)
 			"Try 'gpupathd --help' for more information.\n", argv[optind]);
 		return 2;
 	}
+	if (check)
+		return check_config(d.config, d.config_given);
 
 	log_open(foreground, verbose);
 	if (!foreground && daemon(0, 0) < 0) {
@@ -536,7 +666,7 @@ int main(int argc, char **argv)
 		log_close();
 		return EXIT_FAILURE;
 	}
-	r = run(interval);
+	r = run(&d);
 	log_close();
 	return r < 0 ? EXIT_FAILURE : r;
 }

@@ -456,7 +456,7 @@ int gpupath_portal_add_locked(const struct nlattr *nest, struct nlattr **tb,
 	strscpy(portal->subsysnqn, nqn, sizeof(portal->subsysnqn));
 	portal->set.ctrl_loss_tmo = GPUPATH_TMO_FOREVER;
 	portal->set.fast_io_fail_tmo = GPUPATH_TMO_OFF;
-	portal->set.reconnect_delay = 2;
+	portal->set.reconnect_delay = GPUPATH_RECONNECT_DELAY_DEFAULT;
 	ret = apply_settings(&portal->set, tb, extack);
 	if (!ret)
 		ret = parse_rails(nest, portal->rails, &portal->nrails, extack);

@@ -48,6 +48,56 @@ t "daemon refuses --interval 3601" 2 'interval' "$GPD" --foreground --interval 3
 t "daemon refuses an unknown option" 2 'gpupathd --help' "$GPD" --frobnicate
 t "daemon refuses a stray argument" 2 'gpupathd --help' "$GPD" --foreground extra
 
+# gpupath.conf, checked without the module: every mistake named with its line.
+conf=$(mktemp)
+trap 'rm -f "$out" "$conf"' EXIT
+# c NAME LINE PATTERN TEXT: --check-config on TEXT fails, naming LINE.
+c() {
+	printf '%b' "$4" >"$conf"
+	t "gpupath.conf: $1" 1 "^$conf:$2: $3" "$GPD" --check-config -c "$conf"
+}
+t "gpupath.conf: the shipped file names nothing and is good" 0 'good: 0 portals, 0 QoS classes' \
+	"$GPD" --check-config -c "$top/daemon/gpupath.conf"
+sed 's/^#\([^ #\t-]\)/\1/' "$top/daemon/gpupath.conf" >"$conf"
+t "gpupath.conf: the shipped examples, uncommented, are good" 0 \
+	'good: 3 portals, 1 QoS class$' "$GPD" --check-config -c "$conf"
+t "gpupath.conf: a missing file is an error" 1 'cannot read .*/nonexistent.conf: No such file' \
+	"$GPD" --check-config -c "$top/nonexistent.conf"
+c "a setting outside any section" 2 "'dscp' is outside any section" '# x\ndscp = 1\n'
+c "unknown section" 3 'unknown section \[volume\]' '\n\n[volume v]\n'
+c "section without a name" 1 '\[portal\] needs a name' '[portal]\n'
+c "bad name" 1 "portal name 'a/b': letters, digits" '[portal a/b]\n'
+c "name defined twice" 4 'qos q is defined twice' '[qos q]\ndscp = 1\n\n[qos q]\ndscp = 2\n'
+c "unclosed header" 1 "a section header ends with '\]'" '[qos q\n'
+c "missing =" 2 'expected KEYWORD = VALUE' '[qos q]\ndscp 1\n'
+c "qos without dscp" 1 'qos q: no dscp' '[qos q]\npriority = 1\n'
+c "dscp out of range" 2 'qos q: dscp must be 0 to 63, not 64' '[qos q]\ndscp = 64\n'
+c "pfc not on/off" 3 "qos q: pfc is on or off, not 'yes'" '[qos q]\ndscp = 1\npfc = yes\n'
+c "a keyword twice" 3 "qos q: 'dscp' given twice" '[qos q]\ndscp = 1\ndscp = 2\n'
+c "unknown keyword lists the keywords" 3 \
+	"portal p: unknown keyword 'addr' \(one of: rails qos .* traddr nqn\)" \
+	'[portal p]\ntransport = tcp\naddr = 10.0.0.1\n'
+c "portal without traddr" 1 'portal p: no traddr' '[portal p]\ntransport = tcp\n'
+c "portal without transport" 1 'portal p: no transport' '[portal p]\ntraddr = 10.0.0.1\n'
+c "unknown transport" 2 "portal p: unknown transport 'fc' \(one of: rdma tcp\)" \
+	'[portal p]\ntransport = fc\ntraddr = 10.0.0.1\n'
+c "traddr not an address" 3 "portal p: traddr 'target1' is not an IPv4 or IPv6 address" \
+	'[portal p]\ntransport = tcp\ntraddr = target1\n'
+c "nqn not an NQN" 4 "portal p: nqn 'pool0' is not an NVMe qualified name" \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nnqn = pool0\n'
+c "bad rails" 4 "portal p: rails: '1' is not RAIL:IFACE" \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nrails = 1\n'
+c "bad timeout word" 4 "portal p: ctrl-loss-tmo \(or forever\): 'never' is not a number" \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nctrl-loss-tmo = never\n'
+c "daemon interval out of range" 2 '\[daemon\]: interval must be 1 to 3600, not 0' \
+	'[daemon]\ninterval = 0\n'
+c "a NUL byte" 2 'a NUL byte in the line' '[qos q]\ndscp = 1\0\n'
+printf '[qos q]\ndscp = 99\n[portal p]\ntransport = x\n' >"$conf"
+t "gpupath.conf: every mistake is reported, then counted" 1 '^.*: 3 mistakes$' \
+	"$GPD" --check-config -c "$conf"
+t "gpupathd refuses to start on a file with mistakes" 1 "$conf:2: qos q: dscp must be" \
+	"$GPD" --foreground -c "$conf"
+
 # Volumes and paths: arguments are checked before anything is sent, so these
 # behave the same with or without the module.
 t "help lists volume and path" 0 'path .*add VOL DEVICE' "$GP" --help

@@ -412,3 +412,18 @@ host_expect() {
 }
 
 bar_offset() { echo "$io_out" | sed -n 's/.*bar_offset=\([0-9]*\).*/\1/p'; }
+
+# fio_start LOOPS: fio writing and verifying (crc32c) 16 MiB at 32 MiB of
+# $VOL, in the background; fio_check WHAT waits and fails the test on any
+# error.
+fio_start() {
+	fio --name=v --filename="$VOL" --rw=randwrite --bs=64k --offset=32M --size=16M \
+		--verify=crc32c --verify_state_save=0 --direct=1 --ioengine=libaio --iodepth=8 \
+		--loops="$1" >/tmp/fio.out 2>&1 &
+	fio_pid=$!
+}
+fio_check() {
+	wait "$fio_pid" || { cat /tmp/fio.out; fail "fio verify failed ($1)"; }
+	fio_pid=
+	grep -q "err= 0" /tmp/fio.out || { cat /tmp/fio.out; fail "fio errors ($1)"; }
+}

@@ -49,21 +49,9 @@ int cli_subcommand(struct cli *cli, int argc, char **argv, const char *what,
 int cli_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *v);
 /* An object id (from 1); @what names the object ("path"). */
 int cli_parse_id(const char *what, const char *s, uint32_t *id);
-/* A name among those @name gives to 0..@max, into its number. */
-int cli_parse_name(const char *what, const char *s, int (*parse)(const char *, uint32_t *),
-		   const char *(*name)(uint32_t), uint32_t max, uint32_t *v);
-
-/* A keyword argument ("weight 10"), stored at @off of a configuration. */
-struct cli_kw {
-	const char *name;
-	uint32_t bit;		/* set in *set when given (0: none) */
-	size_t off;
-	int (*parse)(const char *name, const char *val, void *dst);
-};
-
 /* Keywords and their values, all of them; -1 after explaining the first bad one. */
-int cli_parse_kws(int argc, char **argv, const struct cli_kw *kws, unsigned int n, void *conf,
-		  uint32_t *set);
+int cli_parse_kws(int argc, char **argv, const struct gpupath_kw *kws, unsigned int n,
+		  void *conf, uint32_t *set);
 
 /* A kind of object the CLI handles. */
 struct cli_kind {
@@ -88,7 +76,7 @@ int cli_target(struct cli *cli, const struct cli_kind *kind, const char *s, uint
  * the object's id as cli_target() gives it. Returns 0, 1 or 2.
  */
 int cli_parse_set(struct cli *cli, const struct cli_kind *kind, int argc, char **argv,
-		  const struct cli_kw *kws, unsigned int n, void *conf, uint32_t *set,
+		  const struct gpupath_kw *kws, unsigned int n, void *conf, uint32_t *set,
 		  uint32_t *id);
 /* "del ID": the subcommand. */
 int cli_del(struct cli *cli, const struct cli_kind *kind, int argc, char **argv);

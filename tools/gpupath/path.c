@@ -97,41 +97,6 @@ static int print_paths(struct cli *cli, uint32_t volume)
 	return cli_output_end(cli, 0);
 }
 
-/* ---- keywords ------------------------------------------------------------ */
-
-static int parse_weight(const char *name, const char *val, void *dst)
-{
-	return cli_parse_u32(name, val, 1, GPUPATH_WEIGHT_MAX, dst);
-}
-
-static int parse_rail(const char *name, const char *val, void *dst)
-{
-	return cli_parse_u32(name, val, 0, UINT32_MAX, dst);
-}
-
-static int parse_state(const char *name, const char *val, void *dst)
-{
-	return cli_parse_name(name, val, gpupath_path_state_parse, gpupath_path_state_name,
-			      GPUPATH_PATH_STATE_MAX, dst);
-}
-
-static int parse_link(const char *name, const char *val, void *dst)
-{
-	return cli_parse_name(name, val, gpupath_path_link_parse, gpupath_path_link_name,
-			      GPUPATH_LINK_MAX, dst);
-}
-
-static const struct cli_kw path_kws[] = {
-	{ "weight", GPUPATH_PATH_SET_WEIGHT, offsetof(struct gpupath_path_conf, weight),
-	  parse_weight },
-	{ "rail", GPUPATH_PATH_SET_RAIL, offsetof(struct gpupath_path_conf, rail), parse_rail },
-	{ "state", GPUPATH_PATH_SET_STATE, offsetof(struct gpupath_path_conf, state),
-	  parse_state },
-	{ "link", GPUPATH_PATH_SET_LINK, offsetof(struct gpupath_path_conf, link), parse_link },
-};
-
-#define N_PATH_KWS (sizeof(path_kws) / sizeof(path_kws[0]))
-
 /* ---- commands ------------------------------------------------------------ */
 
 static int path_show(struct cli *cli, int argc, char **argv)
@@ -164,7 +129,7 @@ static int path_add(struct cli *cli, int argc, char **argv)
 
 	if (argc < 2)
 		return 2;
-	if (cli_parse_kws(argc - 2, argv + 2, path_kws, N_PATH_KWS, &conf, &conf.set))
+	if (cli_parse_kws(argc - 2, argv + 2, gpupath_path_kws, GPUPATH_PATH_KWS, &conf, &conf.set))
 		return 2;
 	r = cli_target(cli, &cli_volumes, argv[0], &volume);
 	if (r)
@@ -179,8 +144,8 @@ static int path_set(struct cli *cli, int argc, char **argv)
 	uint32_t id;
 	int r;
 
-	r = cli_parse_set(cli, &cli_paths, argc, argv, path_kws, N_PATH_KWS, &conf, &conf.set,
-			  &id);
+	r = cli_parse_set(cli, &cli_paths, argc, argv, gpupath_path_kws, GPUPATH_PATH_KWS, &conf,
+			  &conf.set, &id);
 	return r ? r : cli_done(cli, gpupath_ctl_path_set(cli->ctl, id, &conf), "path set");
 }
 

@@ -7,7 +7,6 @@
  *   gpupath portal set PORTAL KEYWORD VALUE...
  *   gpupath portal del PORTAL
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,128 +162,6 @@ const struct cli_kind cli_portals = {
 	lookup_portal,
 };
 
-/* ---- keywords ------------------------------------------------------------ */
-
-static int parse_str(const char *name, const char *val, void *dst)
-{
-	(void)name;
-	*(const char **)dst = val;
-	return 0;
-}
-
-static int parse_transport(const char *name, const char *val, void *dst)
-{
-	if (!gpupath_transport_parse(val, dst))
-		return 0;
-	fprintf(stderr, "gpupath: unknown %s '%s' (one of: rdma tcp)\n", name, val);
-	return -1;
-}
-
-static int parse_port(const char *name, const char *val, void *dst)
-{
-	return cli_parse_u32(name, val, 1, 65535, dst);
-}
-
-/* Seconds, or @word for GPUPATH_TMO_FOREVER / _OFF. */
-static int parse_tmo(const char *name, const char *val, void *dst, const char *word)
-{
-	if (!strcmp(val, word)) {
-		*(uint32_t *)dst = GPUPATH_TMO_FOREVER;
-		return 0;
-	}
-	return cli_parse_u32(name, val, 0, GPUPATH_TMO_FOREVER - 1, dst);
-}
-
-static int parse_loss_tmo(const char *name, const char *val, void *dst)
-{
-	return parse_tmo(name, val, dst, "forever");
-}
-
-static int parse_fail_tmo(const char *name, const char *val, void *dst)
-{
-	return parse_tmo(name, val, dst, "off");
-}
-
-static int parse_delay(const char *name, const char *val, void *dst)
-{
-	return cli_parse_u32(name, val, 1, 3600, dst);
-}
-
-static int parse_queues(const char *name, const char *val, void *dst)
-{
-	return cli_parse_u32(name, val, 0, 1024, dst);
-}
-
-/* "ID:[IFACE][@ADDR],..." into the conf's rails (dst is the conf). */
-static int parse_rails(const char *name, const char *val, void *dst)
-{
-	struct gpupath_portal_conf *conf = dst;
-	char buf[512], *tok, *save, *colon, *at;
-	struct gpupath_portal_rail *rail;
-
-	if (strlen(val) >= sizeof(buf)) {
-		fprintf(stderr, "gpupath: %s: too long\n", name);
-		return -1;
-	}
-	strcpy(buf, val);
-	conf->nrails = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (conf->nrails == GPUPATH_PORTAL_RAILS_MAX) {
-			fprintf(stderr, "gpupath: %s: at most %d rails\n", name,
-				GPUPATH_PORTAL_RAILS_MAX);
-			return -1;
-		}
-		rail = &conf->rail[conf->nrails++];
-		memset(rail, 0, sizeof(*rail));
-		colon = strchr(tok, ':');
-		if (!colon || colon == tok || !colon[1] || colon[1] == ',') {
-			fprintf(stderr, "gpupath: %s: '%s' is not RAIL:IFACE[@ADDR] or RAIL:@ADDR\n",
-				name, tok);
-			return -1;
-		}
-		*colon = 0;
-		if (cli_parse_u32("rail", tok, 1, UINT32_MAX, &rail->id))
-			return -1;
-		at = strchr(colon + 1, '@');
-		if (at) {
-			*at = 0;
-			if (!at[1] || strlen(at + 1) >= sizeof(rail->addr)) {
-				fprintf(stderr, "gpupath: %s: bad host address '%s'\n", name, at + 1);
-				return -1;
-			}
-			strcpy(rail->addr, at + 1);
-		}
-		if (strlen(colon + 1) >= sizeof(rail->iface)) {
-			fprintf(stderr, "gpupath: %s: interface name '%s' is too long\n", name,
-				colon + 1);
-			return -1;
-		}
-		strcpy(rail->iface, colon + 1);
-	}
-	return 0;
-}
-
-#define CONF(m) offsetof(struct gpupath_portal_conf, m)
-
-/* What add and set take; add also takes transport, traddr and nqn. */
-static const struct cli_kw portal_kws[] = {
-	{ "trsvcid", GPUPATH_PORTAL_SET_TRSVCID, CONF(trsvcid), parse_port },
-	{ "rails", GPUPATH_PORTAL_SET_RAILS, 0, parse_rails },
-	{ "qos", GPUPATH_PORTAL_SET_QOS, CONF(qos), parse_str },
-	{ "ctrl-loss-tmo", GPUPATH_PORTAL_SET_CTRL_LOSS_TMO, CONF(ctrl_loss_tmo), parse_loss_tmo },
-	{ "fast-io-fail-tmo", GPUPATH_PORTAL_SET_FAST_IO_FAIL_TMO, CONF(fast_io_fail_tmo),
-	  parse_fail_tmo },
-	{ "reconnect-delay", GPUPATH_PORTAL_SET_RECONNECT_DELAY, CONF(reconnect_delay),
-	  parse_delay },
-	{ "nr-io-queues", GPUPATH_PORTAL_SET_NR_IO_QUEUES, CONF(nr_io_queues), parse_queues },
-	{ "transport", 0, CONF(transport), parse_transport },
-	{ "traddr", 0, CONF(traddr), parse_str },
-	{ "nqn", 0, CONF(subsysnqn), parse_str },
-};
-
-#define N_PORTAL_KWS (sizeof(portal_kws) / sizeof(portal_kws[0]))
-#define N_SET_KWS (N_PORTAL_KWS - 3)
-
 /* ---- commands ------------------------------------------------------------ */
 
 static int portal_show(struct cli *cli, int argc, char **argv)
@@ -328,7 +205,8 @@ static int portal_add(struct cli *cli, int argc, char **argv)
 	if (argc < 1)
 		return 2;
 	conf.name = argv[0];
-	if (cli_parse_kws(argc - 1, argv + 1, portal_kws, N_PORTAL_KWS, &conf, &conf.set))
+	if (cli_parse_kws(argc - 1, argv + 1, gpupath_portal_kws, GPUPATH_PORTAL_KWS, &conf,
+			  &conf.set))
 		return 2;
 	if (!conf.transport || !conf.traddr) {
 		fprintf(stderr, "gpupath: portal add: transport and traddr are needed\n");
@@ -351,8 +229,8 @@ static int portal_set(struct cli *cli, int argc, char **argv)
 	uint32_t id;
 	int r;
 
-	r = cli_parse_set(cli, &cli_portals, argc, argv, portal_kws, N_SET_KWS, &conf,
-			  &conf.set, &id);
+	r = cli_parse_set(cli, &cli_portals, argc, argv, gpupath_portal_kws,
+			  GPUPATH_PORTAL_SET_KWS, &conf, &conf.set, &id);
 	return r ? r : cli_done(cli, gpupath_ctl_portal_set(cli->ctl, id, NULL, &conf),
 				"portal set");
 }
@@ -364,10 +242,11 @@ static int portal_del(struct cli *cli, int argc, char **argv)
 
 static const char portal_usage[] =
 	"gpupath portal [show [PORTAL]] [-j]\n"
-	"       gpupath portal add NAME transport rdma|tcp traddr ADDR [nqn NQN] [SETTING]...\n"
+	"       gpupath portal add NAME transport rdma|tcp traddr ADDR [trsvcid PORT] [nqn NQN]\n"
+	"                          [SETTING]...\n"
 	"       gpupath portal set PORTAL SETTING...\n"
 	"       gpupath portal del PORTAL\n"
-	"SETTING: trsvcid PORT (default 4420), rails RAIL:IFACE[@ADDR]|RAIL:@ADDR,...,\n"
+	"PORT defaults to 4420. SETTING: rails RAIL:IFACE[@ADDR]|RAIL:@ADDR,...,\n"
 	"         qos CLASS, ctrl-loss-tmo SECONDS|forever, fast-io-fail-tmo SECONDS|off,\n"
 	"         reconnect-delay SECONDS, nr-io-queues N (0: the host's default).\n"
 	"PORTAL is a portal's id or name. Without nqn, ADDR is a discovery controller\n"

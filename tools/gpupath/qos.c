@@ -75,44 +75,6 @@ const struct cli_kind cli_qos = {
 	"qos", "qos", sizeof(struct gpupath_qos), print_qos, NULL, NULL,
 };
 
-/* ---- keywords ------------------------------------------------------------ */
-
-static int parse_dscp(const char *name, const char *val, void *dst)
-{
-	return cli_parse_u32(name, val, 0, 63, dst);
-}
-
-static int parse_prio(const char *name, const char *val, void *dst)
-{
-	return cli_parse_u32(name, val, 0, 7, dst);
-}
-
-static int parse_onoff(const char *name, const char *val, void *dst)
-{
-	if (!strcmp(val, "on") || !strcmp(val, "off")) {
-		*(uint32_t *)dst = !strcmp(val, "on");
-		return 0;
-	}
-	fprintf(stderr, "gpupath: %s is on or off, not '%s'\n", name, val);
-	return -1;
-}
-
-static int parse_ets(const char *name, const char *val, void *dst)
-{
-	return cli_parse_u32(name, val, 0, 100, dst);
-}
-
-#define QCONF(m) offsetof(struct gpupath_qos_conf, m)
-
-static const struct cli_kw qos_kws[] = {
-	{ "dscp", GPUPATH_QOS_SET_DSCP, QCONF(dscp), parse_dscp },
-	{ "priority", GPUPATH_QOS_SET_PRIORITY, QCONF(priority), parse_prio },
-	{ "pfc", GPUPATH_QOS_SET_PFC, QCONF(pfc), parse_onoff },
-	{ "ets", GPUPATH_QOS_SET_ETS, QCONF(ets), parse_ets },
-};
-
-#define N_QOS_KWS (sizeof(qos_kws) / sizeof(qos_kws[0]))
-
 /* ---- commands ------------------------------------------------------------ */
 
 static int qos_show(struct cli *cli, int argc, char **argv)
@@ -151,7 +113,7 @@ static int qos_add(struct cli *cli, int argc, char **argv)
 
 	if (argc < 1)
 		return 2;
-	if (cli_parse_kws(argc - 1, argv + 1, qos_kws, N_QOS_KWS, &conf, &conf.set))
+	if (cli_parse_kws(argc - 1, argv + 1, gpupath_qos_kws, GPUPATH_QOS_KWS, &conf, &conf.set))
 		return 2;
 	if (!(conf.set & GPUPATH_QOS_SET_DSCP)) {
 		fprintf(stderr, "gpupath: qos add: a class needs a dscp\n");
@@ -174,7 +136,7 @@ static int qos_set(struct cli *cli, int argc, char **argv)
 
 	if (argc < 1)
 		return 2;
-	if (cli_parse_kws(argc - 1, argv + 1, qos_kws, N_QOS_KWS, &conf, &conf.set))
+	if (cli_parse_kws(argc - 1, argv + 1, gpupath_qos_kws, GPUPATH_QOS_KWS, &conf, &conf.set))
 		return 2;
 	if (!conf.set) {
 		fprintf(stderr, "gpupath: qos set: nothing to set\n");

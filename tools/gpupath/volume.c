@@ -184,60 +184,6 @@ int cli_print_volumes(struct cli *cli, struct gpupath_ctl *ctl, bool optional)
 	return 0;
 }
 
-/* ---- keywords ------------------------------------------------------------ */
-
-static int parse_wwid(const char *name, const char *val, void *dst)
-{
-	if (!*val) {
-		fprintf(stderr, "gpupath: %s cannot be empty\n", name);
-		return -1;
-	}
-	*(const char **)dst = val;
-	return 0;
-}
-
-static int parse_policy(const char *name, const char *val, void *dst)
-{
-	(void)name;
-	return cli_parse_name("policy", val, gpupath_policy_parse, gpupath_policy_name,
-			      GPUPATH_POLICY_MAX, dst);
-}
-
-static int parse_fallback(const char *name, const char *val, void *dst)
-{
-	if (parse_policy(name, val, dst))
-		return -1;
-	if (*(uint32_t *)dst == GPUPATH_POLICY_GPU_AFFINITY) {
-		fprintf(stderr, "gpupath: fallback: gpu-affinity cannot be its own fallback\n");
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_queue_timeout(const char *name, const char *val, void *dst)
-{
-	(void)name;
-	if (!strcmp(val, "forever")) {
-		*(uint32_t *)dst = GPUPATH_QUEUE_FOREVER;
-		return 0;
-	}
-	return cli_parse_u32("queue-timeout (ms, or forever)", val, 0, GPUPATH_QUEUE_FOREVER - 1,
-			     dst);
-}
-
-/* volume add takes them all, volume set all but the first. */
-static const struct cli_kw volume_kws[] = {
-	{ "wwid", 0, offsetof(struct gpupath_volume_conf, wwid), parse_wwid },
-	{ "policy", GPUPATH_VOLUME_SET_POLICY, offsetof(struct gpupath_volume_conf, policy),
-	  parse_policy },
-	{ "fallback", GPUPATH_VOLUME_SET_FALLBACK,
-	  offsetof(struct gpupath_volume_conf, fallback), parse_fallback },
-	{ "queue-timeout", GPUPATH_VOLUME_SET_QUEUE_TIMEOUT,
-	  offsetof(struct gpupath_volume_conf, queue_timeout), parse_queue_timeout },
-};
-
-#define N_VOLUME_KWS (sizeof(volume_kws) / sizeof(volume_kws[0]))
-
 /* ---- commands ------------------------------------------------------------ */
 
 static int volume_show(struct cli *cli, int argc, char **argv)
@@ -266,7 +212,7 @@ static int volume_add(struct cli *cli, int argc, char **argv)
 	struct gpupath_volume_conf conf = { 0 };
 	struct gpupath_volume v;
 
-	if (cli_parse_kws(argc, argv, volume_kws, N_VOLUME_KWS, &conf, &conf.set))
+	if (cli_parse_kws(argc, argv, gpupath_volume_kws, GPUPATH_VOLUME_KWS, &conf, &conf.set))
 		return 2;
 	if (!cli_ctl(cli))
 		return 1;
@@ -280,8 +226,8 @@ static int volume_set(struct cli *cli, int argc, char **argv)
 	uint32_t id;
 	int r;
 
-	r = cli_parse_set(cli, &cli_volumes, argc, argv, volume_kws + 1, N_VOLUME_KWS - 1, &conf,
-			  &conf.set, &id);
+	r = cli_parse_set(cli, &cli_volumes, argc, argv, gpupath_volume_kws + 1,
+			  GPUPATH_VOLUME_KWS - 1, &conf, &conf.set, &id);
 	return r ? r : cli_done(cli, gpupath_ctl_volume_set(cli->ctl, id, &conf), "volume set");
 }
 

@@ -361,6 +361,7 @@ enum gpupath_a_portal {
 #define GPUPATH_TMO_FOREVER		0xffffffff
 #define GPUPATH_TMO_OFF			0xffffffff
 #define GPUPATH_TRSVCID_DEFAULT		4420
+#define GPUPATH_RECONNECT_DELAY_DEFAULT	2	/* seconds, when a new portal has none */
 
 /* One host interface a portal is connected from. */
 enum gpupath_a_rail {

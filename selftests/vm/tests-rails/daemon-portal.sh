@@ -91,16 +91,6 @@ $GP volume show "$vol" -j | jq -e '[.path_list[].stats.ios > 0] | all' >/dev/nul
 	fail "not every path did I/O: $($GP volume show "$vol")"
 
 # fio writing and verifying beyond the pattern, in the background.
-fio_start() {
-	fio --name=v --filename="$VOL" --rw=randwrite --bs=64k --offset=32M --size=16M \
-		--verify=crc32c --verify_state_save=0 --direct=1 --ioengine=libaio --iodepth=8 \
-		--loops="$1" >/tmp/fio.out 2>&1 &
-	fio_pid=$!
-}
-fio_check() {
-	wait "$fio_pid" || { cat /tmp/fio.out; fail "fio verify failed ($1)"; }
-	grep -q "err= 0" /tmp/fio.out || { cat /tmp/fio.out; fail "fio errors ($1)"; }
-}
 path_of_rail() {
 	$GP volume show "$vol" -j | jq -r ".path_list[] | select(.rail == $1) | .$2"
 }

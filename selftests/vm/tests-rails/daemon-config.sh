@@ -1,0 +1,191 @@
+# SPDX-License-Identifier: GPL-2.0
+# gpupathd from nothing but gpupath.conf: the target side of the rails is up
+# and nothing is connected; the file names a QoS class and three portals
+# (two soft-RoCE rails and the TCP path). The daemon applies it, connects,
+# and the volume reads right. Then, under fio verify:
+#  - SIGHUP with settings changed and a class added: the changes applied,
+#    the controllers untouched (no reconnect), fio verified;
+#  - SIGHUP with a file with mistakes: every mistake logged with its line,
+#    nothing changed;
+#  - SIGHUP with a file the module refuses in part: what the pass changed
+#    is undone, nothing changed;
+#  - kill -9 and restart with the same file: no change, no reconnect;
+#  - a portal dropped from the file: deleted, its controller disconnected;
+#    a portal made with the CLI is left alone.
+. /src/selftests/vm/guest-lib.sh
+
+MiB=1048576
+CONF=/tmp/gpupath-test.conf
+load_module
+cleanup() {
+	[ -z "${fio_pid:-}" ] || { kill "$fio_pid"; wait "$fio_pid"; } 2>/dev/null
+	[ -z "${gpd:-}" ] || kill "$gpd" 2>/dev/null
+	[ -z "${gpd:-}" ] || grep -v "notification on" /tmp/gpupathd.log | tail -25 |
+		sed 's/^/gpupathd: /' 
+	for p in rail1 rail2 tcp cli; do $GP portal del $p >/dev/null 2>&1; done
+	for q in roce bulk; do $GP qos del $q >/dev/null 2>&1; done
+	rm -f /run/gpupath/config-objects
+	volumes_del_all
+	rails_teardown
+}
+trap cleanup EXIT
+rails_targets
+$PATTERN gen $((16 * MiB)) 511 | dd of=/dev/nullb0 bs=$MiB conv=fsync 2>/dev/null
+[ -z "$(ls /sys/class/nvme-fabrics/ctl 2>/dev/null | grep nvme)" ] ||
+	fail "controllers connected before the daemon: $(ls /sys/class/nvme-fabrics/ctl)"
+
+# write_conf DELAY2 [EXTRA]: the file, rail 2's reconnect-delay varied.
+write_conf() {
+	cat >$CONF <<EOF
+# the selftest's fabric
+[daemon]
+interval = 5
+
+[qos roce]
+dscp = 26
+priority = 3
+
+[portal rail1]
+transport = rdma
+traddr = 10.99.1.1
+nqn = $NQN
+rails = 1:rail1@10.99.1.2
+qos = roce
+
+[portal rail2]
+transport = rdma
+traddr = 10.99.2.1
+nqn = $NQN
+rails = 2:rail2@10.99.2.2
+reconnect-delay = $1
+qos = roce
+
+[portal tcp]
+transport = tcp
+traddr = 10.99.0.1
+trsvcid = 4421
+nqn = $NQN
+rails = 3:@10.99.0.2
+ctrl-loss-tmo = 30
+${2:-}
+EOF
+}
+write_conf 1
+$GPD --check-config -c $CONF || fail "the test's file has mistakes"
+
+$GPD --foreground --verbose -c $CONF >/tmp/gpupathd.log 2>&1 &
+gpd=$!
+three_paths() {
+	[ "$($GP volume show -j |
+	     jq "[.volumes[] | select(.wwid == \"uuid.$UUID\") | .usable] | .[0]")" = 3 ]
+}
+wait_for 90 three_paths || {
+	sed 's/^/gpupathd: /' /tmp/gpupathd.log; $GP portal show; $GP volume show
+	fail "no volume with three usable paths from the file"
+}
+grep -q "$CONF: applied, 3 portals and 1 QoS class, 4 changes" /tmp/gpupathd.log ||
+	fail "first pass not logged: $(grep "$CONF" /tmp/gpupathd.log)"
+$GP volume show -j >/tmp/v.json
+vol=$(jq ".volumes[] | select(.wwid == \"uuid.$UUID\") | .id" /tmp/v.json)
+VOL=/dev/$(jq -r ".volumes[] | select(.id == $vol) | .name" /tmp/v.json)
+dd if="$VOL" of=/tmp/vol.read bs=64k count=256 iflag=direct 2>/dev/null || fail "read $VOL"
+$PATTERN check /tmp/vol.read 0 $((16 * MiB)) 511 || fail "$VOL read wrong data"
+note "from the file alone: 3 portals connected, $VOL with 3 paths reads right"
+$GP portal add cli transport tcp traddr 10.99.0.1 trsvcid 4421 nqn ${NQN}x >/dev/null ||
+	fail "portal cli"
+
+# The module's portals and classes, without the connections' changing state.
+settings() {
+	$GP portal show -j | jq -cS '[.portals[] | del(.connections, .id)]'
+	$GP qos show -j | jq -cS '[.qos[] | del(.applied, .portals)]'
+}
+applied_count() { grep -c "$CONF: applied" /tmp/gpupathd.log; }
+hup() {
+	n=$(applied_count); r=$(grep -c "keeping the configuration" /tmp/gpupathd.log)
+	kill -HUP "$gpd"
+	wait_for 20 sh -c "[ \$(grep -c '$CONF: applied' /tmp/gpupathd.log) -gt $n ] ||
+		[ \$(grep -c 'keeping the configuration' /tmp/gpupathd.log) -gt $r ] ||
+		[ \$(grep -c 'not applied' /tmp/gpupathd.log) -gt ${na:-0} ]" ||
+		fail "SIGHUP not acted on: $(tail -5 /tmp/gpupathd.log)"
+	na=$(grep -c 'not applied' /tmp/gpupathd.log)
+}
+
+# Reload with changes, under I/O: applied, nothing reconnected.
+ls /sys/class/nvme >/tmp/ctrls.before
+lines=$(wc -l </tmp/gpupathd.log)
+fio_start 3
+sleep 1
+write_conf 3 "$(printf '[qos bulk]\ndscp = 10')"
+hup
+grep -q "portal rail2 updated" /tmp/gpupathd.log || fail "rail2 not updated"
+grep -q "qos bulk added" /tmp/gpupathd.log || fail "qos bulk not added"
+grep -q "$CONF: applied, 3 portals and 2 QoS classes, 2 changes" /tmp/gpupathd.log ||
+	fail "reload: $(grep "$CONF" /tmp/gpupathd.log | tail -3)"
+[ "$($GP portal show rail2 -j | jq .reconnect_delay)" = 3 ] || fail "reconnect-delay not 3"
+fio_check "reload"
+sleep 2
+ls /sys/class/nvme | diff /tmp/ctrls.before - || fail "controllers changed across the reload"
+! tail -n +$((lines + 1)) /tmp/gpupathd.log | grep -v "portal cli " | grep connecting ||
+	fail "the reload made connections"
+[ "$($GP portal show -j | jq -c '[.portals[] | select(.name != "cli") |
+	.connections[].state] | unique')" = '["live"]' ] || fail "after reload: $($GP portal show)"
+note "SIGHUP under fio: rail2 reconnect-delay 1 -> 3 and class bulk added;" \
+	"controllers $(tr '\n' ' ' </tmp/ctrls.before)unchanged, fio verified"
+
+# A file with mistakes: each named with its line, nothing changed.
+settings >/tmp/settings.before
+cp $CONF /tmp/good.conf
+sed -i 's/^dscp = 26$/dscp = 64/; s/^trsvcid = 4421$/trsvcid = 4421x/' $CONF
+hup
+grep "$CONF:" /tmp/gpupathd.log | tail -4
+line=$(grep -n '^dscp = 64' $CONF | cut -d: -f1)
+grep -q "$CONF:$line: qos roce: dscp must be 0 to 63, not 64" /tmp/gpupathd.log ||
+	fail "mistake at line $line not named"
+line=$(grep -n '^trsvcid = 4421x' $CONF | cut -d: -f1)
+grep -q "$CONF:$line: portal tcp: trsvcid: '4421x' is not a number" /tmp/gpupathd.log ||
+	fail "mistake at line $line not named"
+grep -q "$CONF: 2 mistakes; nothing in it is applied" /tmp/gpupathd.log || fail "not counted"
+settings | diff /tmp/settings.before - || fail "a file with mistakes changed something"
+
+# A file the module refuses in part (a portal naming a class that does not
+# exist): the class change made before it is undone.
+cp /tmp/good.conf $CONF
+sed -i 's/^dscp = 10$/dscp = 12/; s/^qos = roce$/qos = nosuch/' $CONF
+hup
+line=$(grep -n '^\[portal rail1\]' $CONF | cut -d: -f1)
+grep -q "$CONF:$line: portal rail1: .*no QoS class with this name" /tmp/gpupathd.log ||
+	fail "refusal not named: $(tail -5 /tmp/gpupathd.log)"
+grep -q "undoing the 1 change made" /tmp/gpupathd.log || fail "no undo logged"
+settings | diff /tmp/settings.before - || fail "a refused file changed something"
+grep -A3 "$CONF:$line: portal rail1" /tmp/gpupathd.log
+note "files with mistakes, or refused by the module: lines named, nothing changed"
+
+# kill -9 and restart with the same file: nothing to change, no reconnect.
+cp /tmp/good.conf $CONF
+fio_start 2
+kill -9 "$gpd"
+wait "$gpd" 2>/dev/null
+$GPD --foreground --verbose -c $CONF >/tmp/gpupathd2.log 2>&1 &
+gpd=$!
+wait_for 30 grep -q "$CONF: applied" /tmp/gpupathd2.log || fail "restart: not applied"
+grep -q "$CONF: applied, 3 portals and 2 QoS classes, 0 changes" /tmp/gpupathd2.log ||
+	fail "restart changed something: $(grep "$CONF" /tmp/gpupathd2.log)"
+taken() { [ "$(grep -c ' is live (nvme' /tmp/gpupathd2.log)" = 3 ]; }
+wait_for 30 taken || { cat /tmp/gpupathd2.log; fail "restarted daemon did not take the controllers"; }
+! grep -v "portal cli " /tmp/gpupathd2.log | grep connecting || fail "the restarted daemon connected again"
+fio_check "kill -9 and restart"
+ls /sys/class/nvme | diff /tmp/ctrls.before - || fail "controllers changed across the restart"
+mv /tmp/gpupathd2.log /tmp/gpupathd.log
+
+# A portal dropped from the file: deleted and disconnected; the CLI's stays.
+ctrl=$($GP portal show tcp -j | jq -r '.connections[0].controller')
+awk '/^\[portal tcp\]/ { skip = 1 } /^\[qos bulk\]/ { skip = 0 } !skip' /tmp/good.conf >$CONF
+hup
+grep -q "portal tcp is no longer named: deleted" /tmp/gpupathd.log || fail "tcp not deleted"
+wait_for 20 sh -c "! [ -e /sys/class/nvme/$ctrl ]" || fail "$ctrl still connected"
+two_paths() { [ "$($GP volume show "$vol" -j | jq '.paths')" = 2 ]; }
+wait_for 20 two_paths || fail "the TCP path not removed: $($GP volume show "$vol")"
+$GP portal show cli >/dev/null || fail "the CLI's portal was deleted"
+dd if="$VOL" of=/tmp/vol.read bs=64k count=256 iflag=direct 2>/dev/null || fail "read $VOL"
+$PATTERN check /tmp/vol.read 0 $((16 * MiB)) 511 || fail "read wrong data on two paths"
+note "portal dropped from the file: deleted, $ctrl disconnected; the CLI's portal kept"

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Settings as "keyword value" pairs: what the CLI takes on its command line
+ * and gpupath.conf in its sections, checked the same way for both, each
+ * mistake explained in a message the caller prints with its own prefix (the
+ * command, or the file and line).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libgpupath.h"
+
+static int fail(char *err, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, size, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* A whole unsigned number, decimal, 0x hex or 0 octal; false if it is not. */
+static bool to_number(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return !errno && !*end;
+}
+
+int gpupath_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *v,
+		      char *err, size_t size)
+{
+	unsigned long long n;
+
+	if (!to_number(s, &n))
+		return fail(err, size, "%s: '%s' is not a number", what, s);
+	if (n < min || n > max)
+		return fail(err, size, "%s must be %u to %u, not %s", what, min, max, s);
+	*v = n;
+	return 0;
+}
+
+int gpupath_parse_id(const char *what, const char *s, uint32_t *id, char *err, size_t size)
+{
+	unsigned long long v;
+
+	if (!to_number(s, &v) || !v || v > UINT32_MAX)
+		return fail(err, size, "'%s' is not a %s id", s, what);
+	*id = v;
+	return 0;
+}
+
+int gpupath_parse_name(const char *what, const char *s, int (*parse)(const char *, uint32_t *),
+		       const char *(*name)(uint32_t), uint32_t max, uint32_t *v, char *err,
+		       size_t size)
+{
+	size_t len;
+	uint32_t i;
+
+	if (!parse(s, v))
+		return 0;
+	fail(err, size, "unknown %s '%s' (one of:", what, s);
+	for (i = 0; i <= max; i++) {
+		if (!strcmp(name(i), "unknown"))
+			continue;	/* a hole in the numbering */
+		len = strlen(err);
+		snprintf(err + len, size - len, " %s", name(i));
+	}
+	len = strlen(err);
+	snprintf(err + len, size - len, ")");
+	return -EINVAL;
+}
+
+const struct gpupath_kw *gpupath_kw_find(const struct gpupath_kw *kws, unsigned int n,
+					 const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(kws[i].name, name))
+			return &kws[i];
+	return NULL;
+}
+
+int gpupath_kw_set(const struct gpupath_kw *kws, unsigned int n, void *conf, uint32_t *set,
+		   uint64_t *seen, const char *name, const char *val, char *err, size_t size)
+{
+	const struct gpupath_kw *kw = gpupath_kw_find(kws, n, name);
+	unsigned int i;
+	size_t len;
+
+	if (!kw) {
+		fail(err, size, "unknown keyword '%s' (one of:", name);
+		for (i = 0; i < n; i++) {
+			len = strlen(err);
+			snprintf(err + len, size - len, " %s", kws[i].name);
+		}
+		len = strlen(err);
+		snprintf(err + len, size - len, ")");
+		return -ENOENT;
+	}
+	if (!val)
+		return fail(err, size, "'%s' needs a value", kw->name);
+	if (*seen & 1ULL << (kw - kws))
+		return fail(err, size, "'%s' given twice", kw->name);
+	*seen |= 1ULL << (kw - kws);	/* even when bad: reported once */
+	if (kw->parse(kw, val, (char *)conf + kw->off, err, size))
+		return -EINVAL;
+	*set |= kw->bit;
+	return 0;
+}
+
+/* ---- value kinds ----------------------------------------------------------- */
+
+int gpupath_kw_u32(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		   size_t size)
+{
+	return gpupath_parse_u32(kw->name, val, kw->min, kw->max, dst, err, size);
+}
+
+/* A number, or the keyword's word for @special ("forever", "off"). */
+static int kw_u32_or(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		     size_t size, const char *word, uint32_t special)
+{
+	char what[64];
+
+	if (!strcmp(val, word)) {
+		*(uint32_t *)dst = special;
+		return 0;
+	}
+	snprintf(what, sizeof(what), "%s (or %s)", kw->name, word);
+	return gpupath_parse_u32(what, val, kw->min, kw->max, dst, err, size);
+}
+
+static int kw_str(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		  size_t size)
+{
+	if (!*val)
+		return fail(err, size, "%s cannot be empty", kw->name);
+	*(const char **)dst = val;
+	return 0;
+}
+
+/* A string that may be empty ("qos ''" clears a portal's class). */
+static int kw_str_any(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		      size_t size)
+{
+	(void)kw;
+	(void)err;
+	(void)size;
+	*(const char **)dst = val;
+	return 0;
+}
+
+static int kw_onoff(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		    size_t size)
+{
+	if (strcmp(val, "on") && strcmp(val, "off"))
+		return fail(err, size, "%s is on or off, not '%s'", kw->name, val);
+	*(uint32_t *)dst = !strcmp(val, "on");
+	return 0;
+}
+
+/* ---- portals --------------------------------------------------------------- */
+
+static int kw_transport(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+			size_t size)
+{
+	return gpupath_parse_name(kw->name, val, gpupath_transport_parse, gpupath_transport_name,
+				  GPUPATH_TRANSPORT_MAX, dst, err, size);
+}
+
+static int kw_loss_tmo(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		       size_t size)
+{
+	return kw_u32_or(kw, val, dst, err, size, "forever", GPUPATH_TMO_FOREVER);
+}
+
+static int kw_fail_tmo(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		       size_t size)
+{
+	return kw_u32_or(kw, val, dst, err, size, "off", GPUPATH_TMO_OFF);
+}
+
+/* "ID:[IFACE][@ADDR],..." into the conf's rails (dst is the conf). */
+static int kw_rails(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		    size_t size)
+{
+	struct gpupath_portal_conf *conf = dst;
+	char buf[512], *tok, *save, *colon, *at;
+	struct gpupath_portal_rail *rail;
+
+	if (strlen(val) >= sizeof(buf))
+		return fail(err, size, "%s: too long", kw->name);
+	strcpy(buf, val);
+	conf->nrails = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (conf->nrails == GPUPATH_PORTAL_RAILS_MAX)
+			return fail(err, size, "%s: at most %d rails", kw->name,
+				    GPUPATH_PORTAL_RAILS_MAX);
+		rail = &conf->rail[conf->nrails++];
+		memset(rail, 0, sizeof(*rail));
+		colon = strchr(tok, ':');
+		if (!colon || colon == tok || !colon[1])
+			return fail(err, size, "%s: '%s' is not RAIL:IFACE[@ADDR] or RAIL:@ADDR",
+				    kw->name, tok);
+		*colon = 0;
+		if (gpupath_parse_u32("rail", tok, 1, UINT32_MAX, &rail->id, err, size))
+			return -EINVAL;
+		at = strchr(colon + 1, '@');
+		if (at) {
+			*at = 0;
+			if (!at[1] || strlen(at + 1) >= sizeof(rail->addr))
+				return fail(err, size, "%s: bad host address '%s'", kw->name,
+					    at + 1);
+			strcpy(rail->addr, at + 1);
+		}
+		if (strlen(colon + 1) >= sizeof(rail->iface))
+			return fail(err, size, "%s: interface name '%s' is too long", kw->name,
+				    colon + 1);
+		strcpy(rail->iface, colon + 1);
+	}
+	return 0;
+}
+
+#define PORTAL(m) offsetof(struct gpupath_portal_conf, m)
+
+const struct gpupath_kw gpupath_portal_kws[GPUPATH_PORTAL_KWS] = {
+	{ "rails", GPUPATH_PORTAL_SET_RAILS, 0, 0, 0, kw_rails },
+	{ "qos", GPUPATH_PORTAL_SET_QOS, PORTAL(qos), 0, 0, kw_str_any },
+	{ "ctrl-loss-tmo", GPUPATH_PORTAL_SET_CTRL_LOSS_TMO, PORTAL(ctrl_loss_tmo), 0,
+	  GPUPATH_TMO_FOREVER - 1, kw_loss_tmo },
+	{ "fast-io-fail-tmo", GPUPATH_PORTAL_SET_FAST_IO_FAIL_TMO, PORTAL(fast_io_fail_tmo), 0,
+	  GPUPATH_TMO_OFF - 1, kw_fail_tmo },
+	{ "reconnect-delay", GPUPATH_PORTAL_SET_RECONNECT_DELAY, PORTAL(reconnect_delay), 1,
+	  3600, gpupath_kw_u32 },
+	{ "nr-io-queues", GPUPATH_PORTAL_SET_NR_IO_QUEUES, PORTAL(nr_io_queues), 0, 1024,
+	  gpupath_kw_u32 },
+	/* add only: what names the target */
+	{ "trsvcid", GPUPATH_PORTAL_SET_TRSVCID, PORTAL(trsvcid), 1, 65535, gpupath_kw_u32 },
+	{ "transport", 0, PORTAL(transport), 0, 0, kw_transport },
+	{ "traddr", 0, PORTAL(traddr), 0, 0, kw_str },
+	{ "nqn", 0, PORTAL(subsysnqn), 0, 0, kw_str },
+};
+
+/* ---- QoS classes ----------------------------------------------------------- */
+
+#define QOS(m) offsetof(struct gpupath_qos_conf, m)
+
+const struct gpupath_kw gpupath_qos_kws[GPUPATH_QOS_KWS] = {
+	{ "dscp", GPUPATH_QOS_SET_DSCP, QOS(dscp), 0, 63, gpupath_kw_u32 },
+	{ "priority", GPUPATH_QOS_SET_PRIORITY, QOS(priority), 0, 7, gpupath_kw_u32 },
+	{ "pfc", GPUPATH_QOS_SET_PFC, QOS(pfc), 0, 0, kw_onoff },
+	{ "ets", GPUPATH_QOS_SET_ETS, QOS(ets), 0, 100, gpupath_kw_u32 },
+};
+
+/* ---- volumes and paths ----------------------------------------------------- */
+
+static int kw_policy(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		     size_t size)
+{
+	(void)kw;
+	return gpupath_parse_name("policy", val, gpupath_policy_parse, gpupath_policy_name,
+				  GPUPATH_POLICY_MAX, dst, err, size);
+}
+
+static int kw_fallback(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		       size_t size)
+{
+	if (kw_policy(kw, val, dst, err, size))
+		return -EINVAL;
+	if (*(uint32_t *)dst == GPUPATH_POLICY_GPU_AFFINITY)
+		return fail(err, size, "fallback: gpu-affinity cannot be its own fallback");
+	return 0;
+}
+
+static int kw_queue_timeout(const struct gpupath_kw *kw, const char *val, void *dst,
+			    char *err, size_t size)
+{
+	if (!strcmp(val, "forever")) {
+		*(uint32_t *)dst = GPUPATH_QUEUE_FOREVER;
+		return 0;
+	}
+	return gpupath_parse_u32("queue-timeout (ms, or forever)", val, kw->min, kw->max, dst,
+				 err, size);
+}
+
+#define VOLUME(m) offsetof(struct gpupath_volume_conf, m)
+
+const struct gpupath_kw gpupath_volume_kws[GPUPATH_VOLUME_KWS] = {
+	/* add only */
+	{ "wwid", 0, VOLUME(wwid), 0, 0, kw_str },
+	/* add and set */
+	{ "policy", GPUPATH_VOLUME_SET_POLICY, VOLUME(policy), 0, 0, kw_policy },
+	{ "fallback", GPUPATH_VOLUME_SET_FALLBACK, VOLUME(fallback), 0, 0, kw_fallback },
+	{ "queue-timeout", GPUPATH_VOLUME_SET_QUEUE_TIMEOUT, VOLUME(queue_timeout), 0,
+	  GPUPATH_QUEUE_FOREVER - 1, kw_queue_timeout },
+};
+
+static int kw_path_state(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+			 size_t size)
+{
+	return gpupath_parse_name(kw->name, val, gpupath_path_state_parse,
+				  gpupath_path_state_name, GPUPATH_PATH_STATE_MAX, dst, err, size);
+}
+
+static int kw_path_link(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+			size_t size)
+{
+	return gpupath_parse_name(kw->name, val, gpupath_path_link_parse, gpupath_path_link_name,
+				  GPUPATH_LINK_MAX, dst, err, size);
+}
+
+#define PATH(m) offsetof(struct gpupath_path_conf, m)
+
+const struct gpupath_kw gpupath_path_kws[GPUPATH_PATH_KWS] = {
+	{ "weight", GPUPATH_PATH_SET_WEIGHT, PATH(weight), 1, GPUPATH_WEIGHT_MAX,
+	  gpupath_kw_u32 },
+	{ "rail", GPUPATH_PATH_SET_RAIL, PATH(rail), 0, UINT32_MAX, gpupath_kw_u32 },
+	{ "state", GPUPATH_PATH_SET_STATE, PATH(state), 0, 0, kw_path_state },
+	{ "link", GPUPATH_PATH_SET_LINK, PATH(link), 0, 0, kw_path_link },
+};
