@@ -26,6 +26,7 @@
 
 #include <libnvme.h>
 
+#include "dcb.h"
 #include "fabric.h"
 #include "log.h"
 
@@ -893,6 +894,17 @@ static bool applied_equal(const struct gpupath_qos *q, const struct gpupath_qos_
 	return true;
 }
 
+/* Whether @device already has entries among the first @n of @a. */
+static bool reported(const struct gpupath_qos_applied *a, unsigned int n, const char *device)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		if (!strcmp(a[k].device, device))
+			return true;
+	return false;
+}
+
 /* Apply class @q to what its portals use, and report each setting. */
 static void apply_qos(struct fabric *f, struct gpupath_ctl *ctl, struct gpupath_qos *q,
 		      const struct gpupath_portal *portals, size_t nportals)
@@ -923,11 +935,16 @@ static void apply_qos(struct fabric *f, struct gpupath_ctl *ctl, struct gpupath_
 			      GPUPATH_APPLIED_FAILED;	/* connected before a change */
 		n++;
 	}
-	/* rdma_cm's default ToS on the RDMA device of every RDMA rail. */
+	/*
+	 * On every rail's interface (once, however many portals use it): DCB
+	 * and, for RDMA, the vendor ECN knobs and rdma_cm's default ToS on its
+	 * RDMA device.
+	 */
 	for (j = 0; j < nportals; j++) {
 		const struct gpupath_portal *p = &portals[j];
+		bool rdma = p->transport == GPUPATH_TRANSPORT_RDMA;
 
-		if (strcmp(p->qos, q->name) || p->transport != GPUPATH_TRANSPORT_RDMA)
+		if (strcmp(p->qos, q->name))
 			continue;
 		for (i = 0; i < p->nrails && n < GPUPATH_QOS_APPLIED_MAX; i++) {
 			char iface[IF_NAMESIZE];
@@ -935,12 +952,15 @@ static void apply_qos(struct fabric *f, struct gpupath_ctl *ctl, struct gpupath_
 			cpy(iface, sizeof(iface), p->rail[i].iface);
 			if (!iface[0] && p->rail[i].addr[0])
 				addr_iface(p->rail[i].addr, iface, sizeof(iface));
-			if (!iface[0] || !ibdev_of(iface, ibdev, sizeof(ibdev)))
+			if (!iface[0] || reported(a, n, iface))
+				continue;	/* one interface, several portals */
+			n += dcb_apply(iface, q, a + n, GPUPATH_QOS_APPLIED_MAX - n);
+			if (!rdma)
 				continue;
-			for (k = 0; k < n && strcmp(a[k].device, ibdev); k++)
-				;
-			if (k < n)
-				continue;	/* one device, several portals */
+			n += ecn_apply(iface, q->priority, a + n, GPUPATH_QOS_APPLIED_MAX - n);
+			if (!ibdev_of(iface, ibdev, sizeof(ibdev)) || reported(a, n, ibdev) ||
+			    n == GPUPATH_QOS_APPLIED_MAX)
+				continue;
 			set_roce_tos(ibdev, q->dscp << 2, &a[n++]);
 		}
 	}

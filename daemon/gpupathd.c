@@ -3,7 +3,8 @@
  * gpupathd: the gpupath reconciler.
  *
  * One thread, one epoll loop: the gpupath netlink notifications (and the
- * module coming and going), rtnetlink link changes, a signalfd (TERM/INT
+ * module coming and going), rtnetlink link changes, the kernel's uevents
+ * for nvme controllers and namespaces, a signalfd (TERM/INT
  * stop, HUP reloads gpupath.conf) and timerfds. Read the configuration,
  * subscribe, then dump, apply the configuration, reconcile, then run.
  */
@@ -42,6 +43,7 @@ struct daemon {
 	struct gpupath_mon *mon;
 	struct fabric *fabric;
 	struct nl_sock *rt;	/* rtnetlink, link changes */
+	struct nl_sock *uev;	/* kernel uevents */
 	bool loaded;		/* the gpupath family exists */
 	int sigfd;
 	int timerfd;
@@ -360,6 +362,85 @@ static void arm_timer(struct daemon *d)
 		log_errno(-errno, "cannot arm timerfd");
 }
 
+/* ---- uevents ----------------------------------------------------------- */
+
+/* "KEY=" of a uevent's "ACTION@DEVPATH\0KEY=VALUE\0..." (@len bytes). */
+static const char *uevent_get(const char *buf, size_t len, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *s;
+
+	for (s = buf; s < buf + len; s += strlen(s) + 1)
+		if (!strncmp(s, key, klen) && s[klen] == '=')
+			return s + klen + 1;
+	return NULL;
+}
+
+/*
+ * An nvme controller's event (NVME_EVENT=connected after a reconnect, a
+ * discovery change, add or remove) or an nvme namespace's block device
+ * coming or going: a pass now rather than at the next periodic check.
+ */
+static int on_uevent(struct loop *l, int fd, uint32_t events, void *userdata)
+{
+	struct daemon *d = userdata;
+	const char *subsys, *name, *ev;
+	struct sockaddr_nl peer;
+	unsigned char *buf;
+	int n;
+
+	(void)l;
+	(void)fd;
+	(void)events;
+	for (;;) {
+		n = nl_recv(d->uev, &peer, &buf, NULL);
+		if (n <= 0) {
+			if (n == -NLE_NOMEM) {
+				log_warn("uevents lost; checking everything");
+				soon(d, SOON_MS);
+			}
+			return 0;
+		}
+		subsys = uevent_get((char *)buf, n, "SUBSYSTEM");
+		name = uevent_get((char *)buf, n, "DEVNAME");
+		ev = uevent_get((char *)buf, n, "NVME_EVENT");
+		if (peer.nl_pid == 0 && subsys && name &&
+		    (!strcmp(subsys, "nvme") ||
+		     (!strcmp(subsys, "block") && !strncmp(name, "nvme", 4)))) {
+			log_debug("uevent: %s %s%s%s", (char *)buf, name, ev ? " NVME_EVENT=" : "",
+				  ev ? ev : "");
+			if (d->loaded)
+				soon(d, SOON_MS);
+		}
+		free(buf);
+	}
+}
+
+static int watch_uevents(struct daemon *d)
+{
+	int r;
+
+	d->uev = nl_socket_alloc();
+	if (!d->uev)
+		return log_errno(-ENOMEM, "cannot watch uevents");
+	nl_socket_disable_seq_check(d->uev);
+	r = nl_connect(d->uev, NETLINK_KOBJECT_UEVENT);
+	if (r >= 0)
+		r = nl_socket_add_membership(d->uev, 1);	/* the kernel's events */
+	if (r >= 0)
+		r = nl_socket_set_nonblocking(d->uev);
+	if (r >= 0)
+		r = nl_socket_set_buffer_size(d->uev, 1 << 20, 0);
+	if (r < 0) {
+		log_err("cannot watch uevents: %s", nl_geterror(r));
+		return -EIO;
+	}
+	r = loop_add(d->loop, nl_socket_get_fd(d->uev), EPOLLIN, on_uevent, d);
+	if (r < 0)
+		return log_errno(r, "cannot watch uevents");
+	return 0;
+}
+
 /* ---- signals ---------------------------------------------------------- */
 
 static int on_signal(struct loop *l, int fd, uint32_t events, void *userdata)
@@ -479,6 +560,8 @@ static void teardown(struct daemon *d)
 	fabric_free(d->fabric);
 	if (d->rt)
 		nl_socket_free(d->rt);
+	if (d->uev)
+		nl_socket_free(d->uev);
 	if (d->soonfd >= 0)
 		close(d->soonfd);
 	if (d->timerfd >= 0)
@@ -515,6 +598,9 @@ static int run(struct daemon *opts)
 	if (r < 0)
 		goto out;
 	r = watch_links(&d);
+	if (r < 0)
+		goto out;
+	r = watch_uevents(&d);
 	if (r < 0)
 		goto out;
 	r = subscribe(&d);

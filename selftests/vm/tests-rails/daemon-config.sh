@@ -2,7 +2,10 @@
 # gpupathd from nothing but gpupath.conf: the target side of the rails is up
 # and nothing is connected; the file names a QoS class and three portals
 # (two soft-RoCE rails and the TCP path). The daemon applies it, connects,
-# and the volume reads right. Then, under fio verify:
+# and the volume reads right. Its periodic check is an hour away: all it
+# does here it does on notifications, link changes and uevents. A second
+# namespace added to the subsystem becomes a volume of its own on the nvme
+# uevents. Then, under fio verify:
 #  - SIGHUP with settings changed and a class added: the changes applied,
 #    the controllers untouched (no reconnect), fio verified;
 #  - SIGHUP with a file with mistakes: every mistake logged with its line,
@@ -16,6 +19,8 @@
 
 MiB=1048576
 CONF=/tmp/gpupath-test.conf
+NS2=$CFG/subsystems/$NQN/namespaces/2
+UUID2=5e1f7e57-6a70-4c1d-9c2e-0123456789ac
 load_module
 cleanup() {
 	[ -z "${fio_pid:-}" ] || { kill "$fio_pid"; wait "$fio_pid"; } 2>/dev/null
@@ -26,6 +31,10 @@ cleanup() {
 	for q in roce bulk; do $GP qos del $q >/dev/null 2>&1; done
 	rm -f /run/gpupath/config-objects
 	volumes_del_all
+	if [ -d $NS2 ]; then
+		echo 0 >$NS2/enable
+		rmdir $NS2
+	fi
 	rails_teardown
 }
 trap cleanup EXIT
@@ -39,7 +48,7 @@ write_conf() {
 	cat >$CONF <<EOF
 # the selftest's fabric
 [daemon]
-interval = 5
+interval = 3600
 
 [qos roce]
 dscp = 26
@@ -91,6 +100,24 @@ VOL=/dev/$(jq -r ".volumes[] | select(.id == $vol) | .name" /tmp/v.json)
 dd if="$VOL" of=/tmp/vol.read bs=64k count=256 iflag=direct 2>/dev/null || fail "read $VOL"
 $PATTERN check /tmp/vol.read 0 $((16 * MiB)) 511 || fail "$VOL read wrong data"
 note "from the file alone: 3 portals connected, $VOL with 3 paths reads right"
+
+# A namespace appears on the connected controllers (nvmet's AEN, the host's
+# rescan): the block devices' uevents get it assembled, three paths.
+truncate -s $((64 * MiB)) /tmp/ns2.img
+mkdir $NS2 && echo -n /tmp/ns2.img >$NS2/device_path && echo 1 >$NS2/buffered_io &&
+	echo $UUID2 >$NS2/device_uuid || fail "namespace 2"
+t0=$(cut -d' ' -f1 /proc/uptime)
+echo 1 >$NS2/enable || fail "namespace 2 enable"
+ns2_volume() {
+	[ "$($GP volume show -j |
+	     jq "[.volumes[] | select(.wwid == \"uuid.$UUID2\") | .usable] | .[0]")" = 3 ]
+}
+wait_for 60 ns2_volume || fail "no volume for namespace 2: $($GP volume show)"
+t1=$(cut -d' ' -f1 /proc/uptime)
+grep -q "uevent: add@.*/nvme[0-9]*n2 nvme[0-9]*n2" /tmp/gpupathd.log ||
+	fail "no namespace uevent logged"
+note "namespace 2 added on the target: its volume had 3 paths" \
+	"$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s later (periodic check: 3600 s)"
 $GP portal add cli transport tcp traddr 10.99.0.1 trsvcid 4421 nqn ${NQN}x >/dev/null ||
 	fail "portal cli"
 

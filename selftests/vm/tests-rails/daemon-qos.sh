@@ -85,6 +85,20 @@ wait_for 20 applied || fail "not applied: $($GP qos show gold)"
 $GP qos show gold
 [ "$(cat /sys/kernel/config/rdma_cm/rxe1p/ports/1/default_roce_tos)" = 104 ] ||
 	fail "rxe1p default_roce_tos: $(cat /sys/kernel/config/rdma_cm/rxe1p/ports/1/default_roce_tos)"
+# DCB (dcbnl: DSCP -> priority, PFC, ETS) and vendor ECN: a veth has none
+# of them, and each is reported so, with the reason, never as applied.
+$GP qos show gold -j | jq -e '[.applied[] | select(.result == "failed")] | length == 0' \
+	>/dev/null || fail "a setting failed: $($GP qos show gold)"
+unsupported() {
+	$GP qos show gold -j | jq -c "[.applied[] | select(.device == \"$1\" and
+		.result == \"unsupported\" and .error == \"Operation not supported\") |
+		.setting] | sort"
+}
+[ "$(unsupported rail1p)" = '["dcb-app-dscp","ecn","ets","pfc"]' ] ||
+	fail "rail1p: $(unsupported rail1p)"
+tcpif=$($IP -o addr show to 10.99.0.2 | awk '{ print $2 }')
+[ "$(unsupported "$tcpif")" = '["dcb-app-dscp","ets","pfc"]' ] || fail "$tcpif: $(unsupported "$tcpif")"
+note "DCB on rail1p and $tcpif, ECN on rail1p: reported unsupported (no dcbnl on a veth)"
 
 # On the wire: the host's packets to the target, on both transports.
 tcpdump -i any -n -v -Z root 'udp port 4791 or tcp port 4421' >/tmp/cap.txt 2>/tmp/cap.err &

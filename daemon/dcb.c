@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A QoS class on a host interface: IEEE 802.1Qaz through dcbnl (the DSCP to
+ * priority APP entry, PFC for the priority, its ETS share) and the vendor
+ * ECN knobs of RoCE NICs that have them in sysfs. Every setting is written,
+ * read back and reported as it was found: applied (the value read back),
+ * unsupported (the device has no such control) or failed (with the errno).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/dcbnl.h>
+#include <linux/rtnetlink.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+
+#include "dcb.h"
+#include "log.h"
+
+/* The device's IEEE 802.1Qaz state, as read back. */
+struct ieee {
+	bool has_ets, has_pfc;
+	struct ieee_ets ets;
+	struct ieee_pfc pfc;
+	unsigned int napps;
+	struct dcb_app app[64];
+};
+
+static int on_ieee(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[DCB_ATTR_MAX + 1], *ieee[DCB_ATTR_IEEE_MAX + 1], *nla;
+	struct ieee *st = arg;
+	int rem;
+
+	if (nlmsg_parse(nlmsg_hdr(msg), sizeof(struct dcbmsg), tb, DCB_ATTR_MAX, NULL) < 0 ||
+	    !tb[DCB_ATTR_IEEE] ||
+	    nla_parse_nested(ieee, DCB_ATTR_IEEE_MAX, tb[DCB_ATTR_IEEE], NULL) < 0)
+		return NL_OK;
+	if (ieee[DCB_ATTR_IEEE_ETS] && nla_len(ieee[DCB_ATTR_IEEE_ETS]) >= (int)sizeof(st->ets)) {
+		memcpy(&st->ets, nla_data(ieee[DCB_ATTR_IEEE_ETS]), sizeof(st->ets));
+		st->has_ets = true;
+	}
+	if (ieee[DCB_ATTR_IEEE_PFC] && nla_len(ieee[DCB_ATTR_IEEE_PFC]) >= (int)sizeof(st->pfc)) {
+		memcpy(&st->pfc, nla_data(ieee[DCB_ATTR_IEEE_PFC]), sizeof(st->pfc));
+		st->has_pfc = true;
+	}
+	if (ieee[DCB_ATTR_IEEE_APP_TABLE]) {
+		nla_for_each_nested(nla, ieee[DCB_ATTR_IEEE_APP_TABLE], rem) {
+			if (nla_type(nla) != DCB_ATTR_IEEE_APP ||
+			    nla_len(nla) < (int)sizeof(struct dcb_app) ||
+			    st->napps == sizeof(st->app) / sizeof(st->app[0]))
+				continue;
+			memcpy(&st->app[st->napps++], nla_data(nla), sizeof(struct dcb_app));
+		}
+	}
+	return NL_OK;
+}
+
+/* A SET's reply: its status is in the acknowledgement. */
+static int on_ignore(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+/* One RTM_GETDCB/SETDCB request; a negative errno. */
+static int dcb_request(struct nl_sock *sk, struct nl_msg *msg, struct ieee *st)
+{
+	int r;
+
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, st ? on_ieee : on_ignore, st);
+	r = nl_send_auto(sk, msg);
+	if (r < 0)
+		return -EIO;
+	r = nl_wait_for_ack(sk);
+	if (r == -NLE_OPNOTSUPP)
+		return -EOPNOTSUPP;
+	if (r == -NLE_NODEV)
+		return -ENODEV;
+	if (r == -NLE_PERM)
+		return -EPERM;
+	return r < 0 ? -EIO : 0;
+}
+
+static struct nl_msg *dcb_msg(int type, int cmd, const char *ifname)
+{
+	struct dcbmsg dcb = { .dcb_family = AF_UNSPEC, .cmd = cmd };
+	struct nl_msg *msg = nlmsg_alloc_simple(type, NLM_F_REQUEST | NLM_F_ACK);
+
+	if (!msg)
+		return NULL;
+	if (nlmsg_append(msg, &dcb, sizeof(dcb), NLMSG_ALIGNTO) < 0 ||
+	    nla_put_string(msg, DCB_ATTR_IFNAME, ifname) < 0) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int ieee_get(struct nl_sock *sk, const char *ifname, struct ieee *st)
+{
+	struct nl_msg *msg = dcb_msg(RTM_GETDCB, DCB_CMD_IEEE_GET, ifname);
+	int r;
+
+	if (!msg)
+		return -ENOMEM;
+	memset(st, 0, sizeof(*st));
+	r = dcb_request(sk, msg, st);
+	nlmsg_free(msg);
+	return r;
+}
+
+/* One DCB_ATTR_IEEE member set: @type with @len bytes at @data. */
+static int ieee_set(struct nl_sock *sk, const char *ifname, int type, const void *data,
+		    size_t len)
+{
+	struct nl_msg *msg = dcb_msg(RTM_SETDCB, DCB_CMD_IEEE_SET, ifname);
+	struct nlattr *ieee, *table;
+	int r = -ENOMEM;
+
+	if (!msg)
+		return -ENOMEM;
+	ieee = nla_nest_start(msg, DCB_ATTR_IEEE);
+	if (!ieee)
+		goto out;
+	if (type == DCB_ATTR_IEEE_APP) {
+		table = nla_nest_start(msg, DCB_ATTR_IEEE_APP_TABLE);
+		if (!table || nla_put(msg, DCB_ATTR_IEEE_APP, len, data) < 0)
+			goto out;
+		nla_nest_end(msg, table);
+	} else if (nla_put(msg, type, len, data) < 0) {
+		goto out;
+	}
+	nla_nest_end(msg, ieee);
+	r = dcb_request(sk, msg, NULL);
+out:
+	nlmsg_free(msg);
+	return r;
+}
+
+static void report(struct gpupath_qos_applied *a, const char *dev, const char *setting, int r,
+		   bool ok, uint32_t value)
+{
+	snprintf(a->device, sizeof(a->device), "%s", dev);
+	snprintf(a->setting, sizeof(a->setting), "%s", setting);
+	a->value = value;
+	a->error = 0;
+	if (r == -EOPNOTSUPP || r == -ENOENT) {
+		a->result = GPUPATH_APPLIED_UNSUPPORTED;
+		a->error = -r;
+	} else if (r < 0 || !ok) {
+		a->result = GPUPATH_APPLIED_FAILED;
+		a->error = r < 0 ? -r : EIO;	/* written, read back otherwise */
+	} else {
+		a->result = GPUPATH_APPLIED_OK;
+	}
+}
+
+static bool has_app(const struct ieee *st, const struct dcb_app *app)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->napps; i++)
+		if (st->app[i].selector == app->selector && st->app[i].protocol == app->protocol &&
+		    st->app[i].priority == app->priority)
+			return true;
+	return false;
+}
+
+unsigned int dcb_apply(const char *ifname, const struct gpupath_qos *q,
+		       struct gpupath_qos_applied *a, unsigned int room)
+{
+	struct dcb_app app = {
+		.selector = IEEE_8021QAZ_APP_SEL_DSCP,
+		.priority = q->priority,
+		.protocol = q->dscp,
+	};
+	unsigned int n = 0, tc, prio = q->priority;
+	struct nl_sock *sk;
+	struct ieee st;
+	int r;
+
+	if (room < 3)
+		return 0;
+	sk = nl_socket_alloc();
+	if (!sk)
+		return 0;
+	r = nl_connect(sk, NETLINK_ROUTE) < 0 ? -EIO : ieee_get(sk, ifname, &st);
+	if (r < 0) {
+		/* No dcbnl on the device (veth, most virtual NICs): none of it. */
+		report(&a[n++], ifname, "dcb-app-dscp", r, false, q->dscp);
+		report(&a[n++], ifname, "pfc", r, false, q->pfc);
+		if (q->ets)
+			report(&a[n++], ifname, "ets", r, false, q->ets);
+		nl_socket_free(sk);
+		return n;
+	}
+
+	/*
+	 * Each setting is written only when the device differs (a PFC or ETS
+	 * write can pause a port's traffic), then read back.
+	 */
+
+	/* DSCP -> priority: an APP entry in the device's table. */
+	r = 0;
+	if (!has_app(&st, &app)) {
+		r = ieee_set(sk, ifname, DCB_ATTR_IEEE_APP, &app, sizeof(app));
+		if (!r)
+			r = ieee_get(sk, ifname, &st);
+	}
+	report(&a[n++], ifname, "dcb-app-dscp", r, !r && has_app(&st, &app), q->priority);
+
+	/* PFC on (or off) for the priority, the others as they were. */
+	if (st.has_pfc) {
+		r = 0;
+		if (!!(st.pfc.pfc_en & 1u << prio) != !!q->pfc) {
+			st.pfc.pfc_en ^= 1u << prio;
+			r = ieee_set(sk, ifname, DCB_ATTR_IEEE_PFC, &st.pfc, sizeof(st.pfc));
+			if (!r)
+				r = ieee_get(sk, ifname, &st);
+		}
+		report(&a[n++], ifname, "pfc", r,
+		       !r && st.has_pfc && !!(st.pfc.pfc_en & 1u << prio) == !!q->pfc,
+		       st.pfc.pfc_en);
+	} else {
+		report(&a[n++], ifname, "pfc", -EOPNOTSUPP, false, q->pfc);
+	}
+
+	/*
+	 * ETS: the priority gets its own traffic class (the same number) with
+	 * the class's share; traffic class 0 keeps what is left.
+	 */
+	tc = prio;
+	if (q->ets && st.has_ets) {
+		r = 0;
+		if (st.ets.prio_tc[prio] != tc || st.ets.tc_tx_bw[tc] != q->ets ||
+		    st.ets.tc_tsa[tc] != IEEE_8021QAZ_TSA_ETS) {
+			st.ets.prio_tc[prio] = tc;
+			st.ets.tc_tsa[tc] = IEEE_8021QAZ_TSA_ETS;
+			st.ets.tc_tx_bw[tc] = q->ets;
+			if (tc) {
+				st.ets.tc_tsa[0] = IEEE_8021QAZ_TSA_ETS;
+				st.ets.tc_tx_bw[0] = 100 - q->ets;
+			}
+			r = ieee_set(sk, ifname, DCB_ATTR_IEEE_ETS, &st.ets, sizeof(st.ets));
+			if (!r)
+				r = ieee_get(sk, ifname, &st);
+		}
+		report(&a[n++], ifname, "ets", r,
+		       !r && st.has_ets && st.ets.prio_tc[prio] == tc &&
+		       st.ets.tc_tx_bw[tc] == q->ets, st.ets.tc_tx_bw[st.ets.prio_tc[prio] & 7]);
+	} else if (q->ets) {
+		report(&a[n++], ifname, "ets", -EOPNOTSUPP, false, q->ets);
+	}
+	nl_socket_free(sk);
+	return n;
+}
+
+/* ---- vendor ECN ------------------------------------------------------------ */
+
+/* @path made @val (written only when it differs) and read back into @back. */
+static int knob(const char *path, const char *val, char *back, size_t size)
+{
+	FILE *f = fopen(path, "r+e");
+	int r = 0;
+
+	if (!f)
+		return -errno;
+	errno = 0;
+	if (!fgets(back, size, f)) {
+		r = errno ? -errno : -EIO;
+	} else if (strcmp(strtok(back, "\n") ?: "", val)) {
+		if (fseek(f, 0, SEEK_SET) || fputs(val, f) < 0 || fflush(f) ||
+		    fseek(f, 0, SEEK_SET) || !fgets(back, size, f))
+			r = errno ? -errno : -EIO;
+	}
+	fclose(f);
+	back[strcspn(back, "\n")] = 0;
+	return r;
+}
+
+unsigned int ecn_apply(const char *ifname, uint32_t priority, struct gpupath_qos_applied *a,
+		       unsigned int room)
+{
+	/* The RoCE ECN reaction and notification points, per priority. */
+	static const char *const points[] = { "roce_np", "roce_rp" };
+	char path[256], back[16] = "", setting[GPUPATH_NAME_LEN];
+	unsigned int i, n = 0;
+	int r;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/ecn", ifname);
+	if (access(path, F_OK)) {
+		if (room)
+			report(&a[n++], ifname, "ecn", -EOPNOTSUPP, false, 0);
+		return n;
+	}
+	for (i = 0; i < 2 && n < room; i++) {
+		snprintf(path, sizeof(path), "/sys/class/net/%s/ecn/%s/enable/%u", ifname,
+			 points[i], priority);
+		snprintf(setting, sizeof(setting), "ecn-%s", points[i]);
+		r = knob(path, "1", back, sizeof(back));
+		report(&a[n++], ifname, setting, r, !r && !strcmp(back, "1"), r ? 0 : atoi(back));
+	}
+	return n;
+}
