@@ -250,7 +250,10 @@ static void print_dev_json(struct json *j, const struct topo_providers *p,
 		json_u64(j, "numa_node", d->numa_node);
 	else
 		json_null(j, "numa_node");
-	json_str(j, "host_bridge", d->host_bridge);
+	if (d->host_bridge[0])
+		json_str(j, "host_bridge", d->host_bridge);
+	else
+		json_null(j, "host_bridge");
 	json_bridge(j, "root_port", d, 0, d->nbridges > 0);
 	/* The switch: the upstream port above the function's downstream port. */
 	json_bridge(j, "switch", d, d->nbridges >= 3 ? d->nbridges - 2 : 0, d->nbridges >= 3);
