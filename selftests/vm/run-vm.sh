@@ -49,8 +49,8 @@
 #                           '- 07:02.0 downstream --- 0a:00.0 NIC 1 (virtio-net)
 #
 # Inside the guest, gpu_bdf N, switch_nvme BDF and switch_nic BDF
-# (guest-lib.sh) find them from sysfs rather than from these numbers. No CMB on these controllers: the
-# GPUs are the only P2P memory.
+# (guest-lib.sh) find them from sysfs rather than from these numbers. No CMB
+# on these controllers: the GPUs are the only P2P memory.
 #
 # The project's programs go into the initramfs (/usr/sbin, and test helpers
 # in /usr/libexec/gpupath); the source tree is shared read-only as /src. Exit status: CMD's, or 124 on
