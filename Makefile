@@ -48,11 +48,11 @@ quiet = @printf '  %-8s %s\n'
 endif
 
 LIB_OBJS := tools/lib/names.o tools/lib/dev.o tools/lib/ctl.o tools/lib/kw.o \
-	tools/lib/conf.o
+	tools/lib/conf.o tools/lib/topo.o
 CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
 	tools/gpupath/version.o tools/gpupath/monitor.o tools/gpupath/provider.o \
 	tools/gpupath/volume.o tools/gpupath/path.o tools/gpupath/args.o \
-	tools/gpupath/portal.o tools/gpupath/qos.o
+	tools/gpupath/portal.o tools/gpupath/qos.o tools/gpupath/topology.o
 DAEMON_OBJS := $(patsubst %.c,%.o,$(wildcard daemon/*.c))
 BENCH_OBJS := tools/gpupath-bench/bench.o
 USER_BINS := tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench

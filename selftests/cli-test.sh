@@ -35,6 +35,8 @@ else
 	t "good path arguments get as far as the module" 1 'module is not loaded' \
 		"$GP" path add 1 /dev/nvme0n1 weight 1000 rail 0 state draining
 fi
+t "topology works without the module" 0 '^(host bridge|no GPU found)' "$GP" topology
+t "topology: stray argument" 2 'Usage: gpupath topology' "$GP" topology extra
 t "no command prints usage" 2 '^Usage: gpupath' "$GP"
 t "unknown command" 2 "unknown command 'frobnicate'" "$GP" frobnicate
 t "unknown option" 2 'Usage: gpupath' "$GP" --frobnicate show

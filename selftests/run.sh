@@ -5,7 +5,8 @@
 #
 #   selftests/run.sh [all | host | static | vm | dkms]...
 #
-#   host    unit tests of the user-space code and the CLI, no VM
+#   host    unit tests of the user-space code and the CLI (topology on a
+#           sysfs tree built for it), no VM
 #   static  checkpatch --strict, and the module built with W=1 and sparse
 #   vm      the test kernel (built once, cached) in QEMU: module, netlink,
 #           CLI, daemon, NVMe-oF over soft-RoCE and TCP, the BAR device;
@@ -67,6 +68,7 @@ suite_host() {
 		"$t" 2>&1 | grep -v '^TAP version\|^1\.\.'
 	done
 	selftests/cli-test.sh
+	selftests/topology-test.sh
 	cuda_check
 }
 

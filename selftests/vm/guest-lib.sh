@@ -82,7 +82,8 @@ pci_dev() {
 # nvmet cannot bind, -19). The peer ends rail1p/rail2p carry no address; a
 # rail is down when its pair has no carrier (rxeN's port then goes DOWN).
 #
-# Every address lives inside the guest, which has no network card.
+# Every address lives inside the guest; its only network cards (the rails
+# topology's NICs) are on QEMU hubs of their own and get no address.
 
 NQN=nqn.2026-11.io.gpupath:selftest
 UUID=5e1f7e57-6a70-4c1d-9c2e-0123456789ab
@@ -332,6 +333,22 @@ pci_switch() {
 	*:*:*.*:*:*:*.*) echo "${up##*/}" ;;
 	*) return 1 ;;
 	esac
+}
+
+# switch_nic BDF: the PCI addresses of the NICs (functions with a network
+# interface; one a line) under the same switch as BDF, e.g. GPU0's own NIC.
+switch_nic() {
+	local sw found n p
+	sw=$(pci_switch "$1") || return 1
+	found=1
+	for n in /sys/class/net/*; do
+		[ -e "$n/device" ] || continue
+		p=$(readlink -f "$n/device")
+		case $p in
+		*/"$sw"/*) p=${p%/virtio*}; echo "${p##*/}"; found=0 ;;
+		esac
+	done
+	return $found
 }
 
 # switch_nvme BDF: the NVMe block devices (nvmeXnY, one a line) whose PCI

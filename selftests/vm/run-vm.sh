@@ -17,16 +17,18 @@
 #   --topology T   where the "GPU" BAR and the emulated NVMe sit:
 #                  switch  both behind one emulated PCIe switch (P2P allowed)
 #                  flat    both on the root bus (P2P refused by 6.1)
-#                  rails   two switches, each with one "GPU" and one NVMe
-#                          controller; the two controllers share one
-#                          namespace (below)
+#                  rails   two switches, each with one "GPU", one NVMe
+#                          controller and one NIC; the two controllers
+#                          share one namespace (below)
 #   --append S     extra kernel command line
 #   --timeout S    hard limit for the whole run (default 600)
 #   --mem M        guest memory (default 2G)
 #
 # rails: two PCIe switches, each behind its own root port, each holding one
 # "GPU" (ivshmem-plain, BAR2 = 64 MiB backed by bar0.img / bar1.img in the
-# work directory) and one NVMe controller. The two controllers belong to one
+# work directory), one NVMe controller and one NIC (virtio-net, on a QEMU hub
+# of its own with nothing else on it: no packet leaves the guest, and no
+# address is set on it). The two controllers belong to one
 # NVMe subsystem (nqn.2026-11.io.gpupath:rails, serial "rails": QEMU wants
 # one serial per subsystem) and share its one namespace (nsid 1, backed by
 # nvme.img), so with nvme_core.multipath=N the guest gets one block device per
@@ -39,14 +41,16 @@
 #
 #   00:10.0 root port --- 01:00.0 switch 0 upstream
 #                           |- 02:00.0 downstream --- 03:00.0 GPU0 (bar0.img)
-#                           '- 02:01.0 downstream --- 04:00.0 NVMe controller 0
-#   00:11.0 root port --- 05:00.0 switch 1 upstream
-#                           |- 06:00.0 downstream --- 07:00.0 GPU1 (bar1.img)
-#                           '- 06:01.0 downstream --- 08:00.0 NVMe controller 1
+#                           |- 02:01.0 downstream --- 04:00.0 NVMe controller 0
+#                           '- 02:02.0 downstream --- 05:00.0 NIC 0 (virtio-net)
+#   00:11.0 root port --- 06:00.0 switch 1 upstream
+#                           |- 07:00.0 downstream --- 08:00.0 GPU1 (bar1.img)
+#                           |- 07:01.0 downstream --- 09:00.0 NVMe controller 1
+#                           '- 07:02.0 downstream --- 0a:00.0 NIC 1 (virtio-net)
 #
-# Inside the guest, gpu_bdf N and switch_nvme BDF (guest-lib.sh) find them
-# from sysfs rather than from these numbers. No CMB on these controllers: the
-# GPUs are the only P2P memory.
+# Inside the guest, gpu_bdf N, switch_nvme BDF and switch_nic BDF
+# (guest-lib.sh) find them from sysfs rather than from these numbers. No CMB
+# on these controllers: the GPUs are the only P2P memory.
 #
 # The project's programs go into the initramfs (/usr/sbin, and test helpers
 # in /usr/libexec/gpupath); the source tree is shared read-only as /src. Exit status: CMD's, or 124 on
@@ -148,11 +152,14 @@ rails)
 		devs+=(-device pcie-root-port,id=rp$i,chassis=1,slot=$((i + 1)),bus=pcie.0,addr=0x1$i
 		       -device x3130-upstream,id=up$i,bus=rp$i
 		       -device xio3130-downstream,id=dn${i}g,bus=up$i,chassis=$((i + 2)),slot=0,addr=0
-		       -device xio3130-downstream,id=dn${i}n,bus=up$i,chassis=$((i + 2)),slot=1,addr=1)
+		       -device xio3130-downstream,id=dn${i}n,bus=up$i,chassis=$((i + 2)),slot=1,addr=1
+		       -device xio3130-downstream,id=dn${i}e,bus=up$i,chassis=$((i + 2)),slot=2,addr=2)
 		truncate -s 64M "$workdir/bar$i.img"
 		devs+=(-object memory-backend-file,id=bar$i,mem-path="$workdir/bar$i.img",share=on,size=64M
 		       -device ivshmem-plain,id=gpu$i,memdev=bar$i,bus=dn${i}g,addr=0
-		       -device nvme,id=nvme$i,serial=rails,subsys=subsys0,bus=dn${i}n,addr=0)
+		       -device nvme,id=nvme$i,serial=rails,subsys=subsys0,bus=dn${i}n,addr=0
+		       -netdev hubport,id=nic$i,hubid=$i
+		       -device virtio-net-pci,id=eth$i,netdev=nic$i,mac=52:54:00:47:50:1$i,romfile=,bus=dn${i}e,addr=0)
 	done
 	# Created after both controllers, so attached to both (shared=on).
 	devs+=(-drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw

@@ -131,5 +131,6 @@ int cmd_volume(struct cli *cli, int argc, char **argv);
 int cmd_path(struct cli *cli, int argc, char **argv);
 int cmd_portal(struct cli *cli, int argc, char **argv);
 int cmd_qos(struct cli *cli, int argc, char **argv);
+int cmd_topology(struct cli *cli, int argc, char **argv);
 
 #endif /* GPUPATH_CLI_H */

@@ -19,6 +19,8 @@ static const struct cli_cmd commands[] = {
 	  cmd_portal },
 	{ "qos", "QoS classes (DSCP, priority, PFC, ETS) portals use: show, add, set, del",
 	  cmd_qos },
+	{ "topology", "the PCIe tree of GPUs, NICs and NVMe, and the rails it gives",
+	  cmd_topology },
 	{ "stats", "I/O counters: direct, and refused by reason", cmd_stats },
 	{ "monitor", "print notifications as they arrive", cmd_monitor },
 	{ "version", "print the versions of the tools and the module", cmd_version },

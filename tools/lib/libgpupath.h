@@ -560,6 +560,99 @@ int gpupath_conf_load(const char *path, struct gpupath_conf **conf, gpupath_conf
 		      void *arg);
 void gpupath_conf_free(struct gpupath_conf *conf);
 
+/* ---- PCIe topology ------------------------------------------------------ */
+
+/*
+ * How close two PCI functions are, nearest first, after the kernel's
+ * pci_p2pdma_distance(): traffic between them goes through
+ *   SWITCH       a bridge they share below the root port (a PCIe switch);
+ *   ROOT_PORT    the root port they share (nothing shared below it);
+ *   HOST_BRIDGE  the host bridge (root complex) they share;
+ *   NUMA         the CPU interconnect, within one NUMA node;
+ *   SYSTEM       the CPU interconnect across NUMA nodes (or NUMA unknown).
+ */
+enum gpupath_topo_rel {
+	GPUPATH_TOPO_REL_SWITCH,
+	GPUPATH_TOPO_REL_ROOT_PORT,
+	GPUPATH_TOPO_REL_HOST_BRIDGE,
+	GPUPATH_TOPO_REL_NUMA,
+	GPUPATH_TOPO_REL_SYSTEM,
+};
+
+enum gpupath_topo_kind {
+	GPUPATH_TOPO_GPU,	/* a GPU, or device memory gpupath serves */
+	GPUPATH_TOPO_NIC,	/* a function with network interfaces */
+	GPUPATH_TOPO_NVME,	/* an NVMe controller (class 0x010802) */
+};
+
+/* Bridges kept per function, from the root port down (more are dropped). */
+#define GPUPATH_TOPO_BRIDGES_MAX	8
+/* Names kept per function (more are dropped). */
+#define GPUPATH_TOPO_NAMES_MAX		4
+/* Closest NVMe functions kept per rail (more are dropped). */
+#define GPUPATH_TOPO_NVME_MAX		8
+
+/* A PCI function and where it sits. */
+struct gpupath_topo_dev {
+	uint32_t kind;			/* enum gpupath_topo_kind */
+	char pci_dev[16];		/* "0000:03:00.0" */
+	uint32_t vendor;
+	uint32_t device;
+	uint32_t pci_class;		/* 0x030200 */
+	int numa_node;			/* -1: none */
+	bool provider;			/* passed as a provider's device */
+	char host_bridge[16];		/* "pci0000:00", "" if none */
+	/* bridge[0] the root port, then switch ports: upstream, downstream... */
+	unsigned int nbridges;
+	char bridge[GPUPATH_TOPO_BRIDGES_MAX][16];
+	/* NIC: its network interfaces; NVMe: its controllers ("nvme0"). */
+	unsigned int nnames;
+	char name[GPUPATH_TOPO_NAMES_MAX][GPUPATH_NAME_LEN];
+	/* NIC: its RDMA devices ("mlx5_0", "rxe0"). */
+	unsigned int nrdma;
+	char rdma[GPUPATH_TOPO_NAMES_MAX][GPUPATH_NAME_LEN];
+};
+
+/* Rail i: the i-th GPU (by address) and what is closest to it. */
+struct gpupath_topo_rail {
+	const struct gpupath_topo_dev *gpu;
+	const struct gpupath_topo_dev *nic;	/* NULL: no NIC at all */
+	uint32_t nic_rel;			/* enum gpupath_topo_rel */
+	unsigned int nnvme;			/* 0: no NVMe at all */
+	const struct gpupath_topo_dev *nvme[GPUPATH_TOPO_NVME_MAX];
+	uint32_t nvme_rel;			/* enum gpupath_topo_rel */
+};
+
+struct gpupath_topo {
+	size_t ndevs;
+	struct gpupath_topo_dev *dev;	/* GPUs, NICs, NVMe; each by address */
+	size_t nrails;
+	struct gpupath_topo_rail *rail;	/* one per GPU, in dev[] order */
+};
+
+/*
+ * Read the topology from sysfs at @sysfs (NULL: $GPUPATH_SYSFS, or "/sys").
+ * GPUs are the display and 3D controllers of NVIDIA, AMD and Intel, and the
+ * functions in @providers (addresses, "0000:03:00.0": the devices gpupath
+ * serves memory from; those not found are left out). The rail of a GPU has
+ * the NIC closest to it (the lowest address among equals) and all the NVMe
+ * functions closest to it. Returns -errno when sysfs cannot be read (no
+ * bus/pci/devices). Free with gpupath_topo_free().
+ */
+int gpupath_topo_scan(const char *sysfs, const char *const *providers, size_t nproviders,
+		      struct gpupath_topo **topo);
+void gpupath_topo_free(struct gpupath_topo *topo);
+/* How close @a and @b are: enum gpupath_topo_rel. */
+uint32_t gpupath_topo_relation(const struct gpupath_topo_dev *a,
+			       const struct gpupath_topo_dev *b);
+/*
+ * Name of an enum gpupath_topo_rel ("switch", "root-port", "host-bridge",
+ * "numa", "system"), "unknown" otherwise.
+ */
+const char *gpupath_topo_rel_name(uint32_t rel);
+/* Name of an enum gpupath_topo_kind ("gpu", "nic", "nvme"), "unknown" otherwise. */
+const char *gpupath_topo_kind_name(uint32_t kind);
+
 /* ---- notifications ----------------------------------------------------- */
 
 enum gpupath_event_type {
