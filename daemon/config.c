@@ -228,7 +228,8 @@ static int apply_portal(struct pass *p, const struct gpupath_conf_portal *want)
 		if (settings_equal(have, c))
 			return 0;
 		/* A set cannot take rails away: then the undo adds it back. */
-		r = push_portal(p, have->nrails ? UNDO_PORTAL_SET : UNDO_PORTAL_ADD, have);
+		r = push_portal(p, !have->nrails && c->nrails ? UNDO_PORTAL_ADD : UNDO_PORTAL_SET,
+				have);
 		if (r < 0)
 			return r;
 		r = portal_set(p->ctl, want->name, c);
@@ -269,9 +270,11 @@ static int apply_portal(struct pass *p, const struct gpupath_conf_portal *want)
 
 /* ---- undo ------------------------------------------------------------------ */
 
-static void rollback(struct pass *p)
+/* Undo this pass's changes, newest first; false if one could not be. */
+static bool rollback(struct pass *p)
 {
 	struct gpupath_portal_conf pc;
+	bool clean = true;
 	struct undo *u;
 	int r = 0;
 
@@ -298,9 +301,14 @@ static void rollback(struct pass *p)
 			r = gpupath_ctl_portal_add(p->ctl, &pc, NULL);
 			break;
 		}
-		if (r < 0)
+		if (r < 0) {
 			log_errno(r, "undoing the change to %s", u->name);
+			clean = false;
+		}
+		free(u->portal);
+		u->portal = NULL;
 	}
+	return clean;
 }
 
 static void pass_free(struct pass *p)
@@ -355,7 +363,8 @@ static bool owned(const char *list, const char *kind, const char *name)
 	return false;
 }
 
-static int owned_write(const char *state, const char *file, const struct gpupath_conf *conf)
+static int owned_write(const char *state, const char *file, const struct gpupath_conf *conf,
+		       const char *kept)
 {
 	char tmp[512], dir[512], *slash;
 	FILE *f;
@@ -377,6 +386,7 @@ static int owned_write(const char *state, const char *file, const struct gpupath
 		fprintf(f, "qos %s\n", conf->qos[i].name);
 	for (i = 0; i < conf->nportals; i++)
 		fprintf(f, "portal %s\n", conf->portals[i].name);
+	fputs(kept, f);
 	if (fclose(f) || rename(tmp, state) < 0)
 		return -errno;
 	return 0;
@@ -395,35 +405,59 @@ static bool in_conf(const struct gpupath_conf *conf, bool portal, const char *na
 	return false;
 }
 
-/* Objects the file named before and no more: portals first, then classes. */
-static void delete_dropped(struct pass *p, const struct gpupath_conf *conf, const char *list)
+/*
+ * Portals the file named before and no more, deleted before anything is
+ * added (a renamed portal keeps its target): undone like the rest.
+ */
+static int drop_portals(struct pass *p, const struct gpupath_conf *conf, const char *list)
 {
 	size_t i;
 	int r;
 
 	for (i = 0; i < p->nportals; i++) {
-		const char *name = p->portals[i].name;
+		const struct gpupath_portal *have = &p->portals[i];
 
-		if (in_conf(conf, true, name) || !owned(list, "portal", name))
+		if (in_conf(conf, true, have->name) || !owned(list, "portal", have->name))
 			continue;
-		r = gpupath_ctl_portal_del(p->ctl, 0, name);
+		r = push_portal(p, UNDO_PORTAL_ADD, have);
 		if (r < 0)
-			kerr(p, 0, r, "portal", name);
-		else
-			log_info("%s: portal %s is no longer named: deleted", p->file, name);
-		p->changes += r >= 0;
+			return r;
+		r = gpupath_ctl_portal_del(p->ctl, 0, have->name);
+		if (r < 0) {
+			free(p->undo[--p->nundo].portal);
+			return kerr(p, 0, r, "portal", have->name);
+		}
+		log_info("%s: portal %s is no longer named: deleted", p->file, have->name);
+		p->changes++;
 	}
+	return 0;
+}
+
+/*
+ * Classes the file named before and no more, once no portal of the file
+ * names them. One still in use (by a portal made with the CLI) stays, and
+ * stays the file's: *@kept lists it for the state file.
+ */
+static void drop_classes(struct pass *p, const struct gpupath_conf *conf, const char *list,
+			 char *kept, size_t size)
+{
+	size_t i, len;
+	int r;
+
 	for (i = 0; i < p->nqos; i++) {
 		const char *name = p->qos[i].name;
 
 		if (in_conf(conf, false, name) || !owned(list, "qos", name))
 			continue;
 		r = gpupath_ctl_qos_del(p->ctl, name);
-		if (r < 0)
+		if (r < 0) {
 			kerr(p, 0, r, "qos", name);
-		else
-			log_info("%s: qos %s is no longer named: deleted", p->file, name);
-		p->changes += r >= 0;
+			len = strlen(kept);
+			snprintf(kept + len, size - len, "qos %s\n", name);
+			continue;
+		}
+		log_info("%s: qos %s is no longer named: deleted", p->file, name);
+		p->changes++;
 	}
 }
 
@@ -431,7 +465,7 @@ int config_apply(struct gpupath_ctl *ctl, const struct gpupath_conf *conf, const
 		 const char *state)
 {
 	struct pass p = { .ctl = ctl, .file = file };
-	char *list;
+	char *list, *kept;
 	size_t i;
 	int r;
 
@@ -443,7 +477,15 @@ int config_apply(struct gpupath_ctl *ctl, const struct gpupath_conf *conf, const
 		pass_free(&p);
 		return r;
 	}
-	/* Classes first: portals name them. */
+	list = owned_read(state, file);
+	kept = calloc(1, (p.nqos + 1) * (GPUPATH_NAME_LEN + 8));
+	if (!kept) {
+		free(list);
+		pass_free(&p);
+		return log_errno(-ENOMEM, "%s", file);
+	}
+	/* Dropped portals, then classes (portals name them), then portals. */
+	r = drop_portals(&p, conf, list);
 	for (i = 0; r >= 0 && i < conf->nqos; i++)
 		r = apply_qos(&p, &conf->qos[i]);
 	for (i = 0; r >= 0 && i < conf->nportals; i++)
@@ -452,15 +494,19 @@ int config_apply(struct gpupath_ctl *ctl, const struct gpupath_conf *conf, const
 		if (p.nundo)
 			log_warn("%s: undoing the %zu change%s made", file, p.nundo,
 				 p.nundo == 1 ? "" : "s");
-		rollback(&p);
-		log_err("%s: not applied; the module's configuration is unchanged", file);
+		if (rollback(&p))
+			log_err("%s: not applied; the module's configuration is unchanged", file);
+		else
+			log_err("%s: not applied, and not all of it could be undone", file);
+		free(list);
+		free(kept);
 		pass_free(&p);
 		return r;
 	}
-	list = owned_read(state, file);
-	delete_dropped(&p, conf, list);
+	drop_classes(&p, conf, list, kept, (p.nqos + 1) * (GPUPATH_NAME_LEN + 8));
 	free(list);
-	r = owned_write(state, file, conf);
+	r = owned_write(state, file, conf, kept);
+	free(kept);
 	if (r < 0)
 		log_errno(r, "cannot write %s", state);
 	log_info("%s: applied, %zu portal%s and %zu QoS class%s, %u change%s", file,

@@ -60,24 +60,39 @@ static int on_ieee(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/* A SET's reply: its status is in the acknowledgement. */
-static int on_ignore(struct nl_msg *msg, void *arg)
+/*
+ * A SET's reply: dcbnl acknowledges it anyway and puts the driver's status
+ * in a u8 DCB_ATTR_IEEE (a negative errno, truncated).
+ */
+static int on_set(struct nl_msg *msg, void *arg)
 {
-	(void)msg;
-	(void)arg;
+	struct nlattr *tb[DCB_ATTR_MAX + 1];
+	int *status = arg;
+	uint8_t v;
+
+	if (nlmsg_parse(nlmsg_hdr(msg), sizeof(struct dcbmsg), tb, DCB_ATTR_MAX, NULL) < 0 ||
+	    !tb[DCB_ATTR_IEEE] || nla_len(tb[DCB_ATTR_IEEE]) < 1)
+		return NL_OK;
+	v = nla_get_u8(tb[DCB_ATTR_IEEE]);
+	*status = v ? -(256 - v) : 0;
 	return NL_OK;
 }
 
-/* One RTM_GETDCB/SETDCB request; a negative errno. */
+/* One RTM_GETDCB (into @st) or RTM_SETDCB (@st NULL) request; a negative errno. */
 static int dcb_request(struct nl_sock *sk, struct nl_msg *msg, struct ieee *st)
 {
-	int r;
+	int r, status = 0;
 
-	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, st ? on_ieee : on_ignore, st);
+	if (st)
+		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_ieee, st);
+	else
+		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_set, &status);
 	r = nl_send_auto(sk, msg);
 	if (r < 0)
 		return -EIO;
 	r = nl_wait_for_ack(sk);
+	if (!r && status)
+		return status;
 	if (r == -NLE_OPNOTSUPP)
 		return -EOPNOTSUPP;
 	if (r == -NLE_NODEV)
@@ -172,7 +187,53 @@ static bool has_app(const struct ieee *st, const struct dcb_app *app)
 	return false;
 }
 
+/*
+ * The ETS table for the classes with a share on one interface: each
+ * priority with a share gets a traffic class of its own (1, 2, ... in
+ * priority order, within the device's ets_cap), traffic class 0 carries
+ * every other priority with what is left of 100%. *@tc is @q's class.
+ */
+static int ets_table(struct ieee_ets *ets, const struct gpupath_qos *const *classes,
+		     unsigned int n, const struct gpupath_qos *q, unsigned int *tc)
+{
+	unsigned int i, prio, ntc = 1, sum = 0;
+	int share[IEEE_8021QAZ_MAX_TCS];
+
+	for (prio = 0; prio < IEEE_8021QAZ_MAX_TCS; prio++)
+		share[prio] = -1;
+	for (i = 0; i < n; i++) {
+		if (!classes[i]->ets)
+			continue;
+		prio = classes[i]->priority & 7;
+		if (share[prio] >= 0 && share[prio] != (int)classes[i]->ets)
+			return -EINVAL;	/* one priority, two shares */
+		if (share[prio] < 0)
+			sum += classes[i]->ets;
+		share[prio] = classes[i]->ets;
+	}
+	if (sum > 100)
+		return -EINVAL;
+	memset(ets->prio_tc, 0, sizeof(ets->prio_tc));
+	memset(ets->tc_tx_bw, 0, sizeof(ets->tc_tx_bw));
+	for (i = 0; i < IEEE_8021QAZ_MAX_TCS; i++)
+		ets->tc_tsa[i] = IEEE_8021QAZ_TSA_ETS;
+	for (prio = 0; prio < IEEE_8021QAZ_MAX_TCS; prio++) {
+		if (share[prio] < 0)
+			continue;
+		if (ets->ets_cap && ntc >= ets->ets_cap)
+			return -ERANGE;	/* more classes than the device has */
+		ets->prio_tc[prio] = ntc;
+		ets->tc_tx_bw[ntc] = share[prio];
+		if (prio == (q->priority & 7))
+			*tc = ntc;
+		ntc++;
+	}
+	ets->tc_tx_bw[0] = 100 - sum;
+	return 0;
+}
+
 unsigned int dcb_apply(const char *ifname, const struct gpupath_qos *q,
+		       const struct gpupath_qos *const *classes, unsigned int nclasses,
 		       struct gpupath_qos_applied *a, unsigned int room)
 {
 	struct dcb_app app = {
@@ -231,23 +292,14 @@ unsigned int dcb_apply(const char *ifname, const struct gpupath_qos *q,
 		report(&a[n++], ifname, "pfc", -EOPNOTSUPP, false, q->pfc);
 	}
 
-	/*
-	 * ETS: the priority gets its own traffic class (the same number) with
-	 * the class's share; traffic class 0 keeps what is left.
-	 */
-	tc = prio;
+	/* ETS: the whole table, from every class on the interface. */
 	if (q->ets && st.has_ets) {
-		r = 0;
-		if (st.ets.prio_tc[prio] != tc || st.ets.tc_tx_bw[tc] != q->ets ||
-		    st.ets.tc_tsa[tc] != IEEE_8021QAZ_TSA_ETS) {
-			st.ets.prio_tc[prio] = tc;
-			st.ets.tc_tsa[tc] = IEEE_8021QAZ_TSA_ETS;
-			st.ets.tc_tx_bw[tc] = q->ets;
-			if (tc) {
-				st.ets.tc_tsa[0] = IEEE_8021QAZ_TSA_ETS;
-				st.ets.tc_tx_bw[0] = 100 - q->ets;
-			}
-			r = ieee_set(sk, ifname, DCB_ATTR_IEEE_ETS, &st.ets, sizeof(st.ets));
+		struct ieee_ets want = st.ets;
+
+		tc = 0;
+		r = ets_table(&want, classes, nclasses, q, &tc);
+		if (!r && memcmp(&want, &st.ets, sizeof(want))) {
+			r = ieee_set(sk, ifname, DCB_ATTR_IEEE_ETS, &want, sizeof(want));
 			if (!r)
 				r = ieee_get(sk, ifname, &st);
 		}

@@ -11,10 +11,12 @@
 
 /*
  * Class @q on @ifname through dcbnl: the DSCP -> priority APP entry, PFC for
- * the priority, and its ETS share when it has one. Fills at most @room
+ * the priority, and its ETS share when it has one (the ETS table made from
+ * @classes, every class used on the interface). Fills at most @room
  * entries of @a ("dcb-app-dscp", "pfc", "ets"); returns how many.
  */
 unsigned int dcb_apply(const char *ifname, const struct gpupath_qos *q,
+		       const struct gpupath_qos *const *classes, unsigned int nclasses,
 		       struct gpupath_qos_applied *a, unsigned int room);
 
 /*

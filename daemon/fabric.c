@@ -894,6 +894,40 @@ static bool applied_equal(const struct gpupath_qos *q, const struct gpupath_qos_
 	return true;
 }
 
+/* The interface a rail connects from: named, or the one with its address. */
+static bool rail_iface(const struct gpupath_portal_rail *rail, char *iface, size_t size)
+{
+	cpy(iface, size, rail->iface);
+	if (!iface[0] && rail->addr[0])
+		addr_iface(rail->addr, iface, size);
+	return iface[0];
+}
+
+/* The classes whose portals connect from @iface (at most @max). */
+static unsigned int classes_on(const struct fabric *f, const char *iface,
+			       const struct gpupath_portal *portals, size_t nportals,
+			       const struct gpupath_qos **out, unsigned int max)
+{
+	char name[IF_NAMESIZE];
+	unsigned int n = 0, r;
+	size_t c, j;
+
+	for (c = 0; c < f->nqos && n < max; c++) {
+		bool used = false;
+
+		for (j = 0; j < nportals && !used; j++) {
+			if (strcmp(portals[j].qos, f->qos[c].name))
+				continue;
+			for (r = 0; r < portals[j].nrails && !used; r++)
+				used = rail_iface(&portals[j].rail[r], name, sizeof(name)) &&
+				       !strcmp(name, iface);
+		}
+		if (used)
+			out[n++] = &f->qos[c];
+	}
+	return n;
+}
+
 /* Whether @device already has entries among the first @n of @a. */
 static bool reported(const struct gpupath_qos_applied *a, unsigned int n, const char *device)
 {
@@ -947,14 +981,15 @@ static void apply_qos(struct fabric *f, struct gpupath_ctl *ctl, struct gpupath_
 		if (strcmp(p->qos, q->name))
 			continue;
 		for (i = 0; i < p->nrails && n < GPUPATH_QOS_APPLIED_MAX; i++) {
+			const struct gpupath_qos *classes[GPUPATH_QOS_APPLIED_MAX];
 			char iface[IF_NAMESIZE];
+			unsigned int nc;
 
-			cpy(iface, sizeof(iface), p->rail[i].iface);
-			if (!iface[0] && p->rail[i].addr[0])
-				addr_iface(p->rail[i].addr, iface, sizeof(iface));
-			if (!iface[0] || reported(a, n, iface))
+			if (!rail_iface(&p->rail[i], iface, sizeof(iface)) || reported(a, n, iface))
 				continue;	/* one interface, several portals */
-			n += dcb_apply(iface, q, a + n, GPUPATH_QOS_APPLIED_MAX - n);
+			nc = classes_on(f, iface, portals, nportals, classes,
+					GPUPATH_QOS_APPLIED_MAX);
+			n += dcb_apply(iface, q, classes, nc, a + n, GPUPATH_QOS_APPLIED_MAX - n);
 			if (!rdma)
 				continue;
 			n += ecn_apply(iface, q->priority, a + n, GPUPATH_QOS_APPLIED_MAX - n);

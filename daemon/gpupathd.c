@@ -52,6 +52,7 @@ struct daemon {
 	bool interval_fixed;	/* given on the command line */
 	const char *config;	/* gpupath.conf's path */
 	bool config_given;	/* on the command line: it must exist */
+	bool config_read;	/* it existed: it must go on existing */
 	struct gpupath_conf *conf;	/* the last good one */
 };
 
@@ -125,12 +126,15 @@ static void conf_error(void *arg, unsigned int line, const char *msg)
 static int load_config(struct daemon *d)
 {
 	struct gpupath_conf *conf;
+	bool absent = false;
 	int r;
 
 	r = gpupath_conf_load(d->config, &conf, conf_error, (void *)d->config);
-	if (r == -ENOENT && !d->config_given) {
+	/* Gone since it was read: a mistake, not "delete everything". */
+	if (r == -ENOENT && !d->config_given && !d->config_read) {
 		log_info("no %s: portals and QoS classes come from the gpupath CLI alone",
 			 d->config);
+		absent = true;
 		r = gpupath_conf_parse("", 0, &conf, NULL, NULL);
 	}
 	if (r < 0)
@@ -143,8 +147,9 @@ static int load_config(struct daemon *d)
 	}
 	gpupath_conf_free(d->conf);
 	d->conf = conf;
-	if (conf->interval && !d->interval_fixed)
-		d->interval = conf->interval;
+	d->config_read |= !absent;
+	if (!d->interval_fixed)
+		d->interval = conf->interval ? conf->interval : INTERVAL_DEFAULT;
 	return 0;
 }
 
@@ -181,14 +186,22 @@ static void apply_config(struct daemon *d)
 
 /* ---- reconcile -------------------------------------------------------- */
 
-/* Run a reconcile pass in @ms (0: cancel). */
+/*
+ * Run a reconcile pass in @ms, or sooner if one is due already: a storm of
+ * events does not keep pushing the pass back.
+ */
 static void soon(struct daemon *d, unsigned int ms)
 {
 	struct itimerspec its = {
 		.it_value.tv_sec = ms / 1000,
 		.it_value.tv_nsec = (long)(ms % 1000) * 1000000,
-	};
+	}, cur;
 
+	if (!timerfd_gettime(d->soonfd, &cur) && (cur.it_value.tv_sec || cur.it_value.tv_nsec) &&
+	    (cur.it_value.tv_sec < its.it_value.tv_sec ||
+	     (cur.it_value.tv_sec == its.it_value.tv_sec &&
+	      cur.it_value.tv_nsec <= its.it_value.tv_nsec)))
+		return;
 	if (timerfd_settime(d->soonfd, 0, &its, NULL) < 0)
 		log_errno(-errno, "cannot arm the reconcile timer");
 }
@@ -364,15 +377,20 @@ static void arm_timer(struct daemon *d)
 
 /* ---- uevents ----------------------------------------------------------- */
 
-/* "KEY=" of a uevent's "ACTION@DEVPATH\0KEY=VALUE\0..." (@len bytes). */
+/*
+ * "KEY=" of a uevent's "ACTION@DEVPATH\0KEY=VALUE\0..." (@len bytes, the
+ * last field NUL-terminated: the caller checks).
+ */
 static const char *uevent_get(const char *buf, size_t len, const char *key)
 {
-	size_t klen = strlen(key);
-	const char *s;
+	size_t klen = strlen(key), n;
+	const char *s, *end = buf + len;
 
-	for (s = buf; s < buf + len; s += strlen(s) + 1)
-		if (!strncmp(s, key, klen) && s[klen] == '=')
+	for (s = buf; s < end; s += n + 1) {
+		n = strnlen(s, end - s);
+		if (n > klen && !strncmp(s, key, klen) && s[klen] == '=')
 			return s + klen + 1;
+	}
 	return NULL;
 }
 
@@ -401,10 +419,14 @@ static int on_uevent(struct loop *l, int fd, uint32_t events, void *userdata)
 			}
 			return 0;
 		}
+		if (peer.nl_pid || buf[n - 1]) {
+			free(buf);	/* not the kernel's, or not NUL-terminated */
+			continue;
+		}
 		subsys = uevent_get((char *)buf, n, "SUBSYSTEM");
 		name = uevent_get((char *)buf, n, "DEVNAME");
 		ev = uevent_get((char *)buf, n, "NVME_EVENT");
-		if (peer.nl_pid == 0 && subsys && name &&
+		if (subsys && name &&
 		    (!strcmp(subsys, "nvme") ||
 		     (!strcmp(subsys, "block") && !strncmp(name, "nvme", 4)))) {
 			log_debug("uevent: %s %s%s%s", (char *)buf, name, ev ? " NVME_EVENT=" : "",
@@ -705,7 +727,8 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "c:fvhV", options, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			d.config = optarg;
+			/* Absolute: the daemon runs from / */
+			d.config = realpath(optarg, NULL) ?: optarg;
 			d.config_given = true;
 			break;
 		case OPT_CHECK_CONFIG:

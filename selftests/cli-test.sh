@@ -89,6 +89,12 @@ c "nqn not an NQN" 4 "portal p: nqn 'pool0' is not an NVMe qualified name" \
 	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nnqn = pool0\n'
 c "bad rails" 4 "portal p: rails: '1' is not RAIL:IFACE" \
 	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nrails = 1\n'
+c "a rail given twice" 4 "portal p: rails: rail 1 is given twice" \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nrails = 1:eth0,1:eth1\n'
+c "a rail's host address" 4 "portal p: rails: host address '10.1' is not an IPv4 or IPv6" \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nrails = 1:@10.1\n'
+c "an NQN with a space" 4 "portal p: nqn 'nqn.a b' is not an NVMe qualified name" \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nnqn = nqn.a b\n'
 c "bad timeout word" 4 "portal p: ctrl-loss-tmo \(or forever\): 'never' is not a number" \
 	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nctrl-loss-tmo = never\n'
 c "daemon interval out of range" 2 '\[daemon\]: interval must be 1 to 3600, not 0' \
@@ -150,7 +156,7 @@ t "portal add: a rail without an interface or address" 2 "'1' is not RAIL:IFACE"
 	"$GP" portal add p1 transport rdma traddr 10.0.0.1 rails 1
 t "portal add: rail 0" 2 'rail must be 1 to 4294967295, not 0' \
 	"$GP" portal add p1 transport rdma traddr 10.0.0.1 rails 0:eth0
-t "portal add: interface name too long" 2 "interface name 'abcdefghijklmnopq' is too long" \
+t "portal add: interface name too long" 2 "'abcdefghijklmnopq' is not an interface name" \
 	"$GP" portal add p1 transport rdma traddr 10.0.0.1 rails 1:abcdefghijklmnopq
 t "portal add: reconnect-delay 0" 2 'reconnect-delay must be 1 to 3600' \
 	"$GP" portal add p1 transport tcp traddr 10.0.0.1 reconnect-delay 0

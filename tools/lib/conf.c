@@ -20,7 +20,6 @@
  * The parser reads it all and reports every mistake with its line; callers
  * apply nothing from a file with mistakes.
  */
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -139,9 +138,9 @@ static bool name_taken(const struct gpupath_conf *c, enum section kind, const ch
 	return false;
 }
 
-static void portal_defaults(struct gpupath_portal_conf *pc, const char *name)
+/* (conf.name is set once the array stops moving, at the end of the parse.) */
+static void portal_defaults(struct gpupath_portal_conf *pc)
 {
-	pc->name = name;
 	pc->set = GPUPATH_PORTAL_SET_TRSVCID | GPUPATH_PORTAL_SET_QOS |
 		  GPUPATH_PORTAL_SET_CTRL_LOSS_TMO | GPUPATH_PORTAL_SET_FAST_IO_FAIL_TMO |
 		  GPUPATH_PORTAL_SET_RECONNECT_DELAY | GPUPATH_PORTAL_SET_NR_IO_QUEUES |
@@ -208,7 +207,7 @@ static int section_start(struct parser *p, char *s)
 		c->portals = a;
 		c->portals[c->nportals].line = p->line;
 		strcpy(c->portals[c->nportals].name, name);
-		portal_defaults(&c->portals[c->nportals].conf, c->portals[c->nportals].name);
+		portal_defaults(&c->portals[c->nportals].conf);
 		c->nportals++;
 	} else {
 		a = grow(c->qos, c->nqos, sizeof(*c->qos));
@@ -231,15 +230,16 @@ static int section_start(struct parser *p, char *s)
 static bool portal_value_ok(struct parser *p, const char *name, const char *key,
 			    const char *val)
 {
-	unsigned char addr[sizeof(struct in6_addr)];
+	const char *s;
 
-	if (!strcmp(key, "traddr") && inet_pton(AF_INET, val, addr) != 1 &&
-	    inet_pton(AF_INET6, val, addr) != 1) {
+	if (!strcmp(key, "traddr") && !gpupath_valid_addr(val)) {
 		error(p, p->line, "portal %s: traddr '%s' is not an IPv4 or IPv6 address", name,
 		      val);
 		return false;
 	}
-	if (!strcmp(key, "nqn") && (strncmp(val, "nqn.", 4) || strlen(val) >= GPUPATH_NQN_LEN)) {
+	for (s = val; *s && *s > 0x20 && *s < 0x7f; s++)
+		;
+	if (!strcmp(key, "nqn") && (strncmp(val, "nqn.", 4) || strlen(val) >= GPUPATH_NQN_LEN || *s)) {
 		error(p, p->line,
 		      "portal %s: nqn '%s' is not an NVMe qualified name (nqn.<date>.<domain>:...)",
 		      name, val);
@@ -335,7 +335,8 @@ int gpupath_conf_parse(const char *text, size_t len, struct gpupath_conf **confp
 {
 	struct parser p = { .fn = fn, .arg = arg };
 	struct gpupath_conf *c;
-	char *line, *next, *s;
+	char *line, *next, *s, *end, *eol;
+	size_t i;
 	int r = 0;
 
 	*confp = NULL;
@@ -350,14 +351,16 @@ int gpupath_conf_parse(const char *text, size_t len, struct gpupath_conf **confp
 	}
 	memcpy(c->text, text, len);
 	c->text[len] = 0;
-	for (line = c->text; line && r >= 0; line = next) {
-		next = strchr(line, '\n');
+	end = c->text + len;
+	for (line = c->text; line < end && r >= 0; line = next) {
+		next = memchr(line, '\n', end - line);
+		eol = next ? next : end;
 		if (next)
 			*next++ = 0;
-		else if (line == c->text + len)
-			break;	/* after the last newline */
+		else
+			next = end;
 		p.line++;
-		if (strlen(line) != (size_t)((next ? next - 1 : c->text + len) - line)) {
+		if (strlen(line) != (size_t)(eol - line)) {
 			error(&p, p.line, "a NUL byte in the line");
 			continue;
 		}
@@ -384,6 +387,8 @@ int gpupath_conf_parse(const char *text, size_t len, struct gpupath_conf **confp
 		gpupath_conf_free(c);
 		return r;
 	}
+	for (i = 0; i < c->nportals; i++)
+		c->portals[i].conf.name = c->portals[i].name;
 	*confp = c;
 	return p.errors;
 }
@@ -398,7 +403,7 @@ int gpupath_conf_load(const char *path, struct gpupath_conf **conf, gpupath_conf
 	int fd, r;
 
 	*conf = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);	/* a FIFO must not block */
 	if (fd < 0)
 		return -errno;
 	r = fstat(fd, &st) < 0 ? -errno : !S_ISREG(st.st_mode) ? -EINVAL :

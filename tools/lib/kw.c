@@ -5,6 +5,7 @@
  * mistake explained in a message the caller prints with its own prefix (the
  * command, or the file and line).
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -191,6 +192,24 @@ static int kw_fail_tmo(const struct gpupath_kw *kw, const char *val, void *dst, 
 	return kw_u32_or(kw, val, dst, err, size, "off", GPUPATH_TMO_OFF);
 }
 
+/* What the kernel takes as an interface name (dev_valid_name()). */
+static bool valid_ifname(const char *s)
+{
+	if (!*s || strlen(s) >= 16 || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (*s == '/' || *s == ':' || isspace((unsigned char)*s))
+			return false;
+	return true;
+}
+
+bool gpupath_valid_addr(const char *s)
+{
+	unsigned char addr[sizeof(struct in6_addr)];
+
+	return inet_pton(AF_INET, s, addr) == 1 || inet_pton(AF_INET6, s, addr) == 1;
+}
+
 /* "ID:[IFACE][@ADDR],..." into the conf's rails (dst is the conf). */
 static int kw_rails(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
 		    size_t size)
@@ -198,6 +217,7 @@ static int kw_rails(const struct gpupath_kw *kw, const char *val, void *dst, cha
 	struct gpupath_portal_conf *conf = dst;
 	char buf[512], *tok, *save, *colon, *at;
 	struct gpupath_portal_rail *rail;
+	unsigned int i;
 
 	if (strlen(val) >= sizeof(buf))
 		return fail(err, size, "%s: too long", kw->name);
@@ -216,16 +236,21 @@ static int kw_rails(const struct gpupath_kw *kw, const char *val, void *dst, cha
 		*colon = 0;
 		if (gpupath_parse_u32("rail", tok, 1, UINT32_MAX, &rail->id, err, size))
 			return -EINVAL;
+		for (i = 0; i + 1 < conf->nrails; i++)
+			if (conf->rail[i].id == rail->id)
+				return fail(err, size, "%s: rail %u is given twice", kw->name,
+					    rail->id);
 		at = strchr(colon + 1, '@');
 		if (at) {
 			*at = 0;
-			if (!at[1] || strlen(at + 1) >= sizeof(rail->addr))
-				return fail(err, size, "%s: bad host address '%s'", kw->name,
-					    at + 1);
+			if (strlen(at + 1) >= sizeof(rail->addr) || !gpupath_valid_addr(at + 1))
+				return fail(err, size,
+					    "%s: host address '%s' is not an IPv4 or IPv6 address",
+					    kw->name, at + 1);
 			strcpy(rail->addr, at + 1);
 		}
-		if (strlen(colon + 1) >= sizeof(rail->iface))
-			return fail(err, size, "%s: interface name '%s' is too long", kw->name,
+		if (colon[1] && !valid_ifname(colon + 1))
+			return fail(err, size, "%s: '%s' is not an interface name", kw->name,
 				    colon + 1);
 		strcpy(rail->iface, colon + 1);
 	}

@@ -491,6 +491,8 @@ int gpupath_parse_id(const char *what, const char *s, uint32_t *id, char *err, s
 int gpupath_parse_name(const char *what, const char *s, int (*parse)(const char *, uint32_t *),
 		       const char *(*name)(uint32_t), uint32_t max, uint32_t *v, char *err,
 		       size_t size);
+/* An IPv4 or IPv6 address, as the module takes it. */
+bool gpupath_valid_addr(const char *s);
 /* A number from kw->min to kw->max. */
 int gpupath_kw_u32(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
 		   size_t size);
