@@ -64,14 +64,14 @@ endif
 ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.o
 
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
-	selftests/build/io-check
+	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv
 UNIT_BINS := selftests/build/json_test selftests/build/model_test
 # kselftest_harness.h, from the kernel source tree (selftests/run.sh finds it)
 KSFT ?= /usr/src/linux/tools/testing/selftests
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test \
-	vm-test dkms-test demo checkpatch sparse
+	vm-test dkms-test fuzz-vm demo checkpatch sparse
 
 all: userspace module-or-skip
 
@@ -139,6 +139,16 @@ selftests/build/io-check: selftests/vm/io-check.c
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $^
+
+selftests/build/gp-priv: selftests/vm/priv.c
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^
+
+selftests/build/gp-fuzz: selftests/vm/fuzz.c tools/lib/libgpupath.a
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
 
 selftests/build/nl-check: selftests/vm/nl-check.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)
@@ -222,6 +232,11 @@ vm-test: deps
 
 dkms-test: deps
 	@selftests/run.sh dkms
+
+# A million fuzzed netlink and ioctl inputs on the debug kernel (FUZZ_SEED,
+# FUZZ_NL, FUZZ_IOCTL); about an hour under emulation.
+fuzz-vm: deps
+	@selftests/run.sh fuzz
 
 demo: deps
 	@selftests/vm/demo.sh

@@ -3,7 +3,7 @@
 #
 # The test runner behind `make test`:
 #
-#   selftests/run.sh [all | host | static | vm | dkms]...
+#   selftests/run.sh [all | host | static | vm | dkms | fuzz]...
 #
 #   host    unit tests of the user-space code and the CLI (topology on a
 #           sysfs tree built for it), no VM
@@ -14,6 +14,8 @@
 #           on the root bus, tests-rails/ with two switches (run-vm.sh)
 #   dkms    DKMS build against Debian's stock headers (P2PDMA off), then
 #           Debian's stock kernel booted with that module
+#   fuzz    not in "all": the long fuzzing run, vm/tests/fuzz.sh on the
+#           debug kernel with a million inputs (make fuzz-vm)
 #
 # Every suite prints TAP; this script counts it and ends with the line
 # "N passed, N failed, N skipped". Logs and VM work directories are kept in
@@ -154,21 +156,47 @@ host_side_checks() {
 	fi
 }
 
-suite_vm() {
-	local kdir work start
+# vm_prepare NAME: the test kernel (KERNEL_VARIANT) built or cached, user
+# space and the module built, $build/NAME-$KERNEL_VARIANT made the work
+# directory with the module in it; sets kdir, work and append.
+vm_prepare() {
+	local start
 	start=$(date +%s)
-	kdir=$(selftests/vm/build-kernel.sh) || { notok "vm: test kernel build"; return; }
-	ok "vm: test kernel $(basename "$kdir") ready after $(( $(date +%s) - start )) s"
-	check "vm: user space and test helpers build" $MAKE userspace test-bins || return
-	work=$build/vm-$KERNEL_VARIANT
+	kdir=$(selftests/vm/build-kernel.sh) || { notok "$1: test kernel build"; return 1; }
+	ok "$1: test kernel $(basename "$kdir") ready after $(( $(date +%s) - start )) s"
+	check "$1: user space and test helpers build" $MAKE userspace test-bins || return 1
+	work=$build/$1-$KERNEL_VARIANT
 	rm -rf "$work"
 	mkdir -p "$work"
-	check "vm: module builds against the test kernel" \
-		selftests/vm/build-module.sh "$kdir/build" "$build/kmod-test-$KERNEL_VARIANT" || return
+	check "$1: module builds against the test kernel" \
+		selftests/vm/build-module.sh "$kdir/build" "$build/kmod-test-$KERNEL_VARIANT" ||
+		return 1
 	cp "$build/kmod-test-$KERNEL_VARIANT/gpupath.ko" "$work/"
 	# Managed mode: every controller's namespace is its own block device.
-	local append="EXPECT_P2PDMA=1 nvme_core.multipath=N"
+	append="EXPECT_P2PDMA=1 nvme_core.multipath=N"
 	[ "$KERNEL_VARIANT" = debug ] && append="$append panic_on_warn=1 kasan.fault=panic"
+	return 0
+}
+
+# The long fuzzing run (make fuzz-vm): tests/fuzz.sh alone, on the debug
+# kernel unless KERNEL_VARIANT says otherwise, FUZZ_NL + FUZZ_IOCTL inputs
+# (default 500000 each) from FUZZ_SEED (default 1).
+suite_fuzz() {
+	local kdir work append start
+	KERNEL_VARIANT=${KERNEL_VARIANT_FUZZ:-debug}
+	export KERNEL_VARIANT
+	vm_prepare fuzz || return
+	start=$(date +%s)
+	run_guest "fuzz" "$work" /src/selftests/vm/tests/fuzz.sh \
+		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology switch \
+		--append "$append FUZZ_SEED=${FUZZ_SEED:-1} FUZZ_NL=${FUZZ_NL:-500000} FUZZ_IOCTL=${FUZZ_IOCTL:-500000}" \
+		--timeout 5400
+	echo "# fuzz: guest ran for $(( $(date +%s) - start )) s"
+}
+
+suite_vm() {
+	local kdir work append start
+	vm_prepare vm || return
 	start=$(date +%s)
 	run_guest "vm" "$work" "$(ls selftests/vm/tests/*.sh | sed 's|^|/src/|' | tr '\n' ' ')" \
 		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology switch \
@@ -227,8 +255,8 @@ log=$build/test.log
 start=$(date +%s)
 for s in "${suites[@]}"; do
 	case $s in
-	host | static | vm | dkms) ;;
-	*) die "unknown suite '$s' (host, static, vm, dkms, all)" ;;
+	host | static | vm | dkms | fuzz) ;;
+	*) die "unknown suite '$s' (host, static, vm, dkms, fuzz, all)" ;;
 	esac
 	echo "# suite $s"
 	"suite_$s" 2>&1 | tee -a "$log"

@@ -444,3 +444,19 @@ fio_check() {
 	fio_pid=
 	grep -q "err= 0" /tmp/fio.out || { cat /tmp/fio.out; fail "fio errors ($1)"; }
 }
+
+# kmemleak (debug kernels): kmemleak_clear forgets what is there now;
+# kmemleak_check WHAT fails the test on any new suspect, after the 5 s
+# kmemleak waits before reporting an object. Returns 1 without kmemleak.
+KML=/sys/kernel/debug/kmemleak
+kmemleak_clear() { [ -w $KML ] && echo clear >$KML; }
+kmemleak_check() {
+	[ -w $KML ] || return 1
+	sleep 6
+	echo scan >$KML
+	echo scan >$KML
+	if [ -s $KML ]; then
+		cat $KML
+		fail "kmemleak reports leaks after $1"
+	fi
+}

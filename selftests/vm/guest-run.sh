@@ -20,8 +20,9 @@ for t in "$@"; do
 	4) echo "ok $n $name # SKIP $(tail -n 1 "/tmp/$name.log" | sed 's/^SKIP: //')" ;;
 	*) echo "not ok $n $name # exit $rc"; failed=1 ;;
 	esac
-	# Every test starts from the same state: the BAR device unbound from
-	# gpupath's stub, the module unloaded.
+	# Every test starts from the same state: no daemon left running, the
+	# BAR device unbound from gpupath's stub, the module unloaded.
+	killall -q gpupathd 2>/dev/null && sleep 1
 	for d in /sys/bus/pci/devices/*; do
 		[ "$(cat "$d/driver_override" 2>/dev/null)" = gpupath ] || continue
 		[ -e "$d/driver" ] && echo "${d##*/}" >"$d/driver/unbind"

@@ -11,6 +11,7 @@ $GP monitor -j --count 2 >/tmp/mon.json 2>/tmp/mon.err &
 mon=$!
 $GPD --foreground --verbose --interval 1 >/tmp/gpd.log 2>&1 &
 gpd=$!
+trap '[ -z "$gpd" ] || kill $gpd 2>/dev/null' EXIT
 wait_for 10 grep -q 'monitoring (module loaded)' /tmp/mon.err || fail "monitor did not start"
 wait_for 10 grep -q 'features:' /tmp/gpd.log || fail "daemon did not read the module: $(cat /tmp/gpd.log)"
 rmmod gpupath || fail rmmod
@@ -23,11 +24,12 @@ jq -s -e '.[0].event == "module-unloaded" and .[1].event == "module-loaded" and
 	  .[1].module.genl_version == 1' /tmp/mon.json >/dev/null || fail "monitor events wrong"
 wait_for 10 grep -q 'gpupath module loaded' /tmp/gpd.log || fail "daemon missed the reload"
 kill -HUP $gpd
-wait_for 10 grep -q 'reloading configuration' /tmp/gpd.log || fail "daemon ignored SIGHUP"
+wait_for 10 grep -q 'reloading /etc/gpupath/gpupath.conf' /tmp/gpd.log || fail "daemon ignored SIGHUP"
 kill -0 $gpd || fail "daemon died on SIGHUP"
 kill -TERM $gpd
 wait $gpd
 rc=$?
+gpd=
 cat /tmp/gpd.log
 [ $rc = 0 ] || fail "daemon exit status $rc on SIGTERM"
 grep -q stopping /tmp/gpd.log || fail "daemon did not log its stop"

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gp-priv: what an unprivileged user can and cannot do with /dev/gpupath.
+ * Run in the VM:
+ *
+ *   gp-priv as UID CMD [ARG]...      run CMD as UID (and GID UID), no groups,
+ *                                    no capabilities
+ *   gp-priv check PROVIDER_ID BLOCKDEV
+ *
+ * check, as whoever runs it (the test runs it as a user), each with its
+ * exact errno:
+ *  - device memory allocated on one open file is not reachable from another
+ *    file, in this process or a child that opens its own (mmap and I/O by
+ *    the other's offsets and handles fail), while a child that inherited
+ *    the file (sharing on purpose) maps it and sees the bytes;
+ *  - host memory: the caller's own pins, memory it does not have mapped
+ *    does not (EFAULT), read-only memory cannot be a read's target (EFAULT);
+ *  - I/O goes through block-device descriptors opened the right way: a read
+ *    on BLOCKDEV opened read-only works, a write on it fails (EBADF), a
+ *    regular file is refused (ENOTBLK), a descriptor of another process's
+ *    table is not reachable (EBADF).
+ * BLOCKDEV must be readable by the caller; nothing is written to it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/gpupath.h>
+
+#define MiB (1024 * 1024)
+
+static int failures;
+
+static void expect(const char *what, int ret, int want)
+{
+	int got = ret < 0 ? errno : 0;
+
+	if (got == want) {
+		printf("pass %s: %s\n", what, want ? strerror(want) : "ok");
+		return;
+	}
+	printf("FAIL %s: got %s (%d), expected %s (%d)\n", what, got ? strerror(got) : "success",
+	       got, want ? strerror(want) : "success", want);
+	failures++;
+}
+
+static int dev_open(void)
+{
+	int fd = open("/dev/" GPUPATH_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror("gp-priv: /dev/" GPUPATH_DEVICE_NAME);
+		exit(2);
+	}
+	return fd;
+}
+
+static int io(int ctl, uint64_t handle, int fd, uint32_t op, uint64_t len)
+{
+	struct gpupath_io req = { .handle = handle, .fd = fd, .op = op, .len = len };
+
+	return ioctl(ctl, GPUPATH_IOC_IO, &req);
+}
+
+/* Device memory stays with its file unless the file is shared. */
+static void device_memory(uint32_t prov, int blk)
+{
+	struct gpupath_alloc a = { .provider = prov, .size = MiB };
+	int ctl = dev_open(), other = dev_open(), st;
+	unsigned char *p, *q;
+	pid_t pid;
+
+	if (ioctl(ctl, GPUPATH_IOC_ALLOC, &a) < 0) {
+		expect("alloc 1 MiB of device memory", -1, 0);
+		return;
+	}
+	expect("alloc 1 MiB of device memory", 0, 0);
+	p = mmap(NULL, MiB, PROT_READ | PROT_WRITE, MAP_SHARED, ctl, a.mmap_offset);
+	expect("mmap it through its own file", p == MAP_FAILED ? -1 : 0, 0);
+	if (p != MAP_FAILED)
+		memset(p, 0x6b, MiB);
+	q = mmap(NULL, MiB, PROT_READ, MAP_SHARED, other, a.mmap_offset);
+	expect("mmap it through another open file", q == MAP_FAILED ? -1 : 0, EINVAL);
+	expect("I/O into it through another open file", io(other, a.handle, blk, 1, 4096), ENOENT);
+	expect("free it through another open file", ioctl(other, GPUPATH_IOC_FREE, &a.handle),
+	       ENOENT);
+
+	pid = fork();
+	if (pid == 0) {
+		/* A child with a file of its own: nothing of the parent's. */
+		int mine = dev_open(), bad = 0;
+
+		q = mmap(NULL, MiB, PROT_READ, MAP_SHARED, mine, a.mmap_offset);
+		bad |= q != MAP_FAILED || errno != EINVAL;
+		bad |= io(mine, a.handle, blk, 1, 4096) == 0 || errno != ENOENT;
+		/* The inherited file: shared on purpose, the parent's bytes. */
+		q = mmap(NULL, MiB, PROT_READ, MAP_SHARED, ctl, a.mmap_offset);
+		bad |= q == MAP_FAILED || q[0] != 0x6b || q[MiB - 1] != 0x6b;
+		_exit(bad);
+	}
+	expect("a child's own file reaches none of it; the inherited one shares it",
+	       waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1, 0);
+	if (p != MAP_FAILED)
+		munmap(p, MiB);
+	close(other);
+	close(ctl);
+}
+
+/* Host memory: only the caller's own, mapped and writable for a read. */
+static void host_memory(int blk)
+{
+	struct gpupath_host_reg r = { .size = MiB };
+	int ctl = dev_open(), file;
+	void *mem, *ro, *hole;
+
+	mem = mmap(NULL, MiB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ro = mmap(NULL, MiB, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	hole = mmap(NULL, MiB, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED || ro == MAP_FAILED || hole == MAP_FAILED) {
+		perror("gp-priv: mmap");
+		exit(2);
+	}
+	munmap(hole, MiB);	/* now nobody's */
+	r.addr = (uintptr_t)hole;
+	expect("register memory not mapped", ioctl(ctl, GPUPATH_IOC_REG_HOST, &r), EFAULT);
+	r.addr = (uintptr_t)ro;
+	expect("register read-only memory (a read's target)",
+	       ioctl(ctl, GPUPATH_IOC_REG_HOST, &r), EFAULT);
+	r.addr = 0xffff888000000000ULL;
+	expect("register a kernel address", ioctl(ctl, GPUPATH_IOC_REG_HOST, &r), EFAULT);
+	r.addr = (uintptr_t)mem;
+	expect("register its own memory", ioctl(ctl, GPUPATH_IOC_REG_HOST, &r), 0);
+
+	expect("read from the block device opened read-only", io(ctl, r.handle, blk, 1, MiB), 0);
+	expect("write to the block device opened read-only", io(ctl, r.handle, blk, 2, MiB),
+	       EBADF);
+	file = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	expect("read from a regular file", io(ctl, r.handle, file, 1, 4096), ENOTBLK);
+	close(file);
+	/* A number that is an open block device in another process only. */
+	expect("a descriptor this process does not have", io(ctl, r.handle, 900, 1, 4096),
+	       EBADF);
+	close(ctl);
+}
+
+static int drop_to(const char *s, char **argv)
+{
+	char *end;
+	long uid = strtol(s, &end, 10);
+
+	if (*end || uid <= 0) {
+		fprintf(stderr, "gp-priv: '%s' is not a user id above 0\n", s);
+		return 2;
+	}
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid)) {
+		perror("gp-priv: dropping privileges");
+		return 2;
+	}
+	if (!setuid(0)) {
+		fprintf(stderr, "gp-priv: privileges not dropped\n");
+		return 2;
+	}
+	execvp(argv[0], argv);
+	perror("gp-priv: exec");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	char *end;
+	long prov;
+	int blk;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 4 && !strcmp(argv[1], "as"))
+		return drop_to(argv[2], argv + 3);
+	if (argc != 4 || strcmp(argv[1], "check")) {
+		fprintf(stderr, "Usage: gp-priv as UID CMD [ARG]...\n"
+			"       gp-priv check PROVIDER_ID BLOCKDEV\n");
+		return 2;
+	}
+	prov = strtol(argv[2], &end, 10);
+	if (*end || prov <= 0) {
+		fprintf(stderr, "gp-priv: '%s' is not a provider id\n", argv[2]);
+		return 2;
+	}
+	blk = open(argv[3], O_RDONLY | O_CLOEXEC);
+	if (blk < 0) {
+		perror(argv[3]);
+		return 2;
+	}
+	printf("uid %d euid %d\n", getuid(), geteuid());
+	device_memory(prov, blk);
+	host_memory(blk);
+	return failures ? 1 : 0;
+}

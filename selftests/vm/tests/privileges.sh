@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+# An unprivileged user (uid 1000, no groups, no capabilities):
+#  - reads the configuration, but every change (providers, volumes, paths,
+#    portals, QoS classes) is refused with EPERM and a message, and nothing
+#    changes;
+#  - uses /dev/gpupath (mode 0666) for its own memory only: gp-priv check
+#    (selftests/vm/priv.c) runs as the user, each refusal with its errno;
+#  - cannot open a block device for writing that it may only read, so has
+#    no descriptor to write through.
+. /src/selftests/vm/guest-lib.sh
+
+PRIV=/usr/libexec/gpupath/gp-priv
+U=1000
+modprobe null_blk nr_devices=1 gb=1 || fail "null_blk"
+load_module
+cleanup() {
+	unbind_bar
+	rmmod null_blk 2>/dev/null
+}
+trap cleanup EXIT
+prov=$(bind_bar) || fail "bind the BAR"
+chmod 0644 /dev/nullb0
+user() { $PRIV as $U "$@"; }
+
+[ "$(user id -u)" = $U ] || fail "gp-priv as $U runs as $(user id -u)"
+user $GP show >/dev/null || fail "a user cannot read the configuration"
+user $GP provider show -j | jq -e ".providers[0].id == $prov" >/dev/null ||
+	fail "a user does not see the provider"
+$GP show -j | jq -S 'del(.stats)' >/tmp/before.json
+refused() {
+	out=$(user $GP "$@" 2>&1)
+	rc=$?
+	echo "as uid $U: gpupath $* -> $out (exit $rc)"
+	[ $rc = 1 ] && echo "$out" | grep -q "Operation not permitted" ||
+		fail "gpupath $* was not refused with EPERM"
+}
+refused qos add q dscp 10
+refused portal add p transport tcp traddr 10.99.0.1 nqn $NQN
+refused provider del "$prov"
+refused provider add 0000:00:01.0
+refused volume add policy round-robin
+refused path set 1 weight 2
+refused volume set 1 policy weighted
+$GP show -j | jq -S 'del(.stats)' | diff /tmp/before.json - ||
+	fail "a refused change changed something"
+note "uid $U: 7 configuration changes refused with EPERM, nothing changed"
+
+user $PRIV check "$prov" /dev/nullb0 >/tmp/priv.out 2>&1
+rc=$?
+cat /tmp/priv.out
+[ $rc = 0 ] || fail "gp-priv check as uid $U: exit $rc"
+grep -q "^uid $U euid $U$" /tmp/priv.out || fail "gp-priv check did not run as $U"
+note "uid $U: $(grep -c '^pass' /tmp/priv.out) device and host memory checks passed"
+! user sh -c 'exec 3>/dev/nullb0' 2>/dev/null || fail "uid $U opened /dev/nullb0 for writing"
+$GP provider show -j | jq -e '([.providers[].allocated] | add // 0) == 0' >/dev/null ||
+	fail "the user's device memory was not freed: $($GP provider show)"
