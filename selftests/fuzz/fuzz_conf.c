@@ -67,6 +67,31 @@ static void check_portal(const struct gpupath_conf *c, size_t len,
 	}
 }
 
+/* A file without mistakes: what the module is sent is what it takes. */
+static void check_clean(const struct gpupath_conf *c)
+{
+	const struct gpupath_portal_conf *pc;
+	const struct gpupath_qos_conf *qc;
+	unsigned int i;
+	size_t n;
+
+	for (n = 0; n < c->nportals; n++) {
+		pc = &c->portals[n].conf;
+		CHECK(pc->transport <= GPUPATH_TRANSPORT_MAX);
+		CHECK(pc->traddr && gpupath_valid_addr(pc->traddr));
+		CHECK(!pc->subsysnqn || (!strncmp(pc->subsysnqn, "nqn.", 4) &&
+					 strlen(pc->subsysnqn) < GPUPATH_NQN_LEN));
+		CHECK(pc->qos && strlen(pc->qos) < GPUPATH_NAME_LEN);
+		CHECK(pc->trsvcid >= 1 && pc->trsvcid <= 65535);
+		for (i = 0; i < pc->nrails; i++)
+			CHECK(pc->rail[i].id && (*pc->rail[i].iface || *pc->rail[i].addr));
+	}
+	for (n = 0; n < c->nqos; n++) {
+		qc = &c->qos[n].conf;
+		CHECK(qc->dscp <= 63 && qc->priority <= 7 && qc->pfc <= 1 && qc->ets <= 100);
+	}
+}
+
 static void check_conf(const struct gpupath_conf *c, size_t len)
 {
 	size_t i, j;
@@ -103,6 +128,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	CHECK(conf && r == in.errors);
 	check_conf(conf, size);
+	if (!r)
+		check_clean(conf);
 	gpupath_conf_free(conf);
 	return 0;
 }

@@ -12,6 +12,7 @@
 
 #include "libgpupath.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 #define CHECK_STR(a) CHECK(strnlen(a, sizeof(a)) < sizeof(a))
 
@@ -94,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sep = key + strcspn(key, "\n");
 	val = size && sep < key + size ? sep + 1 : NULL;
 	*sep = 0;
-	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(tables); i++) {
 		set(&tables[i], key, val, 512);
 		set(&tables[i], key, val, 12);
 	}
