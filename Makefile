@@ -9,6 +9,8 @@
 #   make vm-test         the VM suite only       (KERNEL_VARIANT=debug for KASAN etc.)
 #   make install         user space + module     (DESTDIR, PREFIX)
 #   make dkms-install    register, build and install the module with DKMS
+#   make fuzz            the libFuzzer harnesses of selftests/fuzz/, FUZZ_SECONDS
+#                        each (default 60), seed FUZZ_SEED (default 1)
 #
 # Kernel selection follows DKMS: KERNELRELEASE (default: the running kernel)
 # and KDIR (default: /lib/modules/$(KERNELRELEASE)/build).
@@ -71,7 +73,7 @@ KSFT ?= /usr/src/linux/tools/testing/selftests
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test \
-	vm-test dkms-test fuzz-vm demo checkpatch sparse
+	vm-test dkms-test fuzz-vm demo checkpatch sparse fuzz fuzz-bins
 
 all: userspace module-or-skip
 
@@ -165,6 +167,42 @@ selftests/build/model_test: selftests/unit/model_test.c tools/lib/libgpupath.a
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) -isystem $(KSFT) -Wno-unused-parameter -o $@ $^ $(NL_LIBS)
 
+# libFuzzer harnesses (clang), with the library sources they exercise built
+# here with the same sanitizers. A crash leaves its input in
+# selftests/build/fuzz/work/HARNESS/; replay it with
+# selftests/build/fuzz/fuzz_HARNESS FILE.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SEED ?= 1
+FUZZ_DIR := selftests/build/fuzz
+FUZZ_BINS := $(FUZZ_DIR)/fuzz_conf $(FUZZ_DIR)/fuzz_decode $(FUZZ_DIR)/fuzz_kw
+FUZZ_LIB_OBJS := $(patsubst tools/lib/%.o,$(FUZZ_DIR)/lib/%.o,$(LIB_OBJS))
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-std=gnu11 -Wall -Wextra $(WERROR) -MMD -MP -Iuapi -Itools/lib \
+	$(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
+
+fuzz-bins: $(FUZZ_BINS)
+
+.SECONDARY: $(FUZZ_LIB_OBJS)
+
+fuzz: fuzz-bins
+	@selftests/fuzz/run.sh -t $(FUZZ_SECONDS) -s $(FUZZ_SEED)
+
+$(FUZZ_DIR)/lib/%.o: tools/lib/%.c
+	@mkdir -p $(@D)
+	$(quiet) FUZZCC $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+# The seeds of the decode harness (selftests/fuzz/corpus/decode) come from this.
+$(FUZZ_DIR)/mkcorpus: selftests/fuzz/mkcorpus.c
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(NL_LIBS)
+
+$(FUZZ_DIR)/fuzz_%: selftests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
+	$(quiet) FUZZLD $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c %.o,$^) $(NL_LIBS)
+
 module:
 	@test -d "$(KDIR)" || { echo "error: no kernel build tree at $(KDIR)"; \
 		echo "       install linux-headers-$(KERNELRELEASE) or pass KDIR=..."; exit 1; }
@@ -249,4 +287,4 @@ clean:
 	rm -rf selftests/build
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean; fi
 
--include $(ALL_OBJS:.o=.d)
+-include $(ALL_OBJS:.o=.d) $(wildcard $(FUZZ_DIR)/*.d $(FUZZ_DIR)/lib/*.d)

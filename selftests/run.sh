@@ -6,7 +6,7 @@
 #   selftests/run.sh [all | host | static | vm | dkms | fuzz]...
 #
 #   host    unit tests of the user-space code and the CLI (topology on a
-#           sysfs tree built for it), no VM
+#           sysfs tree built for it), a short fuzzing run, no VM
 #   static  checkpatch --strict, and the module built with W=1 and sparse
 #   vm      the test kernel (built once, cached) in QEMU: module, netlink,
 #           CLI, daemon, NVMe-oF over soft-RoCE and TCP, the BAR device;
@@ -72,6 +72,22 @@ suite_host() {
 	selftests/cli-test.sh
 	selftests/topology-test.sh
 	cuda_check
+	fuzz_check
+}
+
+# The config parser and the netlink decoders under libFuzzer, 20 s each from
+# a fixed seed (make fuzz runs them longer).
+fuzz_check() {
+	local cc=${FUZZ_CC:-clang} probe=$build/fuzz-probe
+	if ! printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' |
+		"$cc" -x c -fsanitize=fuzzer,address,undefined -o "$probe" - >/dev/null 2>&1; then
+		skipped "fuzz: config parser and netlink decoders" \
+			"$cc with libFuzzer not installed (Debian: clang, libclang-rt-14-dev)"
+		return
+	fi
+	check "fuzz: harnesses build with libFuzzer, ASan and UBSan" \
+		$MAKE fuzz-bins WERROR=-Werror FUZZ_CC="$cc" || return
+	selftests/fuzz/run.sh -t 20 -s 1
 }
 
 # libgpupath-cuda: built wherever CUDA is; run where a CUDA device is too.

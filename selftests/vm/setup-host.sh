@@ -15,8 +15,8 @@ pkgs=(
 	sparse perl dkms openssl linux-headers-amd64 kmod
 	# VM and what goes into its initramfs
 	qemu-system-x86 cpio busybox-static nvme-cli iproute2 fio jq dmsetup tcpdump
-	# host-side checks
-	python3
+	# host-side checks, the fuzzing harnesses (libFuzzer is in libclang-rt)
+	python3 clang libclang-rt-14-dev
 )
 
 missing=()
