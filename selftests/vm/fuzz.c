@@ -138,6 +138,152 @@ static void put_string(struct nl_msg *msg, int type)
 
 static void put_attrs(struct nl_msg *msg, int depth);
 static void put_attr_nest(struct nl_msg *msg, int type, int depth);
+static void put_attr(struct nl_msg *msg, int type, int depth);
+
+/*
+ * ---- the protocol's shape: each object's members and their kinds, as
+ * requests carry them (a reply-only member is refused by the strict policy,
+ * and comes in only as noise) ----
+ */
+
+enum kind { U32, U64, STR, FLAG, RAIL, CONN, APPLIED };
+
+struct member {
+	uint16_t type;
+	uint8_t kind;
+};
+
+struct shape {
+	uint16_t type;			/* GPUPATH_A_* of the nest (0: none) */
+	const struct member *m;
+	unsigned int n;
+};
+
+#define SHAPE(t, a) { t, a, sizeof(a) / sizeof(a[0]) }
+
+static const struct member provider_m[] = {
+	{ GPUPATH_A_PROVIDER_ID, U32 }, { GPUPATH_A_PROVIDER_PCI_DEV, STR },
+};
+
+static const struct member volume_m[] = {
+	{ GPUPATH_A_VOLUME_ID, U32 }, { GPUPATH_A_VOLUME_NAME, STR },
+	{ GPUPATH_A_VOLUME_WWID, STR }, { GPUPATH_A_VOLUME_POLICY, U32 },
+	{ GPUPATH_A_VOLUME_FALLBACK, U32 }, { GPUPATH_A_VOLUME_QUEUE_TIMEOUT, U32 },
+};
+
+static const struct member path_m[] = {
+	{ GPUPATH_A_PATH_ID, U32 }, { GPUPATH_A_PATH_VOLUME, U32 },
+	{ GPUPATH_A_PATH_DEVICE, STR }, { GPUPATH_A_PATH_STATE, U32 },
+	{ GPUPATH_A_PATH_WEIGHT, U32 }, { GPUPATH_A_PATH_RAIL, U32 },
+	{ GPUPATH_A_PATH_LINK, U32 },
+};
+
+static const struct member portal_m[] = {
+	{ GPUPATH_A_PORTAL_ID, U32 }, { GPUPATH_A_PORTAL_NAME, STR },
+	{ GPUPATH_A_PORTAL_TRANSPORT, U32 }, { GPUPATH_A_PORTAL_TRADDR, STR },
+	{ GPUPATH_A_PORTAL_TRSVCID, U32 }, { GPUPATH_A_PORTAL_SUBSYSNQN, STR },
+	{ GPUPATH_A_PORTAL_RAIL, RAIL }, { GPUPATH_A_PORTAL_QOS, STR },
+	{ GPUPATH_A_PORTAL_CTRL_LOSS_TMO, U32 }, { GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO, U32 },
+	{ GPUPATH_A_PORTAL_RECONNECT_DELAY, U32 }, { GPUPATH_A_PORTAL_NR_IO_QUEUES, U32 },
+	{ GPUPATH_A_PORTAL_CONN, CONN }, { GPUPATH_A_PORTAL_CONN_CLEAR, FLAG },
+};
+
+static const struct member rail_m[] = {
+	{ GPUPATH_A_RAIL_ID, U32 }, { GPUPATH_A_RAIL_IFACE, STR }, { GPUPATH_A_RAIL_ADDR, STR },
+};
+
+static const struct member conn_m[] = {
+	{ GPUPATH_A_CONN_RAIL, U32 }, { GPUPATH_A_CONN_SUBSYSNQN, STR },
+	{ GPUPATH_A_CONN_TRADDR, STR }, { GPUPATH_A_CONN_STATE, U32 },
+	{ GPUPATH_A_CONN_CONTROLLER, STR }, { GPUPATH_A_CONN_ATTEMPTS, U32 },
+	{ GPUPATH_A_CONN_ERROR, U32 }, { GPUPATH_A_CONN_RETRY_MS, U32 },
+	{ GPUPATH_A_CONN_TRSVCID, U32 },
+};
+
+static const struct member qos_m[] = {
+	{ GPUPATH_A_QOS_NAME, STR }, { GPUPATH_A_QOS_DSCP, U32 },
+	{ GPUPATH_A_QOS_PRIORITY, U32 }, { GPUPATH_A_QOS_PFC, U32 },
+	{ GPUPATH_A_QOS_ETS, U32 }, { GPUPATH_A_QOS_APPLIED, APPLIED },
+	{ GPUPATH_A_QOS_APPLIED_CLEAR, FLAG },
+};
+
+static const struct member applied_m[] = {
+	{ GPUPATH_A_APPLIED_DEVICE, STR }, { GPUPATH_A_APPLIED_SETTING, STR },
+	{ GPUPATH_A_APPLIED_RESULT, U32 }, { GPUPATH_A_APPLIED_ERROR, U32 },
+	{ GPUPATH_A_APPLIED_VALUE, U32 },
+};
+
+static const struct shape shapes[] = {
+	SHAPE(GPUPATH_A_PROVIDER, provider_m), SHAPE(GPUPATH_A_VOLUME, volume_m),
+	SHAPE(GPUPATH_A_PATH, path_m), SHAPE(GPUPATH_A_PORTAL, portal_m),
+	SHAPE(GPUPATH_A_QOS, qos_m),
+};
+
+static const struct shape rail_shape = SHAPE(0, rail_m);
+static const struct shape conn_shape = SHAPE(0, conn_m);
+static const struct shape applied_shape = SHAPE(0, applied_m);
+
+/* The object a command is about, or NULL (GET_INFO, EVENT, unknown). */
+static const struct shape *shape_of(uint8_t cmd)
+{
+	if (cmd >= GPUPATH_CMD_PROVIDER_GET && cmd <= GPUPATH_CMD_PROVIDER_DEL)
+		return &shapes[0];
+	if (cmd >= GPUPATH_CMD_VOLUME_GET && cmd <= GPUPATH_CMD_VOLUME_SET)
+		return &shapes[1];
+	if (cmd >= GPUPATH_CMD_PATH_GET && cmd <= GPUPATH_CMD_PATH_SET)
+		return &shapes[2];
+	if (cmd >= GPUPATH_CMD_PORTAL_GET && cmd <= GPUPATH_CMD_PORTAL_SET)
+		return &shapes[3];
+	if (cmd >= GPUPATH_CMD_QOS_GET && cmd <= GPUPATH_CMD_QOS_SET)
+		return &shapes[4];
+	return NULL;
+}
+
+/* A u32 as the module reads them: small ids and enums, mostly. */
+static uint32_t a_u32(void)
+{
+	return chance(70) ? below(8) : (uint32_t)value();
+}
+
+static void put_string(struct nl_msg *msg, int type);
+
+/* Members of @s, each with the kind the policy wants, now and then not. */
+static void put_shaped(struct nl_msg *msg, const struct shape *s, int depth)
+{
+	unsigned int i, n = 1 + below(s->n + 2);
+	const struct member *m;
+	struct nlattr *nest;
+
+	for (i = 0; i < n; i++) {
+		m = &s->m[below(s->n)];
+		if (chance(5) || depth > 3) {
+			put_attr(msg, chance(50) ? m->type : 1 + below(40), depth);
+			continue;
+		}
+		switch (m->kind) {
+		case U32:
+			nla_put_u32(msg, m->type, a_u32());
+			break;
+		case U64:
+			nla_put_u64(msg, m->type, value());
+			break;
+		case STR:
+			put_string(msg, m->type);
+			break;
+		case FLAG:
+			nla_put_flag(msg, m->type);
+			break;
+		default:
+			nest = nla_nest_start(msg, m->type);
+			if (!nest)
+				return;
+			put_shaped(msg, m->kind == RAIL ? &rail_shape :
+				   m->kind == CONN ? &conn_shape : &applied_shape, depth + 1);
+			nla_nest_end(msg, nest);
+			break;
+		}
+	}
+}
 
 static void put_attr(struct nl_msg *msg, int type, int depth)
 {
@@ -329,7 +475,20 @@ static int fuzz_nl(unsigned long n)
 		genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
 			    chance(15) ? NLM_F_DUMP : NLM_F_ACK, cmd,
 			    chance(95) ? GPUPATH_GENL_VERSION : (uint8_t)rnd());
-		put_attrs(msg, 0);
+		/* Mostly the command's own object, as the protocol shapes it. */
+		if (shape_of(cmd) && chance(80) && !(nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP &&
+						      chance(50))) {
+			struct nlattr *nest = nla_nest_start(msg, shape_of(cmd)->type);
+
+			if (nest) {
+				put_shaped(msg, shape_of(cmd), 0);
+				nla_nest_end(msg, nest);
+			}
+			if (chance(10))
+				put_attrs(msg, 0);
+		} else if (!(nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP)) {
+			put_attrs(msg, 0);
+		}
 		memset(&reply, 0, sizeof(reply));
 		r = nl_send_auto(sk, msg);
 		nlmsg_free(msg);

@@ -14,7 +14,8 @@
  *    the other's offsets and handles fail), while a child that inherited
  *    the file (sharing on purpose) maps it and sees the bytes;
  *  - host memory: the caller's own pins, memory it does not have mapped
- *    does not (EFAULT), read-only memory cannot be a read's target (EFAULT);
+ *    does not (EFAULT), read-only memory cannot be a read's target (EFAULT),
+ *    a kernel address is out of range (EINVAL);
  *  - I/O goes through block-device descriptors opened the right way: a read
  *    on BLOCKDEV opened read-only works, a write on it fails (EBADF), a
  *    regular file is refused (ENOTBLK), a descriptor of another process's
@@ -135,7 +136,8 @@ static void host_memory(int blk)
 	expect("register read-only memory (a read's target)",
 	       ioctl(ctl, GPUPATH_IOC_REG_HOST, &r), EFAULT);
 	r.addr = 0xffff888000000000ULL;
-	expect("register a kernel address", ioctl(ctl, GPUPATH_IOC_REG_HOST, &r), EFAULT);
+	expect("register a kernel address (beyond user space)",
+	       ioctl(ctl, GPUPATH_IOC_REG_HOST, &r), EINVAL);
 	r.addr = (uintptr_t)mem;
 	expect("register its own memory", ioctl(ctl, GPUPATH_IOC_REG_HOST, &r), 0);
 
