@@ -66,7 +66,8 @@ endif
 ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.o
 
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
-	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv
+	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv \
+	selftests/build/gp-faults
 UNIT_BINS := selftests/build/json_test selftests/build/model_test
 # kselftest_harness.h, from the kernel source tree (selftests/run.sh finds it)
 KSFT ?= /usr/src/linux/tools/testing/selftests
@@ -146,6 +147,11 @@ selftests/build/gp-priv: selftests/vm/priv.c
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $^
+
+selftests/build/gp-faults: selftests/vm/faults.c tools/lib/libgpupath.a
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
 
 selftests/build/gp-fuzz: selftests/vm/fuzz.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)

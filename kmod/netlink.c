@@ -742,6 +742,7 @@ static int volume_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[GPUPATH_A_VOLUME_MAX + 1] = {};
 	struct gpupath_volume_cfg cfg;
 	struct gpupath_volume *vol;
+	struct sk_buff *msg;
 	int ret;
 
 	if (info->attrs[GPUPATH_A_VOLUME]) {
@@ -759,10 +760,17 @@ static int volume_new_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = gpupath_volume_add(&cfg, info->extack, &vol);
 	if (ret)
 		return ret;
+	/* No reply, no volume: the caller is told what happened. */
+	msg = object_msg(info->snd_portid, info->snd_seq, GPUPATH_CMD_VOLUME_NEW,
+			 put_volume_obj, vol);
+	if (!msg) {
+		gpupath_volume_del(vol, NULL);
+		gpupath_volume_put(vol);
+		return -ENOMEM;
+	}
 	gpupath_genl_notify_volume(vol, GPUPATH_CMD_VOLUME_NEW);
-	ret = reply_volume(info, vol);
 	gpupath_volume_put(vol);
-	return ret;
+	return genlmsg_reply(msg, info);
 }
 
 static int volume_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -1145,6 +1153,7 @@ static int kept_doit(const struct kept *k, struct genl_info *info)
 	const struct nlattr *nest = info->attrs[k->attr];
 	u8 op = info->genlhdr->cmd;
 	struct nlattr *tb[KEPT_MAX + 1];
+	struct sk_buff *msg;
 	void *obj;
 	int ret;
 
@@ -1160,9 +1169,17 @@ static int kept_doit(const struct kept *k, struct genl_info *info)
 	}
 	if (ret)
 		goto out;
-	if (op == k->new_cmd)
+	if (op == k->new_cmd) {
+		/* No reply, no object: the caller is told what happened. */
+		msg = object_msg(info->snd_portid, info->snd_seq, k->new_cmd, k->put, obj);
+		if (!msg) {
+			k->del(obj, NULL);
+			ret = -ENOMEM;
+			goto out;
+		}
 		notify_kept(k, obj, k->new_cmd);
-	if (op == k->new_cmd || op == k->get_cmd) {
+		ret = genlmsg_reply(msg, info);
+	} else if (op == k->get_cmd) {
 		ret = reply_obj(info, k->new_cmd, k->put, obj);
 	} else if (op == k->set_cmd) {
 		ret = k->set(obj, nest, tb, info->extack);

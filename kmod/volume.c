@@ -64,11 +64,17 @@ struct gpupath_vio {
 	struct bio clone;
 };
 
+/*
+ * The clones of every volume's bios, with their context in front. One set
+ * for the module: a clone's lower device never allocates from it, so its
+ * reserve always comes back, and making a volume creates no kmem cache.
+ */
+static struct bio_set clone_bs;
+
 static void volume_release(struct kref *ref)
 {
 	struct gpupath_volume *vol = container_of(ref, struct gpupath_volume, ref);
 
-	bioset_exit(&vol->bs);
 	cleanup_srcu_struct(&vol->srcu);
 	put_disk(vol->disk);
 	kfree(vol);
@@ -565,7 +571,7 @@ static bool map_bio(struct gpupath_volume *vol, struct bio *orig, bool retry)
 		return true;
 	}
 
-	clone = bio_alloc_clone(path->dev.bdev, orig, GFP_NOIO, &vol->bs);
+	clone = bio_alloc_clone(path->dev.bdev, orig, GFP_NOIO, &clone_bs);
 	vio = container_of(clone, struct gpupath_vio, clone);
 	vio->path = path;
 	vio->orig = orig;
@@ -829,13 +835,10 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 	ret = init_srcu_struct(&vol->srcu);
 	if (ret)
 		goto err_free;
-	ret = bioset_init(&vol->bs, BIO_POOL_SIZE, offsetof(struct gpupath_vio, clone), 0);
-	if (ret)
-		goto err_srcu;
 	ret = -ENOMEM;
 	vol->disk = blk_alloc_disk(NUMA_NO_NODE);
 	if (!vol->disk)
-		goto err_bs;
+		goto err_srcu;
 
 	mutex_lock(&volumes_lock);
 	ret = ida_alloc_max(&index_ida, MINORMASK, GFP_KERNEL);
@@ -874,8 +877,6 @@ err_index:
 	ida_free(&index_ida, vol->index);
 err_disk:
 	put_disk(vol->disk);
-err_bs:
-	bioset_exit(&vol->bs);
 err_srcu:
 	cleanup_srcu_struct(&vol->srcu);
 err_free:
@@ -1215,8 +1216,17 @@ int gpupath_path_del(struct gpupath_volume *vol, u32 id, struct netlink_ext_ack 
  */
 int __init gpupath_volume_init(void)
 {
+	int ret;
+
+	ret = bioset_init(&clone_bs, BIO_POOL_SIZE, offsetof(struct gpupath_vio, clone), 0);
+	if (ret)
+		return ret;
 	gpupath_major = register_blkdev(0, "gpupath");
-	return gpupath_major < 0 ? gpupath_major : 0;
+	if (gpupath_major < 0) {
+		bioset_exit(&clone_bs);
+		return gpupath_major;
+	}
+	return 0;
 }
 
 /**
@@ -1235,4 +1245,5 @@ void gpupath_volume_uninit(void)
 			break;
 	}
 	unregister_blkdev(gpupath_major, "gpupath");
+	bioset_exit(&clone_bs);
 }

@@ -114,7 +114,6 @@ struct gpupath_volume_stats {
  * @requeue_work: resubmits @queued
  * @event_work: sends the events
  * @probe_work: brings failed paths back, times queued I/O out
- * @bs: clones
  * @stats: counters
  */
 struct gpupath_volume {
@@ -146,7 +145,6 @@ struct gpupath_volume {
 	struct work_struct requeue_work;
 	struct work_struct event_work;
 	struct delayed_work probe_work;
-	struct bio_set bs;
 	struct gpupath_volume_stats stats;
 };
 

@@ -116,7 +116,8 @@ for f in tools/gpupath/gpupath:usr/sbin daemon/gpupathd:usr/sbin \
 	 tools/gpupath-bench/gpupath-bench:usr/sbin \
 	 selftests/build/gp-pattern:usr/libexec/gpupath selftests/build/nl-check:usr/libexec/gpupath \
 	 selftests/build/gp-io:usr/libexec/gpupath selftests/build/io-check:usr/libexec/gpupath \
-	 selftests/build/gp-fuzz:usr/libexec/gpupath selftests/build/gp-priv:usr/libexec/gpupath; do
+	 selftests/build/gp-fuzz:usr/libexec/gpupath selftests/build/gp-priv:usr/libexec/gpupath \
+	 selftests/build/gp-faults:usr/libexec/gpupath; do
 	[ -x "$top/${f%%:*}" ] || continue
 	install -D -m 0755 "$top/${f%%:*}" "$stage/root/${f#*:}/$(basename "${f%%:*}")"
 done

@@ -4,6 +4,7 @@
  * or receives is encoded and decoded here, into the model of libgpupath.h.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -883,9 +884,21 @@ struct request {
 	struct gpupath_ctl *ctl;
 	int (*parse)(struct nlmsghdr *nlh, void *arg);
 	void *arg;
+	uint32_t seq;		/* the request's: replies carry it */
 	int err;
 	bool done;
 };
+
+/*
+ * A message left over from an earlier request (whose reply or ACK came
+ * after the caller gave up on it) is skipped, not taken for this one's.
+ */
+static int on_seq(struct nl_msg *msg, void *arg)
+{
+	struct request *req = arg;
+
+	return nlmsg_hdr(msg)->nlmsg_seq == req->seq ? NL_OK : NL_SKIP;
+}
 
 /*
  * With NETLINK_EXT_ACK and NETLINK_CAP_ACK the error message is followed
@@ -955,9 +968,42 @@ static int libnl_errno(int nlerr)
 		return -ENOENT;
 	case NLE_AGAIN:
 		return -EAGAIN;
+	case NLE_INTR:
+		return -EINTR;
+	case NLE_BAD_SOCK:
+		return -EBADF;
+	case NLE_MSGSIZE:
+	case NLE_MSG_TRUNC:
+		return -EMSGSIZE;
+	case NLE_MSG_OVERFLOW:
+		return -EOVERFLOW;
+	case NLE_SEQ_MISMATCH:
+	case NLE_MSG_TOOSHORT:
+	case NLE_MSGTYPE_NOSUPPORT:
+		return -EPROTO;
+	case NLE_DUMP_INTR:
+		return -EINTR;
+	case NLE_NODEV:
+		return -ENODEV;
+	case NLE_OPNOTSUPP:
+		return -EOPNOTSUPP;
 	default:
 		return -EIO;
 	}
+}
+
+#define OVERRUN_WAIT_MS	1000
+
+/*
+ * An overrun the socket had for an earlier request (whose reply was lost)
+ * is that request's news: cleared, so that this one is not failed by it.
+ */
+static void clear_overrun(struct nl_sock *sk)
+{
+	socklen_t len = sizeof(int);
+	int e;
+
+	getsockopt(nl_socket_get_fd(sk), SOL_SOCKET, SO_ERROR, &e, &len);
 }
 
 int gpupath_ctl_request(struct gpupath_ctl *ctl, uint8_t cmd, int flags,
@@ -965,6 +1011,8 @@ int gpupath_ctl_request(struct gpupath_ctl *ctl, uint8_t cmd, int flags,
 			int (*parse)(struct nlmsghdr *nlh, void *arg), void *arg)
 {
 	struct request req = { .ctl = ctl, .parse = parse, .arg = arg };
+	struct pollfd pfd = { .fd = nl_socket_get_fd(ctl->sk), .events = POLLIN };
+	bool overrun = false;
 	struct nl_msg *msg;
 	struct nl_cb *cb;
 	int r = -ENOMEM;
@@ -985,15 +1033,33 @@ int gpupath_ctl_request(struct gpupath_ctl *ctl, uint8_t cmd, int flags,
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &req);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &req);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_ack, &req);
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, on_seq, &req);
 	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &req);
+	clear_overrun(ctl->sk);
 	r = nl_send_auto(ctl->sk, msg);
 	if (r < 0) {
 		r = libnl_errno(r);
 		goto out;
 	}
+	req.seq = nlmsg_hdr(msg)->nlmsg_seq;
 	while (!req.done) {
+		/*
+		 * After an overrun (a message dropped, maybe this request's
+		 * reply or ACK), what still comes is read for a second; if
+		 * the end of this request is not in it, it was lost: the
+		 * request may have been carried out all the same.
+		 */
+		if (overrun && poll(&pfd, 1, OVERRUN_WAIT_MS) <= 0) {
+			r = -ENOBUFS;
+			goto out;
+		}
+		errno = 0;
 		r = nl_recvmsgs(ctl->sk, cb);
 		if (r < 0 && !req.done) {
+			if (r == -NLE_NOMEM && errno == ENOBUFS) {
+				overrun = true;
+				continue;
+			}
 			r = libnl_errno(r);
 			goto out;
 		}

@@ -396,6 +396,10 @@ struct gpupath_ctl;
 /*
  * Open a request socket and resolve the family. -ENOENT: the module is not
  * loaded (the family does not exist).
+ *
+ * Requests return 0 or a negative errno: the kernel's (nothing was changed)
+ * or -ENOBUFS, which says the socket overran and the reply was lost: the
+ * request may have been carried out, so read the state again.
  */
 int gpupath_ctl_open(struct gpupath_ctl **ctl);
 void gpupath_ctl_close(struct gpupath_ctl *ctl);
