@@ -278,7 +278,7 @@ dkms-test: deps
 	@selftests/run.sh dkms
 
 # A million fuzzed netlink and ioctl inputs on the debug kernel (FUZZ_SEED,
-# FUZZ_NL, FUZZ_IOCTL); about an hour under emulation.
+# FUZZ_NL, FUZZ_IOCTL); about 15 minutes under emulation.
 fuzz-vm: deps
 	@selftests/run.sh fuzz
 
