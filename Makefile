@@ -74,7 +74,7 @@ KSFT ?= /usr/src/linux/tools/testing/selftests
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test \
-	vm-test dkms-test fuzz-vm demo checkpatch sparse fuzz fuzz-bins
+	vm-test dkms-test fuzz-vm stress demo checkpatch sparse fuzz fuzz-bins
 
 all: userspace module-or-skip
 
@@ -281,6 +281,11 @@ dkms-test: deps
 # FUZZ_NL, FUZZ_IOCTL); about 15 minutes under emulation.
 fuzz-vm: deps
 	@selftests/run.sh fuzz
+
+# Fault injection, then STRESS_SECONDS (default 300) of stress, on the debug
+# kernel; make test runs both in a short form.
+stress: deps
+	@selftests/run.sh stress
 
 demo: deps
 	@selftests/vm/demo.sh

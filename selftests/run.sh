@@ -3,7 +3,7 @@
 #
 # The test runner behind `make test`:
 #
-#   selftests/run.sh [all | host | static | vm | dkms | fuzz]...
+#   selftests/run.sh [all | host | static | vm | dkms | fuzz | stress]...
 #
 #   host    unit tests of the user-space code and the CLI (topology on a
 #           sysfs tree built for it), a short fuzzing run, no VM
@@ -16,6 +16,8 @@
 #           Debian's stock kernel booted with that module
 #   fuzz    not in "all": the long fuzzing run, vm/tests/fuzz.sh on the
 #           debug kernel with a million inputs (make fuzz-vm)
+#   stress  not in "all": vm/tests/faults.sh and stress.sh on the debug
+#           kernel, 5 minutes of stress (make stress)
 #
 # Every suite prints TAP; this script counts it and ends with the line
 # "N passed, N failed, N skipped". Logs and VM work directories are kept in
@@ -194,20 +196,32 @@ vm_prepare() {
 	return 0
 }
 
-# The long fuzzing run (make fuzz-vm): tests/fuzz.sh alone, on the debug
-# kernel unless KERNEL_VARIANT_FUZZ says otherwise, FUZZ_NL + FUZZ_IOCTL inputs
-# (default 300000 + 700000, about 15 minutes there) from FUZZ_SEED (default 1).
-suite_fuzz() {
+# long NAME "TESTS" "VARS": the long form of some vm/tests, alone, on the
+# debug kernel unless KERNEL_VARIANT_LONG says otherwise, VARS on the kernel
+# command line (the guest's environment).
+long() {
 	local kdir work append start
-	KERNEL_VARIANT=${KERNEL_VARIANT_FUZZ:-debug}
+	KERNEL_VARIANT=${KERNEL_VARIANT_LONG:-debug}
 	export KERNEL_VARIANT
-	vm_prepare fuzz || return
+	vm_prepare "$1" || return
 	start=$(date +%s)
-	run_guest "fuzz" "$work" /src/selftests/vm/tests/fuzz.sh \
-		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology switch \
-		--append "$append FUZZ_SEED=${FUZZ_SEED:-1} FUZZ_NL=${FUZZ_NL:-300000} FUZZ_IOCTL=${FUZZ_IOCTL:-700000}" \
-		--timeout 5400
-	echo "# fuzz: guest ran for $(( $(date +%s) - start )) s"
+	run_guest "$1" "$work" "$2" --kernel "$kdir/bzImage" --modroot "$kdir/modroot" \
+		--topology switch --append "$append $3" --timeout 5400
+	echo "# $1: guest ran for $(( $(date +%s) - start )) s"
+}
+
+# make fuzz-vm: FUZZ_NL + FUZZ_IOCTL inputs (default 300000 + 700000, about
+# 15 minutes on the debug kernel) from FUZZ_SEED (default 1).
+suite_fuzz() {
+	long fuzz /src/selftests/vm/tests/fuzz.sh \
+		"FUZZ_SEED=${FUZZ_SEED:-1} FUZZ_NL=${FUZZ_NL:-300000} FUZZ_IOCTL=${FUZZ_IOCTL:-700000}"
+}
+
+# make stress: the fault injection and the stress test, STRESS_SECONDS of
+# stress (default 300).
+suite_stress() {
+	long stress "/src/selftests/vm/tests/faults.sh /src/selftests/vm/tests/stress.sh" \
+		"STRESS_SECONDS=${STRESS_SECONDS:-300}"
 }
 
 suite_vm() {
@@ -271,8 +285,8 @@ log=$build/test.log
 start=$(date +%s)
 for s in "${suites[@]}"; do
 	case $s in
-	host | static | vm | dkms | fuzz) ;;
-	*) die "unknown suite '$s' (host, static, vm, dkms, fuzz, all)" ;;
+	host | static | vm | dkms | fuzz | stress) ;;
+	*) die "unknown suite '$s' (host, static, vm, dkms, fuzz, stress, all)" ;;
 	esac
 	echo "# suite $s"
 	"suite_$s" 2>&1 | tee -a "$log"

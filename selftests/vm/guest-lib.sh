@@ -125,6 +125,23 @@ fabric_common() {
 	nvmet_port 2 tcp 10.99.0.1 4421 || fail "nvmet tcp port"
 }
 
+# fabric_ns TRANSPORT: the namespace device of the controller on that
+# transport; fabric_connect TRANSPORT PORT: connect to fabric_setup's target
+# there and wait for the namespace.
+fabric_ns() {
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/transport")" = "$1" ] || continue
+		for d in "$c"/nvme*n*; do
+			[ -b "/dev/${d##*/}" ] && { echo "/dev/${d##*/}"; return 0; }
+		done
+	done
+	return 1
+}
+fabric_connect() {
+	nvme connect -t "$1" -a 10.99.0.1 -s "$2" -n $NQN >/dev/null || fail "$1: connect"
+	wait_for 20 fabric_ns "$1" || fail "$1: no namespace"
+}
+
 fabric_setup() {
 	fabric_common
 	rdma link add rxe0 type rxe netdev veth0 || fail "rxe0"

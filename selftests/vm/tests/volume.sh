@@ -26,23 +26,9 @@ trap cleanup EXIT
 fabric_setup
 $PATTERN gen $((16 * MiB)) 301 | dd of=/dev/nullb0 bs=$MiB conv=fsync 2>/dev/null
 
-# ns_of TRANSPORT: the namespace device of the controller on that transport.
-ns_of() {
-	for c in /sys/class/nvme/nvme*; do
-		[ "$(cat "$c/transport")" = "$1" ] || continue
-		for d in "$c"/nvme*n*; do
-			[ -b "/dev/${d##*/}" ] && { echo "/dev/${d##*/}"; return 0; }
-		done
-	done
-	return 1
-}
-connect() {
-	nvme connect -t "$1" -a 10.99.0.1 -s "$2" -n $NQN >/dev/null || fail "$1: connect"
-	wait_for 20 ns_of "$1" || fail "$1: no namespace"
-}
-connect rdma 4420
-connect tcp 4421
-RDMA=$(ns_of rdma) TCP=$(ns_of tcp)
+fabric_connect rdma 4420
+fabric_connect tcp 4421
+RDMA=$(fabric_ns rdma) TCP=$(fabric_ns tcp)
 note "paths: rdma $RDMA, tcp $TCP"
 
 t() { want=$1; shift; out=$("$@" 2>&1); echo "$* -> $out"
