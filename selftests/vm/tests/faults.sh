@@ -3,9 +3,11 @@
 # allocation the kernel makes for one operation (/proc/self/fail-nth, with
 # failslab and fail_page_alloc counting GFP_KERNEL allocations of order 0
 # and up), for QoS classes, portals, reports, a volume and its path,
-# /dev/gpupath's open, device memory, host memory, an I/O and a batch. Each must end in a clean error or a full
-# success, the state as the result says; afterwards the module unloads,
-# the BAR is free again and kmemleak is empty.
+# /dev/gpupath's open, device memory, host memory, an I/O and a batch.
+# Each must end in a clean error or a full success, the state as the
+# result says. Then failed bios under direct I/O (fail_make_request).
+# Afterwards the module unloads, the BAR is free again and kmemleak is
+# empty.
 . /src/selftests/vm/guest-lib.sh
 
 FI=/sys/kernel/debug
@@ -22,6 +24,8 @@ fi_set() {
 }
 cleanup() {
 	fi_set Y 1
+	[ -z "${ns:-}" ] || echo 0 >"/sys/block/$ns/make-it-fail"
+	echo 0 >$FI/fail_make_request/probability
 	unbind_bar
 	[ ! -d /sys/module/gpupath ] || rmmod gpupath
 	rmmod null_blk 2>/dev/null
@@ -45,6 +49,32 @@ total=$(sed -n 's/.*: \([0-9]*\) fault sites failed in turn.*/\1/p' /tmp/faults.
 	awk '{ s += $1 } END { print s + 0 }')
 [ "$total" -gt 0 ] || fail "no fault was injected"
 note "$total injected allocation failures over $(grep -c 'fault sites' /tmp/faults.out) operations"
+
+# Failed bios under direct I/O into device memory: fail_make_request fails
+# what is sent to the NVMe namespace (where a lower driver's DMA mapping
+# failure shows too). The I/O ends in EIO, the buffer goes with it; once
+# the failures stop, the same I/O reads the right bytes.
+FMR=$FI/fail_make_request
+MiB=1048576
+prov=$(bind_bar) || fail "bind the BAR"
+$PATTERN gen $((220 * MiB)) 703 |
+	dd of="/dev/$ns" bs=$MiB seek=216 skip=216 iflag=fullblock oflag=direct 2>/dev/null ||
+	fail "pattern onto /dev/$ns"
+echo 100 >$FMR/probability
+echo 1 >$FMR/interval
+echo 0 >$FMR/verbose
+echo 2 >$FMR/times
+echo 1 >"/sys/block/$ns/make-it-fail"
+$GPIO -b 4 -p direct read "$prov" "/dev/$ns" $((216 * MiB)) $((4 * MiB)) 703 >/tmp/io.fail
+rc=$?
+echo 0 >"/sys/block/$ns/make-it-fail"
+echo 0 >$FMR/probability
+note "direct I/O with its bios failing: $(cat /tmp/io.fail) (exit $rc)"
+[ $rc = 3 ] && grep -q "error=Input/output error" /tmp/io.fail ||
+	fail "a failed bio did not end in EIO"
+$GPIO -b 4 -p direct read "$prov" "/dev/$ns" $((216 * MiB)) $((4 * MiB)) 703 >/tmp/io.ok ||
+	fail "the same I/O after the failures: $(cat /tmp/io.ok)"
+note "the same I/O afterwards: $(cat /tmp/io.ok)"
 
 # Afterwards: nothing in use, the BAR free for another driver, the module
 # gone, nothing leaked.
