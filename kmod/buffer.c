@@ -270,9 +270,20 @@ static void vma_close(struct vm_area_struct *vma)
 	gpupath_buf_put(vma->vm_private_data);
 }
 
+/*
+ * A mapping of device memory goes whole: the page attributes of its PFN
+ * range are tracked for the whole mapping, and unmapping a part would free
+ * them for a range never tracked on its own.
+ */
+static int vma_may_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	return -EINVAL;
+}
+
 static const struct vm_operations_struct gpupath_vm_ops = {
 	.open = vma_open,
 	.close = vma_close,
+	.may_split = vma_may_split,
 };
 
 /**

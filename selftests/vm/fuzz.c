@@ -635,14 +635,18 @@ static void one_ioctl(struct state *s)
 		return;
 	}
 	if (chance(3)) {
-		p = mmap(NULL, a_size() & 0xffffff, PROT_READ | PROT_WRITE,
+		size_t len = a_size() & 0xffffff;
+
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			 chance(80) ? MAP_SHARED : MAP_PRIVATE, s->fd,
 			 chance(80) ? (off_t)(a_handle(s) & ~0xfffULL) : (off_t)value());
 		count(p == MAP_FAILED ? -errno : 0);
 		if (p != MAP_FAILED) {
 			if (chance(50))
 				memset(p, 0x5a, 4096);	/* touch it */
-			munmap(p, 4096);
+			if (len > 4096 && chance(30))
+				count(munmap(p, 4096) ? -errno : 0);	/* a part: refused */
+			munmap(p, len);
 		}
 		return;
 	}

@@ -86,8 +86,11 @@ static void device_memory(uint32_t prov, int blk)
 	expect("alloc 1 MiB of device memory", 0, 0);
 	p = mmap(NULL, MiB, PROT_READ | PROT_WRITE, MAP_SHARED, ctl, a.mmap_offset);
 	expect("mmap it through its own file", p == MAP_FAILED ? -1 : 0, 0);
-	if (p != MAP_FAILED)
+	if (p != MAP_FAILED) {
 		memset(p, 0x6b, MiB);
+		expect("unmap a part of it (a mapping of device memory goes whole)",
+		       munmap(p, 4096), EINVAL);
+	}
 	q = mmap(NULL, MiB, PROT_READ, MAP_SHARED, other, a.mmap_offset);
 	expect("mmap it through another open file", q == MAP_FAILED ? -1 : 0, EINVAL);
 	expect("I/O into it through another open file", io(other, a.handle, blk, 1, 4096), ENOENT);
