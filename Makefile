@@ -138,15 +138,15 @@ selftests/build/gp-io: selftests/vm/gp-io.c tools/lib/libgpupath.a
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
 
-selftests/build/io-check: selftests/vm/io-check.c
+selftests/build/io-check: selftests/vm/io-check.c selftests/vm/expect.h
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
-selftests/build/gp-priv: selftests/vm/priv.c
+selftests/build/gp-priv: selftests/vm/priv.c selftests/vm/expect.h
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 selftests/build/gp-faults: selftests/vm/faults.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)

@@ -81,8 +81,7 @@ static const struct gpupath_qos *qos_named(const struct pass *p, const char *nam
 static void qos_conf_of(const struct gpupath_qos *q, struct gpupath_qos_conf *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->set = GPUPATH_QOS_SET_DSCP | GPUPATH_QOS_SET_PRIORITY | GPUPATH_QOS_SET_PFC |
-		 GPUPATH_QOS_SET_ETS;
+	c->set = GPUPATH_QOS_SET_SETTINGS;
 	c->dscp = q->dscp;
 	c->priority = q->priority;
 	c->pfc = q->pfc;
@@ -170,10 +169,7 @@ static bool settings_equal(const struct gpupath_portal *have,
 static void portal_conf_of(const struct gpupath_portal *have, struct gpupath_portal_conf *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->set = GPUPATH_PORTAL_SET_TRSVCID | GPUPATH_PORTAL_SET_QOS |
-		 GPUPATH_PORTAL_SET_CTRL_LOSS_TMO | GPUPATH_PORTAL_SET_FAST_IO_FAIL_TMO |
-		 GPUPATH_PORTAL_SET_RECONNECT_DELAY | GPUPATH_PORTAL_SET_NR_IO_QUEUES |
-		 GPUPATH_PORTAL_SET_RAILS;
+	c->set = GPUPATH_PORTAL_SET_SETTINGS;
 	c->name = have->name;
 	c->transport = have->transport;
 	c->traddr = have->traddr;

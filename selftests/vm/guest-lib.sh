@@ -479,3 +479,18 @@ kmemleak_check() {
 		fail "kmemleak reports $(grep -c '^unreferenced object' /tmp/kmemleak.txt) leaks after $1"
 	fi
 }
+
+# fmr_fail DEV TIMES: the next TIMES bios sent to block device DEV fail at
+# submission (fail_make_request); fmr_off DEV stops it.
+FMR=/sys/kernel/debug/fail_make_request
+fmr_fail() {
+	echo 100 >$FMR/probability
+	echo 1 >$FMR/interval
+	echo 0 >$FMR/verbose
+	echo "$2" >$FMR/times
+	echo 1 >"/sys/block/$1/make-it-fail"
+}
+fmr_off() {
+	echo 0 >"/sys/block/$1/make-it-fail"
+	echo 0 >$FMR/probability
+}

@@ -21,20 +21,9 @@
 
 #include <linux/gpupath.h>
 
-static int failures, ctl;
+#include "expect.h"
 
-static void expect(const char *what, int ret, int want)
-{
-	int got = ret < 0 ? errno : 0;
-
-	if (got == want) {
-		printf("pass %s: %s\n", what, want ? strerror(want) : "ok");
-		return;
-	}
-	printf("FAIL %s: got %s (%d), expected %s (%d)\n", what, got ? strerror(got) : "success",
-	       got, want ? strerror(want) : "success", want);
-	failures++;
-}
+static int ctl;
 
 static int alloc(uint32_t prov, uint64_t size, uint32_t flags, struct gpupath_alloc *a)
 {

@@ -36,22 +36,9 @@
 
 #include <linux/gpupath.h>
 
+#include "expect.h"
+
 #define MiB (1024 * 1024)
-
-static int failures;
-
-static void expect(const char *what, int ret, int want)
-{
-	int got = ret < 0 ? errno : 0;
-
-	if (got == want) {
-		printf("pass %s: %s\n", what, want ? strerror(want) : "ok");
-		return;
-	}
-	printf("FAIL %s: got %s (%d), expected %s (%d)\n", what, got ? strerror(got) : "success",
-	       got, want ? strerror(want) : "success", want);
-	failures++;
-}
 
 static int dev_open(void)
 {

@@ -141,10 +141,7 @@ static bool name_taken(const struct gpupath_conf *c, enum section kind, const ch
 /* (conf.name is set once the array stops moving, at the end of the parse.) */
 static void portal_defaults(struct gpupath_portal_conf *pc)
 {
-	pc->set = GPUPATH_PORTAL_SET_TRSVCID | GPUPATH_PORTAL_SET_QOS |
-		  GPUPATH_PORTAL_SET_CTRL_LOSS_TMO | GPUPATH_PORTAL_SET_FAST_IO_FAIL_TMO |
-		  GPUPATH_PORTAL_SET_RECONNECT_DELAY | GPUPATH_PORTAL_SET_NR_IO_QUEUES |
-		  GPUPATH_PORTAL_SET_RAILS;
+	pc->set = GPUPATH_PORTAL_SET_SETTINGS;
 	pc->trsvcid = GPUPATH_TRSVCID_DEFAULT;
 	pc->qos = "";
 	pc->ctrl_loss_tmo = GPUPATH_TMO_FOREVER;
@@ -216,8 +213,7 @@ static int section_start(struct parser *p, char *s)
 		c->qos = a;
 		c->qos[c->nqos].line = p->line;
 		strcpy(c->qos[c->nqos].name, name);
-		c->qos[c->nqos].conf.set = GPUPATH_QOS_SET_DSCP | GPUPATH_QOS_SET_PRIORITY |
-					   GPUPATH_QOS_SET_PFC | GPUPATH_QOS_SET_ETS;
+		c->qos[c->nqos].conf.set = GPUPATH_QOS_SET_SETTINGS;
 		c->nqos++;
 	}
 	p->section = section;

@@ -329,6 +329,8 @@ enum gpupath_portal_set {
 	GPUPATH_PORTAL_SET_NR_IO_QUEUES		= 1u << 5,
 	GPUPATH_PORTAL_SET_RAILS		= 1u << 6,
 	GPUPATH_PORTAL_SET_CONNS		= 1u << 7,	/* set only */
+	/* every setting of a portal, what gpupath.conf states in full */
+	GPUPATH_PORTAL_SET_SETTINGS		= (1u << 7) - 1,
 };
 
 struct gpupath_portal_conf {
@@ -377,6 +379,8 @@ enum gpupath_qos_set {
 	GPUPATH_QOS_SET_PFC		= 1u << 2,
 	GPUPATH_QOS_SET_ETS		= 1u << 3,
 	GPUPATH_QOS_SET_APPLIED		= 1u << 4,	/* set only */
+	/* every setting of a class, what gpupath.conf states in full */
+	GPUPATH_QOS_SET_SETTINGS	= (1u << 4) - 1,
 };
 
 struct gpupath_qos_conf {

@@ -24,8 +24,7 @@ fi_set() {
 }
 cleanup() {
 	fi_set Y 1
-	[ -z "${ns:-}" ] || echo 0 >"/sys/block/$ns/make-it-fail"
-	echo 0 >$FI/fail_make_request/probability
+	[ -z "${ns:-}" ] || fmr_off "$ns"
 	unbind_bar
 	[ ! -d /sys/module/gpupath ] || rmmod gpupath
 	rmmod null_blk 2>/dev/null
@@ -54,21 +53,15 @@ note "$total injected allocation failures over $(grep -c 'fault sites' /tmp/faul
 # what is sent to the NVMe namespace (where a lower driver's DMA mapping
 # failure shows too). The I/O ends in EIO, the buffer goes with it; once
 # the failures stop, the same I/O reads the right bytes.
-FMR=$FI/fail_make_request
 MiB=1048576
 prov=$(bind_bar) || fail "bind the BAR"
 $PATTERN gen $((220 * MiB)) 703 |
 	dd of="/dev/$ns" bs=$MiB seek=216 skip=216 iflag=fullblock oflag=direct 2>/dev/null ||
 	fail "pattern onto /dev/$ns"
-echo 100 >$FMR/probability
-echo 1 >$FMR/interval
-echo 0 >$FMR/verbose
-echo 2 >$FMR/times
-echo 1 >"/sys/block/$ns/make-it-fail"
+fmr_fail "$ns" 2
 $GPIO -b 4 -p direct read "$prov" "/dev/$ns" $((216 * MiB)) $((4 * MiB)) 703 >/tmp/io.fail
 rc=$?
-echo 0 >"/sys/block/$ns/make-it-fail"
-echo 0 >$FMR/probability
+fmr_off "$ns"
 note "direct I/O with its bios failing: $(cat /tmp/io.fail) (exit $rc)"
 [ $rc = 3 ] && grep -q "error=Input/output error" /tmp/io.fail ||
 	fail "a failed bio did not end in EIO"

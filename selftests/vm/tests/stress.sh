@@ -20,7 +20,6 @@
 
 MiB=1048576
 SECS=${STRESS_SECONDS:-20}
-FMR=/sys/kernel/debug/fail_make_request
 [ -d $FMR ] || skip "this kernel has no fail_make_request"
 load_module
 prov=$(bind_bar) || fail "no provider"
@@ -29,8 +28,7 @@ pids=
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	[ -z "${RDMA:-}" ] || echo 0 >"/sys/block/${RDMA#/dev/}/make-it-fail" 2>/dev/null
-	echo 0 >$FMR/probability
+	[ -z "${RDMA:-}" ] || fmr_off "${RDMA#/dev/}" 2>/dev/null
 	volumes_del_all
 	fabric_teardown
 	unbind_bar
@@ -54,16 +52,12 @@ $PATTERN gen $((208 * MiB)) 702 |
 	fail "pattern onto $NVME"
 
 # 1. The RDMA path's bios fail for a while, under fio verify.
-echo 100 >$FMR/probability
-echo 1 >$FMR/interval
-echo 0 >$FMR/verbose
-echo 20 >$FMR/times
 fio_start 3
 sleep 1
-echo 1 >"/sys/block/${RDMA#/dev/}/make-it-fail"
+fmr_fail "${RDMA#/dev/}" 20
 wait_for 30 sh -c "[ \$(cat $FMR/times) -le 0 ]" ||
 	note "fail_make_request: $(cat $FMR/times) failures not used"
-echo 0 >"/sys/block/${RDMA#/dev/}/make-it-fail"
+fmr_off "${RDMA#/dev/}"
 fio_check "a path failing under I/O"
 $GP volume show "$vol" -j >/tmp/v.json
 jq -e '.stats.errors == 0 and .stats.failovers > 0' /tmp/v.json >/dev/null ||
