@@ -115,7 +115,13 @@ static void end_io(struct bio *bio)
 {
 	struct gpupath_req *req = bio->bi_private;
 
-	if (bio->bi_status)
+	/*
+	 * nvme-pci ends a bio whose device memory dma_map_sgtable() refused
+	 * with a target error: the I/O is given back to be bounced.
+	 */
+	if (bio->bi_status == BLK_STS_TARGET && req->io.mode == GPUPATH_MODE_DIRECT)
+		cmpxchg(&req->late_reason, 0, GPUPATH_REASON_DMA_MAP_FAILED);
+	else if (bio->bi_status)
 		cmpxchg(&req->result, 0, blk_status_to_errno(bio->bi_status));
 	bio_put(bio);
 	req_put_pending(req);

@@ -6,6 +6,7 @@
 #include <linux/module.h>
 
 #include "device.h"
+#include "fault.h"
 #include "feature.h"
 #include "netlink.h"
 #include "portal.h"
@@ -29,16 +30,18 @@ static int __init gpupath_init(void)
 	if (ret)
 		goto err_provider;
 
+	gpupath_fault_init();
 	/* Last: requests may come in from here on. */
 	ret = gpupath_genl_init();
 	if (ret)
-		goto err_volume;
+		goto err_fault;
 
 	pr_info("gpupath " GPUPATH_VERSION " loaded, P2PDMA %s\n",
 		gpupath_feature_p2pdma_str(gpupath_feature_p2pdma_status()));
 	return 0;
 
-err_volume:
+err_fault:
+	gpupath_fault_uninit();
 	gpupath_portal_uninit();
 	gpupath_volume_uninit();
 err_provider:
@@ -52,6 +55,7 @@ static void __exit gpupath_exit(void)
 {
 	/* First: no request comes in while the objects go. */
 	gpupath_genl_uninit();
+	gpupath_fault_uninit();
 	gpupath_portal_uninit();
 	gpupath_volume_uninit();
 	gpupath_provider_uninit();

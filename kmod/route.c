@@ -12,6 +12,7 @@
 #include <net/route.h>
 
 #include "devattr.h"
+#include "fault.h"
 #include "provider.h"
 #include "route.h"
 
@@ -179,7 +180,7 @@ enum gpupath_reason gpupath_dma_reason(const struct gpupath_dma *dma,
 {
 	if (dma->reason != GPUPATH_REASON_NONE)
 		return dma->reason;
-	if (gpupath_dma_distance(dma, prov) < 0)
+	if (gpupath_dma_distance(dma, prov) < 0 && !gpupath_fault_p2p_route())
 		return GPUPATH_REASON_NO_P2P_ROUTE;
 	return GPUPATH_REASON_NONE;
 }

@@ -144,6 +144,10 @@ static const struct {
 	[GPUPATH_REASON_NO_PEER_MEMORY] = {
 		"no-peer-memory", "CUDA memory, and no NVIDIA peer-memory provider serves it",
 	},
+	[GPUPATH_REASON_DMA_MAP_FAILED] = {
+		"dma-map-failed",
+		"the controller's driver could not DMA-map the memory when the I/O was sent",
+	},
 };
 
 _Static_assert(__GPUPATH_REASON_MAX <= GPUPATH_REASONS_KNOWN,

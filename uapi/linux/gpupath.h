@@ -660,6 +660,11 @@ enum gpupath_provider_type {
  *	device (not NVMe, or an unknown transport).
  * @GPUPATH_REASON_NO_PEER_MEMORY: the memory is a CUDA allocation and no
  *	NVIDIA peer-memory provider serves it.
+ * @GPUPATH_REASON_DMA_MAP_FAILED: the route check let the I/O go direct,
+ *	but the controller's driver could not DMA-map the memory when the I/O
+ *	was sent (nvme-pci ends such a bio with a target error); nothing was
+ *	transferred by that bio. A real target error on a direct I/O reads
+ *	the same, and recurs when the I/O is bounced.
  */
 enum gpupath_reason {
 	GPUPATH_REASON_NONE,
@@ -670,6 +675,7 @@ enum gpupath_reason {
 	GPUPATH_REASON_MULTIPATH_HEAD,
 	GPUPATH_REASON_NO_DMA_DEVICE,
 	GPUPATH_REASON_NO_PEER_MEMORY,
+	GPUPATH_REASON_DMA_MAP_FAILED,
 
 	__GPUPATH_REASON_MAX,
 	GPUPATH_REASON_MAX = __GPUPATH_REASON_MAX - 1
