@@ -40,6 +40,18 @@ wait_for() {
 	done
 }
 
+# qmp JSON: one command to QEMU's monitor, through the host (run-vm.sh);
+# prints the answer, and fails when QEMU answers with an error.
+qmp() {
+	rm -f /out/qmp.rep
+	echo "$1" >/out/qmp.req.tmp && mv /out/qmp.req.tmp /out/qmp.req
+	wait_for 20 test -e /out/qmp.rep || fail "QMP: no answer to $1"
+	qmp_out=$(cat /out/qmp.rep)
+	rm -f /out/qmp.rep
+	echo "$qmp_out"
+	case $qmp_out in *'"error"'*) return 1 ;; esac
+}
+
 # PCI device directory in sysfs by vendor and device id.
 pci_dev() {
 	for d in /sys/bus/pci/devices/*; do

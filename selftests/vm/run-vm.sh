@@ -48,6 +48,13 @@
 #                           |- 07:01.0 downstream --- 09:00.0 NVMe controller 1
 #                           '- 07:02.0 downstream --- 0a:00.0 NIC 1 (virtio-net)
 #
+# QEMU's monitor (QMP) is open to the guest through the host: qmp-agent.py
+# passes commands the guest leaves in /out/qmp.req (the qmp helper of
+# guest-lib.sh), so that a test can unplug and plug devices (device_del,
+# device_add; ids gpu0, gpu1, nvme0, nvme1, eth0, eth1; memory backends bar0,
+# bar1; switch ports dn1 or dn0g/dn1g). PCIe native hot-plug (pciehp) runs
+# those slots: QEMU's ACPI hot-plug is turned off.
+#
 # Inside the guest, gpu_bdf N, switch_nvme BDF and switch_nic BDF
 # (guest-lib.sh) find them from sysfs rather than from these numbers. No CMB
 # on these controllers: the GPUs are the only P2P memory.
@@ -91,7 +98,8 @@ fi
 
 # Modules (all, or a list plus dependencies) and /init, in a second archive.
 stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
+agent=
+trap '[ -z "$agent" ] || kill "$agent" 2>/dev/null; rm -rf "$stage"' EXIT
 release=$(ls "$modroot/lib/modules" | head -1)
 mdir=lib/modules/$release
 mkdir -p "$stage/root/$mdir"
@@ -117,7 +125,9 @@ for f in tools/gpupath/gpupath:usr/sbin daemon/gpupathd:usr/sbin \
 	 selftests/build/gp-pattern:usr/libexec/gpupath selftests/build/nl-check:usr/libexec/gpupath \
 	 selftests/build/gp-io:usr/libexec/gpupath selftests/build/io-check:usr/libexec/gpupath \
 	 selftests/build/gp-fuzz:usr/libexec/gpupath selftests/build/gp-priv:usr/libexec/gpupath \
-	 selftests/build/gp-faults:usr/libexec/gpupath; do
+	 selftests/build/gp-faults:usr/libexec/gpupath selftests/build/gp-cufile:usr/libexec/gpupath \
+	 tools/lib/libgpupath.so.0:usr/lib tools/cufile/libgpupath-cufile.so.0:usr/lib \
+	 tools/cufile/compat/libcufile.so.0:usr/lib/gpupath; do
 	[ -x "$top/${f%%:*}" ] || continue
 	install -D -m 0755 "$top/${f%%:*}" "$stage/root/${f#*:}/$(basename "${f%%:*}")"
 done
@@ -128,7 +138,7 @@ cat "$userland" "$stage/extra.cpio.gz" >"$stage/initrd.gz"
 printf '%s\n' "$*" >"$workdir/cmd"
 : >"$workdir/console.log"
 : >"$workdir/tap.log"
-rm -f "$workdir/bar.img" "$workdir/bar0.img" "$workdir/bar1.img"
+rm -f "$workdir/bar.img" "$workdir/bar0.img" "$workdir/bar1.img" "$workdir"/qmp*
 truncate -s 256M "$workdir/nvme.img"
 
 devs=()
@@ -145,7 +155,7 @@ switch | flat)
 	fi
 	truncate -s 64M "$workdir/bar.img"
 	devs+=(-object memory-backend-file,id=bar0,mem-path="$workdir/bar.img",share=on,size=64M
-	       -device ivshmem-plain,memdev=bar0,bus="$bar_bus"
+	       -device ivshmem-plain,id=gpu0,memdev=bar0,bus="$bar_bus"
 	       -drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw
 	       -device nvme,serial=gpupath0,drive=nvm0,cmb_size_mb=64,bus="$nvme_bus") ;;
 rails)
@@ -170,9 +180,13 @@ rails)
 esac
 
 cmdline="console=ttyS0 panic=-1 oops=panic nvme.use_cmb_sqes=0 $append"
+"$top/selftests/vm/qmp-agent.py" "$stage/qmp.sock" "$workdir" &
+agent=$!
 set +e
 timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -M q35 -m "$mem" -smp 2 \
 	-display none -monitor none -no-reboot -nic none \
+	-qmp unix:"$stage/qmp.sock",server=on,wait=off \
+	-global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off \
 	-kernel "$kernel" -initrd "$stage/initrd.gz" -append "$cmdline" \
 	-serial "file:$workdir/console.log" -serial "file:$workdir/tap.log" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \

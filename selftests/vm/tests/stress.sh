@@ -12,10 +12,11 @@
 #     while a file of it is open; when it goes (between two I/Os), it is
 #     loaded again with its provider and volume, and the I/O that met the
 #     gap fails cleanly. No I/O may ever return wrong bytes.
-#  3. The BAR's device removed from the PCI bus with I/O into it in flight:
-#     each I/O completes or fails cleanly, the removal finishes once the
-#     buffers are gone, and a rescan brings the device back as a provider
-#     that direct I/O works into again.
+#  3. The BAR's device removed from the PCI bus with I/O into it in flight,
+#     twice: through sysfs, and unplugged by QEMU (device_del, PCIe native
+#     hot-plug in the guest). Each I/O completes or fails cleanly, the
+#     removal finishes once the buffers are gone, and a rescan (device_add)
+#     brings the device back as a provider that direct I/O works into again.
 . /src/selftests/vm/guest-lib.sh
 
 MiB=1048576
@@ -125,30 +126,57 @@ note "stress, $SECS s: $runs gp-io runs with their bytes checked (3 through the 
 	"class and portal add/del; $refused unload attempts refused (busy)"
 [ "$runs" -gt 0 ] || fail "no I/O got through"
 
-# 3. The BAR's device removed with I/O into it in flight, then rescanned.
-end=$(( $(cut -d. -f1 /proc/uptime) + 600 ))
-( while $GPIO -b 4 -p direct read "$prov" "$NVME" $((192 * MiB)) $((4 * MiB)) 702 \
-	>/tmp/io.unplug 2>&1; do :; done; cat /tmp/io.unplug ) >/tmp/unplug.out &
-io=$!
-pids=$io
-sleep 1
-t0=$(cut -d' ' -f1 /proc/uptime)
-echo 1 >"$bar/remove" || fail "remove ${bar##*/}"
-t1=$(cut -d' ' -f1 /proc/uptime)
-wait $io
-pids=
-note "${bar##*/} removed under I/O in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s;" \
-	"the I/O loop ended with: $(cat /tmp/unplug.out)"
-grep -q "error=" /tmp/unplug.out || fail "the I/O after the removal did not fail cleanly"
-[ ! -e "$bar" ] || fail "${bar##*/} is still there"
-[ "$($GP provider show -j | jq '.providers | length')" = 0 ] || fail "the provider stayed"
-echo 1 >/sys/bus/pci/rescan
-wait_for 10 test -e "$bar" || fail "${bar##*/} did not come back"
-prov=$(bind_bar) || fail "provider after the rescan"
-$GPIO -p direct read "$prov" "$NVME" $((196 * MiB)) $((4 * MiB)) 702 >/tmp/io.after ||
-	fail "direct I/O after the rescan: $(cat /tmp/io.after)"
-grep -q "mode=direct" /tmp/io.after || fail "not direct after the rescan: $(cat /tmp/io.after)"
-note "rescanned: provider $prov, direct I/O into it checked"
+# 3. The BAR's device removed with I/O into it in flight, and brought back:
+#    unplug_under_io HOW REMOVE ADD (commands that remove the device and
+#    bring it back).
+unplug_under_io() {
+	how=$1 remove=$2 add=$3
+	( while $GPIO -b 4 -p direct read "$prov" "$NVME" $((192 * MiB)) $((4 * MiB)) 702 \
+		>/tmp/io.unplug 2>&1; do :; done; cat /tmp/io.unplug ) >/tmp/unplug.out &
+	io=$!
+	pids=$io
+	sleep 1
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	$remove >/tmp/remove.out || fail "$how: $(cat /tmp/remove.out)"
+	wait_for 60 sh -c "[ ! -e $bar ]" || fail "$how: ${bar##*/} is still there"
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	wait $io
+	pids=
+	note "$how: ${bar##*/} gone under I/O in $(awk -v a="$t0" -v b="$t1" \
+		'BEGIN { printf "%.2f", b - a }') s; the I/O loop ended with: $(cat /tmp/unplug.out)"
+	grep -q "error=" /tmp/unplug.out || fail "$how: the I/O after the removal did not fail cleanly"
+	[ "$($GP provider show -j | jq '.providers | length')" = 0 ] || fail "$how: the provider stayed"
+	$add >/tmp/add.out || fail "$how: $(cat /tmp/add.out)"
+	wait_for 60 test -e "$bar/resource2" || fail "$how: ${bar##*/} did not come back"
+	prov=$(bind_bar) || fail "$how: no provider after the device came back"
+	# Into 54 MiB of the BAR (free of other tests' buffers), checked on the host.
+	$GPIO -p direct -o $((54 * MiB)) read "$prov" "$NVME" $((196 * MiB)) $((2 * MiB)) 702 \
+		>/tmp/io.after || fail "$how: direct I/O after the device came back: $(cat /tmp/io.after)"
+	grep -q "mode=direct" /tmp/io.after || fail "$how: not direct: $(cat /tmp/io.after)"
+	io_out=$(cat /tmp/io.after)
+	host_expect bar.img "$(bar_offset)" $((2 * MiB)) 702 $((196 * MiB))
+	note "$how: back as provider $prov, direct I/O into it checked"
+}
+sysfs_remove() { echo 1 >"$bar/remove"; }
+sysfs_rescan() { echo 1 >/sys/bus/pci/rescan; }
+# QEMU unplugs through pciehp: an attention-button press, five seconds for
+# the guest to change its mind, then the slot is powered off and the device
+# removed; plugged again, the slot reports presence and the guest enumerates.
+qemu_del() { qmp '{"execute": "device_del", "arguments": {"id": "gpu0"}}'; }
+qemu_add() {
+	# QEMU lets the id go once the slot is powered off.
+	wait_for 30 grep -q '"DEVICE_DELETED".*"gpu0"' /out/qmp-events.log ||
+		fail "QEMU did not report gpu0 deleted: $(cat /out/qmp-events.log 2>&1)"
+	# A new backend on the same file: QEMU 7.2 cannot realize a device again
+	# on a RAM block that has been named once.
+	qmp '{"execute": "object-add", "arguments": {"qom-type": "memory-backend-file",
+		"id": "bar0p", "mem-path": "@WORKDIR@/bar.img", "share": true,
+		"size": 67108864}}' &&
+	qmp '{"execute": "device_add", "arguments": {"driver": "ivshmem-plain", "id": "gpu0",
+		"memdev": "bar0p", "bus": "dn1"}}'
+}
+unplug_under_io "sysfs remove" sysfs_remove sysfs_rescan
+unplug_under_io "QEMU device_del" qemu_del qemu_add
 volumes_del_all
 unbind_bar
 rmmod gpupath || fail "the module does not unload after the stress"
