@@ -58,16 +58,18 @@ CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
 DAEMON_OBJS := $(patsubst %.c,%.o,$(wildcard daemon/*.c))
 BENCH_OBJS := tools/gpupath-bench/bench.o
 USER_BINS := tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench
-USER_LIBS := tools/lib/libgpupath.a tools/lib/libgpupath.so
+USER_LIBS := tools/lib/libgpupath.a tools/lib/libgpupath.so tools/cufile/libgpupath-cufile.so \
+	tools/cufile/compat/libcufile.so
 ifneq ($(NVCC),)
 USER_LIBS += tools/lib/libgpupath-cuda.so
 UNIT_BINS_CUDA := selftests/build/cuda-check
 endif
-ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.o
+ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.o \
+	tools/cufile/cufile.o
 
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
 	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv \
-	selftests/build/gp-faults
+	selftests/build/gp-faults selftests/build/gp-cufile
 UNIT_BINS := selftests/build/json_test selftests/build/model_test
 # kselftest_harness.h, from the kernel source tree (selftests/run.sh finds it)
 KSFT ?= /usr/src/linux/tools/testing/selftests
@@ -93,6 +95,21 @@ tools/lib/libgpupath.so: $(LIB_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) -shared -Wl,-soname,libgpupath.so.0 -o $@.0 $^ $(NL_LIBS)
 	$(Q)ln -sf libgpupath.so.0 $@
+
+# The cuFile API: libgpupath-cufile, and the same objects under libcufile's
+# soname, for programs built against libcufile (LD_LIBRARY_PATH=.../gpupath).
+tools/cufile/cufile.o: override CFLAGS += -fvisibility=hidden -Itools/cufile
+tools/cufile/libgpupath-cufile.so: tools/cufile/cufile.o tools/lib/libgpupath.so
+	$(quiet) LD $@
+	$(Q)$(CC) -shared -Wl,-soname,libgpupath-cufile.so.0 -o $@.0 $< -Ltools/lib -lgpupath \
+		-ldl -pthread
+	$(Q)ln -sf libgpupath-cufile.so.0 $@
+
+tools/cufile/compat/libcufile.so: tools/cufile/cufile.o tools/lib/libgpupath.so
+	@mkdir -p $(@D)
+	$(quiet) LD $@
+	$(Q)$(CC) -shared -Wl,-soname,libcufile.so.0 -o $@.0 $< -Ltools/lib -lgpupath -ldl -pthread
+	$(Q)ln -sf libcufile.so.0 $@
 
 tools/lib/cuda.o: tools/lib/cuda.cu tools/lib/internal.h tools/lib/libgpupath.h
 	$(quiet) NVCC $@
@@ -152,6 +169,15 @@ selftests/build/gp-faults: selftests/vm/faults.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
+
+# Built as a program for NVIDIA's libcufile is: against libcufile.so.0
+# (gpupath's, in tools/cufile/compat), and libgpupath for its memory.
+selftests/build/gp-cufile: selftests/vm/cufile-test.c tools/cufile/cufile.h \
+		tools/cufile/compat/libcufile.so tools/lib/libgpupath.so
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -Itools/cufile -o $@ $< -Ltools/cufile/compat -lcufile -Ltools/lib \
+		-lgpupath
 
 selftests/build/gp-fuzz: selftests/vm/fuzz.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)
@@ -229,6 +255,11 @@ install-user: userspace
 	install -m 0755 tools/lib/libgpupath.so.0 $(DESTDIR)$(LIBDIR)/libgpupath.so.0
 	ln -sf libgpupath.so.0 $(DESTDIR)$(LIBDIR)/libgpupath.so
 	$(if $(NVCC),install -m 0755 tools/lib/libgpupath-cuda.so.0 $(DESTDIR)$(LIBDIR)/)
+	install -m 0755 tools/cufile/libgpupath-cufile.so.0 $(DESTDIR)$(LIBDIR)/
+	ln -sf libgpupath-cufile.so.0 $(DESTDIR)$(LIBDIR)/libgpupath-cufile.so
+	install -d $(DESTDIR)$(LIBDIR)/gpupath $(DESTDIR)$(INCLUDEDIR)/gpupath
+	install -m 0755 tools/cufile/compat/libcufile.so.0 $(DESTDIR)$(LIBDIR)/gpupath/
+	install -m 0644 tools/cufile/cufile.h $(DESTDIR)$(INCLUDEDIR)/gpupath/
 	install -m 0644 tools/lib/libgpupath.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 0644 uapi/linux/gpupath.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	sed 's|/usr/sbin/|$(SBINDIR)/|' daemon/gpupathd.service > \

@@ -62,6 +62,27 @@ uapi_check() {
 		g++ -Wall -Wextra -pedantic -Werror -Iuapi -x c++ -o "$build/uapi_check" "$src"
 }
 
+# The cuFile API: cufile.h on its own as C and C++; gp-cufile (linked as a
+# program for libcufile is) on a regular file with host memory, the compat
+# way (the host has no gpupath module), every check of it passing.
+cufile_check() {
+	local src=$build/cufile_check.c out rc
+	printf '#include <cufile.h>\nint main(void) { return cuFileDriverOpen().err; }\n' >"$src"
+	check "host: cufile.h compiles on its own as C and C++" sh -c \
+		"gcc -std=gnu99 -Wall -Wextra -pedantic -Werror -Itools/cufile -c -o $build/cufile_check.o $src &&
+		 g++ -Wall -Wextra -pedantic -Werror -Itools/cufile -x c++ -c -o $build/cufile_check.o $src"
+	"$build/gp-pattern" gen $((8 << 20)) 77 >"$build/cufile.img"
+	out=$(LD_LIBRARY_PATH=tools/cufile/compat:tools/lib "$build/gp-cufile" host "$build/cufile.img" 77 2>&1)
+	rc=$?
+	if [ $rc = 0 ]; then
+		ok "host: the cuFile API on a file, compat: $(echo "$out" | grep -c '^pass') checks pass"
+	else
+		echo "$out" | grep -v '^pass\|^io ' | sed 's/^/# /'
+		notok "host: the cuFile API on a file, compat (exit $rc)"
+	fi
+	rm -f "$build/cufile.img"
+}
+
 suite_host() {
 	local ksft t
 	ksft=$(ksft_dir) || { notok "host: kernel source for kselftest_harness.h"; return; }
@@ -73,6 +94,7 @@ suite_host() {
 	done
 	selftests/cli-test.sh
 	selftests/topology-test.sh
+	cufile_check
 	cuda_check
 	fuzz_check
 }

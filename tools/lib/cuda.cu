@@ -98,3 +98,16 @@ extern "C" int gpupath_cuda_write(struct gpupath_dev *dev, const void *dptr, int
 {
 	return cuda_io(dev, GPUPATH_IO_WRITE, (void *)dptr, fd, dev_off, len, policy, res);
 }
+
+extern "C" int gpupath_cuda_is_device(const void *p)
+{
+	return is_device_memory(p);
+}
+
+extern "C" int gpupath_cuda_copy(void *dst, const void *src, uint64_t n, int to_device)
+{
+	cudaError_t e = cudaMemcpy(dst, src, n, to_device ? cudaMemcpyHostToDevice :
+							   cudaMemcpyDeviceToHost);
+
+	return e == cudaSuccess ? 0 : -EIO;
+}

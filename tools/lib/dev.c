@@ -34,7 +34,52 @@ struct gpupath_buf {
 	uint32_t bar;		/* device memory: where it is */
 	uint64_t bar_offset;
 	bool own;		/* addr was allocated here */
+	struct gpupath_buf *next;	/* in bufs, while it has an address */
 };
+
+/* Every buffer of this process that has an address, for gpupath_buf_lookup(). */
+static pthread_mutex_t bufs_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct gpupath_buf *bufs;
+
+static void bufs_add(struct gpupath_buf *buf)
+{
+	pthread_mutex_lock(&bufs_lock);
+	buf->next = bufs;
+	bufs = buf;
+	pthread_mutex_unlock(&bufs_lock);
+}
+
+static void bufs_del(struct gpupath_buf *buf)
+{
+	struct gpupath_buf **p;
+
+	pthread_mutex_lock(&bufs_lock);
+	for (p = &bufs; *p; p = &(*p)->next) {
+		if (*p == buf) {
+			*p = buf->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&bufs_lock);
+}
+
+struct gpupath_buf *gpupath_buf_lookup(const void *addr, uint64_t *off)
+{
+	uintptr_t a = (uintptr_t)addr;
+	struct gpupath_buf *buf;
+
+	pthread_mutex_lock(&bufs_lock);
+	for (buf = bufs; buf; buf = buf->next) {
+		uintptr_t base = (uintptr_t)buf->addr;
+
+		if (a >= base && a - base < buf->size) {
+			*off = a - base;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&bufs_lock);
+	return buf;
+}
 
 int gpupath_dev_open(struct gpupath_dev **devp)
 {
@@ -114,6 +159,7 @@ int gpupath_buf_alloc(struct gpupath_dev *dev, uint32_t provider, size_t size,
 		ioctl(dev->fd, GPUPATH_IOC_FREE, &req.handle);
 		goto err_free;
 	}
+	bufs_add(buf);
 	*bufp = buf;
 	return 0;
 
@@ -149,8 +195,10 @@ int gpupath_buf_host(struct gpupath_dev *dev, void *addr, size_t size,
 	int r;
 
 	r = reg(dev, GPUPATH_IOC_REG_HOST, &req, &req.handle, size, bufp);
-	if (r == 0)
+	if (r == 0) {
 		(*bufp)->addr = addr;
+		bufs_add(*bufp);
+	}
 	return r;
 }
 
@@ -166,6 +214,8 @@ void gpupath_buf_free(struct gpupath_buf *buf)
 {
 	if (!buf)
 		return;
+	if (buf->addr)
+		bufs_del(buf);
 	if (buf->device)
 		munmap(buf->addr, buf->size);
 	ioctl(buf->dev->fd, GPUPATH_IOC_FREE, &buf->handle);
@@ -187,6 +237,16 @@ size_t gpupath_buf_size(const struct gpupath_buf *buf)
 uint64_t gpupath_buf_handle(const struct gpupath_buf *buf)
 {
 	return buf->handle;
+}
+
+struct gpupath_dev *gpupath_buf_dev(const struct gpupath_buf *buf)
+{
+	return buf->dev;
+}
+
+bool gpupath_buf_is_device(const struct gpupath_buf *buf)
+{
+	return buf->device;
 }
 
 int gpupath_buf_location(const struct gpupath_buf *buf, uint32_t *bar, uint64_t *offset)

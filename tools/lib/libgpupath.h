@@ -50,6 +50,16 @@ void gpupath_buf_free(struct gpupath_buf *buf);
 void *gpupath_buf_addr(const struct gpupath_buf *buf);
 size_t gpupath_buf_size(const struct gpupath_buf *buf);
 uint64_t gpupath_buf_handle(const struct gpupath_buf *buf);
+/*
+ * The buffer of this process (device memory, or registered host memory)
+ * whose mapping holds @addr, and @addr's offset in it; NULL if none does.
+ * The buffer must not be freed while the answer is in use.
+ */
+struct gpupath_buf *gpupath_buf_lookup(const void *addr, uint64_t *off);
+/* The data device the buffer was made on. */
+struct gpupath_dev *gpupath_buf_dev(const struct gpupath_buf *buf);
+/* Whether the buffer is device memory (else host or CUDA memory). */
+bool gpupath_buf_is_device(const struct gpupath_buf *buf);
 /* Device memory: the BAR of the provider's device holding it, and where. */
 int gpupath_buf_location(const struct gpupath_buf *buf, uint32_t *bar, uint64_t *offset);
 
@@ -70,6 +80,13 @@ enum gpupath_io_policy {
 /* Extends enum gpupath_io_mode: the library bounced it through host memory. */
 #define GPUPATH_MODE_BOUNCE	100
 
+/*
+ * Extends enum gpupath_reason: reasons the libraries find before asking the
+ * module, which never sends these.
+ */
+#define GPUPATH_REASON_NOT_BLOCK_DEVICE	100	/* a file: read through the file system */
+#define GPUPATH_REASON_UNALIGNED	101	/* not in logical blocks of the device */
+#define GPUPATH_REASON_NO_MODULE	102	/* /dev/gpupath cannot be opened */
 /* What served an I/O, and why it was not direct when it was not. */
 struct gpupath_result {
 	uint32_t mode;		/* GPUPATH_MODE_DIRECT, _HOST or _BOUNCE */
@@ -737,6 +754,11 @@ int gpupath_cuda_read(struct gpupath_dev *dev, void *dptr, int fd, uint64_t dev_
 		      uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res);
 int gpupath_cuda_write(struct gpupath_dev *dev, const void *dptr, int fd, uint64_t dev_off,
 		       uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res);
+
+/* Whether @p is CUDA device memory. */
+int gpupath_cuda_is_device(const void *p);
+/* @n bytes between host memory and CUDA device memory: 0, or -EIO. */
+int gpupath_cuda_copy(void *dst, const void *src, uint64_t n, int to_device);
 
 /* ---- batches ----------------------------------------------------------- */
 

@@ -153,18 +153,41 @@ static const struct {
 _Static_assert(__GPUPATH_REASON_MAX <= GPUPATH_REASONS_KNOWN,
 	       "struct gpupath_provider has no room for every reason");
 
+static const struct {
+	const char *name;
+	const char *text;
+} lib_reasons[] = {
+	[GPUPATH_REASON_NOT_BLOCK_DEVICE - GPUPATH_REASON_NOT_BLOCK_DEVICE] = {
+		"not-block-device",
+		"a file, not a block device: gpupath reads namespaces and its volumes, files go through the file system and host memory",
+	},
+	[GPUPATH_REASON_UNALIGNED - GPUPATH_REASON_NOT_BLOCK_DEVICE] = {
+		"unaligned", "offsets or length not in logical blocks of the device",
+	},
+	[GPUPATH_REASON_NO_MODULE - GPUPATH_REASON_NOT_BLOCK_DEVICE] = {
+		"no-module", "the gpupath module is not loaded (" GPUPATH_DEV_PATH " cannot be opened)",
+	},
+};
+
+static const char *reason_str(uint32_t reason, bool text)
+{
+	uint32_t lib = reason - GPUPATH_REASON_NOT_BLOCK_DEVICE;
+
+	if (reason < ARRAY_SIZE(reasons))
+		return text ? reasons[reason].text : reasons[reason].name;
+	if (reason >= GPUPATH_REASON_NOT_BLOCK_DEVICE && lib < ARRAY_SIZE(lib_reasons))
+		return text ? lib_reasons[lib].text : lib_reasons[lib].name;
+	return text ? "unknown reason (newer module than these tools?)" : "unknown";
+}
+
 const char *gpupath_reason_name(uint32_t reason)
 {
-	if (reason >= ARRAY_SIZE(reasons))
-		return "unknown";
-	return reasons[reason].name;
+	return reason_str(reason, false);
 }
 
 const char *gpupath_reason_text(uint32_t reason)
 {
-	if (reason >= ARRAY_SIZE(reasons))
-		return "unknown reason (newer module than these tools?)";
-	return reasons[reason].text;
+	return reason_str(reason, true);
 }
 
 const char *gpupath_provider_type_name(uint32_t type)

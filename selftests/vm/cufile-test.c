@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gp-cufile: a program written against the cuFile API only (cufile.h), run
+ * on libgpupath-cufile. It is linked against gpupath's libcufile.so.0, as a
+ * program built for NVIDIA's libcufile would be.
+ *
+ *   gp-cufile [-b BASE] [-o MEMOFF] PROVIDER|host FILE SEED
+ *
+ * FILE (a block device, or a regular file) holds pattern SEED, positions
+ * being its offsets, over 4 MiB at BASE (default 0) and over its last 4 KiB;
+ * FILE's 1 MiB at BASE + 6 MiB is overwritten with pattern SEED + 1. The
+ * memory is 4 MiB, MEMOFF bytes into an allocation of gpupath device memory
+ * from PROVIDER (allocated with libgpupath, as cudaMalloc() would be on a
+ * GPU: the one call outside the cuFile API), or host memory.
+ *
+ * Checks reads (aligned and not, registered and not, at the end of FILE),
+ * a write, a batch with its cookies and a cancel, and the error codes of
+ * bad calls; every read is checked byte for byte in the memory. Prints one
+ * "pass"/"FAIL" line per check, the I/O modes as "io NAME mode=M reason=R",
+ * and "mem bar=B bar_offset=O" for device memory, so that the bytes can be
+ * checked in the BAR from outside. Exit: 0 all passed, 1 a check failed,
+ * 2 usage or setup.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <linux/fs.h>
+#include <unistd.h>
+
+#include "cufile.h"
+#include "libgpupath.h"
+#include "pattern.h"
+
+#define MiB (1ull << 20)
+#define KiB (1ull << 10)
+#define MEM (4 * MiB)
+
+static unsigned long long base;
+
+static int failures;
+
+static void check(const char *what, int ok, const char *fmt, long long got)
+{
+	if (ok) {
+		printf("pass %s\n", what);
+		return;
+	}
+	printf("FAIL %s: ", what);
+	printf(fmt, got);
+	printf("\n");
+	failures++;
+}
+
+/* A cuFile status against the code wanted. */
+static void want(const char *what, CUfileError_t s, CUfileOpError err)
+{
+	if (s.err == err) {
+		printf("pass %s: %s\n", what, cuFileGetErrorString(s));
+		return;
+	}
+	printf("FAIL %s: got %d (%s), expected %d (%s)\n", what, s.err, cuFileGetErrorString(s),
+	       err, CUFILE_ERRSTR(err));
+	failures++;
+}
+
+/* Bytes of pattern @seed at @pos in @p? */
+static int same(const unsigned char *p, size_t n, unsigned long long seed, unsigned long long pos)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != pattern_byte(seed, pos + i))
+			return 0;
+	return 1;
+}
+
+static void io_mode(const char *what)
+{
+	struct gpupath_cufile_io io;
+
+	gpupath_cufile_last(&io);
+	printf("io %s mode=%s reason=%s\n", what, io.mode_name, io.reason_name);
+}
+
+static void read_check(const char *what, CUfileHandle_t fh, unsigned char *mem, size_t size,
+		       off_t foff, off_t moff, unsigned long long seed, ssize_t expect)
+{
+	ssize_t r = cuFileRead(fh, mem, size, foff, moff);
+	char name[96];
+
+	snprintf(name, sizeof(name), "%s: cuFileRead returns %zd", what, expect);
+	check(name, r == expect, "returned %lld", r);
+	if (r > 0) {
+		snprintf(name, sizeof(name), "%s: the bytes in memory", what);
+		check(name, same(mem + moff, r, seed, foff), "%lld bytes differ somewhere", r);
+	}
+	io_mode(what);
+}
+
+static void handles(int fd, const char *file)
+{
+	CUfileDescr_t d = { .type = CU_FILE_HANDLE_TYPE_OPAQUE_FD };
+	CUfileHandle_t fh;
+	int other;
+
+	d.handle.fd = fd;
+	want("the same descriptor twice", cuFileHandleRegister(&fh, &d),
+	     CU_FILE_HANDLE_ALREADY_REGISTERED);
+	d.type = CU_FILE_HANDLE_TYPE_USERSPACE_FS;
+	want("a user-space file system", cuFileHandleRegister(&fh, &d), CU_FILE_IO_NOT_SUPPORTED);
+	d.type = 7;
+	want("an unknown handle type", cuFileHandleRegister(&fh, &d), CU_FILE_INVALID_VALUE);
+	d.type = CU_FILE_HANDLE_TYPE_OPAQUE_FD;
+	d.handle.fd = -1;
+	want("a closed descriptor", cuFileHandleRegister(&fh, &d), CU_FILE_INVALID_VALUE);
+	want("no descriptor", cuFileHandleRegister(&fh, NULL), CU_FILE_INVALID_VALUE);
+	other = open("/dev/null", O_RDWR);
+	d.handle.fd = other;
+	want("a character device", cuFileHandleRegister(&fh, &d), CU_FILE_INVALID_FILE_TYPE);
+	close(other);
+	other = open(file, O_RDWR | O_APPEND);
+	d.handle.fd = other;
+	want("O_APPEND", cuFileHandleRegister(&fh, &d), CU_FILE_INVALID_FILE_OPEN_FLAG);
+	close(other);
+}
+
+static void batch(CUfileHandle_t fh, unsigned char *mem, unsigned long long seed)
+{
+	CUfileIOParams_t io[9];
+	CUfileIOEvents_t ev[8];
+	struct timespec t = { .tv_sec = 20 };
+	CUfileBatchHandle_t b;
+	unsigned int n, i, seen = 0, ok = 0;
+	off_t moff = 0;
+
+	want("a batch of 0", cuFileBatchIOSetUp(&b, 0), CU_FILE_INVALID_VALUE);
+	want("a batch of 129", cuFileBatchIOSetUp(&b, 129), CU_FILE_INVALID_VALUE);
+	want("a batch of 8", cuFileBatchIOSetUp(&b, 8), CU_FILE_SUCCESS);
+	memset(mem + moff, 0, MiB);
+	for (i = 0; i < 9; i++) {
+		io[i] = (CUfileIOParams_t){
+			.mode = CUFILE_BATCH, .fh = fh, .opcode = CUFILE_READ,
+			.cookie = (void *)(unsigned long)(i + 1),
+		};
+		io[i].u.batch.devPtr_base = mem;
+		io[i].u.batch.devPtr_offset = moff + i * 128 * KiB;
+		io[i].u.batch.file_offset = base + i * 128 * KiB;
+		io[i].u.batch.size = 128 * KiB;
+	}
+	want("9 entries in a batch of 8", cuFileBatchIOSubmit(b, 9, io, 0), CU_FILE_INVALID_VALUE);
+	io[3].opcode = 9;
+	want("a bad opcode", cuFileBatchIOSubmit(b, 8, io, 0), CU_FILE_INVALID_VALUE);
+	io[3].opcode = CUFILE_READ;
+	want("flags", cuFileBatchIOSubmit(b, 8, io, 1), CU_FILE_INVALID_VALUE);
+	want("an unknown batch", cuFileBatchIOSubmit((void *)io, 8, io, 0), CU_FILE_INVALID_VALUE);
+	n = 8;
+	want("nothing was started by the refused submissions",
+	     cuFileBatchIOGetStatus(b, 0, &n, ev, &(struct timespec){ 0 }), CU_FILE_SUCCESS);
+	check("no completion after refused submissions", n == 0, "%lld completions", n);
+	check("memory untouched by refused submissions", mem[moff] == 0 &&
+	      mem[moff + MiB - 1] == 0, "%lld", 0);
+
+	want("8 reads submitted", cuFileBatchIOSubmit(b, 8, io, 0), CU_FILE_SUCCESS);
+	want("a ninth while they are in the batch", cuFileBatchIOSubmit(b, 1, &io[8], 0),
+	     CU_FILE_BATCH_FULL);
+	n = 4;
+	want("min_nr above nr", cuFileBatchIOGetStatus(b, 5, &n, ev, &t), CU_FILE_INVALID_VALUE);
+	while (seen < 8) {
+		n = 8 - seen;
+		want("status", cuFileBatchIOGetStatus(b, 1, &n, ev, &t), CU_FILE_SUCCESS);
+		if (!n)
+			break;
+		for (i = 0; i < n; i++) {
+			unsigned long c = (unsigned long)ev[i].cookie;
+
+			if (c >= 1 && c <= 8 && ev[i].status == CUFILE_COMPLETE &&
+			    ev[i].ret == 128 * KiB)
+				ok |= 1u << (c - 1);
+		}
+		seen += n;
+	}
+	check("8 completions, each cookie once, complete, 128 KiB", seen == 8 && ok == 0xff,
+	      "mask of good cookies %llx", ok);
+	check("the batch's bytes in memory", same(mem + moff, MiB, seed, base),
+	      "%lld: differ", 0);
+
+	/* Cancelled: each ends canceled or complete, and is reported once. */
+	want("4 more submitted", cuFileBatchIOSubmit(b, 4, io, 0), CU_FILE_SUCCESS);
+	want("cancel", cuFileBatchIOCancel(b), CU_FILE_SUCCESS);
+	n = 8;
+	want("status after cancel", cuFileBatchIOGetStatus(b, 0, &n, ev, &t), CU_FILE_SUCCESS);
+	for (i = 0, ok = 0; i < n; i++)
+		ok += ev[i].status == CUFILE_CANCELED || ev[i].status == CUFILE_COMPLETE;
+	check("4 reported after cancel, canceled or complete", n == 4 && ok == 4,
+	      "%lld reported", n);
+	cuFileBatchIODestroy(b);
+	n = 8;
+	want("a destroyed batch", cuFileBatchIOGetStatus(b, 0, &n, ev, &t), CU_FILE_INVALID_VALUE);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long seed, size, memoff = 0;
+	struct gpupath_buf *buf = NULL;
+	CUfileHandle_t fh;
+	CUfileDescr_t d = { .type = CU_FILE_HANDLE_TYPE_OPAQUE_FD };
+	CUfileDrvProps_t props;
+	unsigned char *mem, *check_buf;
+	struct stat st;
+	int fd, version = 0, bdev, opt;
+	size_t i;
+
+	while ((opt = getopt(argc, argv, "b:o:")) != -1) {
+		if (opt == 'b')
+			base = strtoull(optarg, NULL, 0);
+		else if (opt == 'o')
+			memoff = strtoull(optarg, NULL, 0);
+		else
+			return 2;
+	}
+	if (argc - optind != 3) {
+		fprintf(stderr, "usage: gp-cufile [-b BASE] [-o MEMOFF] PROVIDER|host FILE SEED\n");
+		return 2;
+	}
+	argv += optind - 1;
+	seed = strtoull(argv[3], NULL, 0);
+	want("version", cuFileGetVersion(&version), CU_FILE_SUCCESS);
+	check("version is 1.x", version >= 1000 && version < 2000, "%lld", version);
+	want("properties before the driver is open", cuFileDriverGetProperties(&props),
+	     CU_FILE_DRIVER_NOT_INITIALIZED);
+	want("driver open", cuFileDriverOpen(), CU_FILE_SUCCESS);
+	check("use count 1", cuFileUseCount() == 1, "%lld", cuFileUseCount());
+	want("properties", cuFileDriverGetProperties(&props), CU_FILE_SUCCESS);
+	check("batches of up to 128", props.max_batch_io_size == 128 &&
+	      (props.fflags & (1u << CU_FILE_BATCH_IO_SUPPORTED)), "%lld", props.max_batch_io_size);
+	check("no stream API announced", !(props.fflags & (1u << CU_FILE_STREAMS_SUPPORTED)),
+	      "fflags %llx", props.fflags);
+	want("properties into NULL", cuFileDriverGetProperties(NULL), CU_FILE_INVALID_VALUE);
+	want("a max direct I/O size of 3 KiB", cuFileDriverSetMaxDirectIOSize(3),
+	     CU_FILE_DRIVER_UNSUPPORTED_LIMIT);
+
+	if (strcmp(argv[1], "host")) {
+		uint32_t bar;
+		uint64_t off;
+
+		/* The stand-in for cudaMalloc(): gpupath device memory. */
+		if (!gpupath_cufile_dev() ||
+		    gpupath_buf_alloc(gpupath_cufile_dev(), strtoul(argv[1], NULL, 0), memoff + MEM,
+				      &buf) ||
+		    gpupath_buf_location(buf, &bar, &off)) {
+			fprintf(stderr, "gp-cufile: no device memory from provider %s\n", argv[1]);
+			return 2;
+		}
+		check("NVMe announced with the module",
+		      props.nvfs.dstatusflags & (1u << CU_FILE_NVME_SUPPORTED), "%llx",
+		      props.nvfs.dstatusflags);
+		mem = (unsigned char *)gpupath_buf_addr(buf) + memoff;
+		printf("mem bar=%u bar_offset=%llu\n", bar, (unsigned long long)(off + memoff));
+	} else if (posix_memalign((void **)&mem, 4096, MEM)) {
+		return 2;
+	}
+	memset(mem, 0, MEM);
+
+	fd = open(argv[2], O_RDWR);
+	if (fd < 0 || fstat(fd, &st)) {
+		perror(argv[2]);
+		return 2;
+	}
+	bdev = S_ISBLK(st.st_mode);
+	if (bdev) {
+		close(fd);
+		fd = open(argv[2], O_RDWR | O_DIRECT);
+		if (fd < 0 || ioctl(fd, BLKGETSIZE64, &size))
+			return 2;
+	} else {
+		size = st.st_size;
+	}
+	d.handle.fd = fd;
+	want("handle", cuFileHandleRegister(&fh, &d), CU_FILE_SUCCESS);
+	handles(fd, argv[2]);
+
+	/*
+	 * Memory: 0-1 MiB unregistered read, then the batch (checked outside);
+	 * 1-2 MiB registered read (checked outside); 2-3 MiB the end of FILE;
+	 * 3 MiB + 3 unaligned; 3-4 MiB what is written.
+	 */
+	read_check("unregistered, 1 MiB at BASE", fh, mem, MiB, base, 0, seed, MiB);
+	want("register", cuFileBufRegister(mem, MEM, 0), CU_FILE_SUCCESS);
+	want("register again", cuFileBufRegister(mem, MEM, 0), CU_FILE_MEMORY_ALREADY_REGISTERED);
+	want("register NULL", cuFileBufRegister(NULL, MEM, 0), CU_FILE_INVALID_VALUE);
+	want("register with unknown flags", cuFileBufRegister(mem + MiB, MiB, 0x100),
+	     CU_FILE_INVALID_VALUE);
+	want("deregister what is not registered", cuFileBufDeregister(mem + 4096),
+	     CU_FILE_MEMORY_NOT_REGISTERED);
+	read_check("registered, 1 MiB at BASE + 2 MiB", fh, mem, MiB, base + 2 * MiB, MiB, seed,
+		   MiB);
+	read_check("at the end: 1 MiB at size - 4 KiB", fh, mem, MiB, size - 4096, 2 * MiB, seed,
+		   4096);
+	read_check("past the end", fh, mem, MiB, size, 2 * MiB, seed, 0);
+	read_check("unaligned, 1000 bytes at BASE + 513", fh, mem, 1000, base + 513, 3 * MiB + 3,
+		   seed, 1000);
+
+	{
+		ssize_t r;
+
+		r = cuFileRead(fh, mem, MEM + 4096, base, 0);
+		check("beyond the registered buffer: -CU_FILE_INVALID_MAPPING_RANGE",
+		      r == -CU_FILE_INVALID_MAPPING_RANGE, "returned %lld", r);
+		check("IS_CUFILE_ERR of it", IS_CUFILE_ERR(r), "%lld", r);
+		check("CUFILE_ERRSTR of it", !strcmp(CUFILE_ERRSTR(r), "beyond the registered size"),
+		      "%lld", 0);
+		r = cuFileRead(NULL, mem, MiB, 0, 0);
+		check("no handle: -CU_FILE_INVALID_VALUE", r == -CU_FILE_INVALID_VALUE, "%lld", r);
+		r = cuFileRead(fh, mem, MiB, -4096, 0);
+		check("a negative offset: -CU_FILE_INVALID_VALUE", r == -CU_FILE_INVALID_VALUE,
+		      "%lld", r);
+	}
+
+	/* A write of pattern SEED + 1 at BASE + 6 MiB, read back through host memory. */
+	for (i = 0; i < MiB; i++)
+		mem[3 * MiB + i] = pattern_byte(seed + 1, base + 6 * MiB + i);
+	check("write 1 MiB at BASE + 6 MiB",
+	      cuFileWrite(fh, mem, MiB, base + 6 * MiB, 3 * MiB) == (ssize_t)MiB, "%lld", 0);
+	io_mode("write");
+	if (posix_memalign((void **)&check_buf, 4096, MiB))
+		return 2;
+	check("written bytes read back through host memory",
+	      cuFileRead(fh, check_buf, MiB, base + 6 * MiB, 0) == (ssize_t)MiB &&
+	      same(check_buf, MiB, seed + 1, base + 6 * MiB), "%lld", 0);
+	io_mode("read into host memory");
+	free(check_buf);
+
+	batch(fh, mem, seed);
+
+	{
+		size_t sz = MiB;
+		off_t fo = 0, bo = 0;
+		ssize_t got = 0;
+
+		want("async read", cuFileReadAsync(fh, mem, &sz, &fo, &bo, &got, NULL),
+		     CU_FILE_ASYNC_NOT_SUPPORTED);
+	}
+	check("error text", !strcmp(cuFileGetErrorString((CUfileError_t){ CU_FILE_INVALID_VALUE, 0 }),
+				    "invalid argument"), "%lld", 0);
+	check("unknown error text", !strcmp(CUFILE_ERRSTR(4999), "unknown cufile error"), "%lld", 0);
+
+	want("deregister", cuFileBufDeregister(mem), CU_FILE_SUCCESS);
+	cuFileHandleDeregister(fh);
+	check("a deregistered handle: -CU_FILE_HANDLE_NOT_REGISTERED",
+	      cuFileRead(fh, mem, MiB, 0, 0) == -CU_FILE_HANDLE_NOT_REGISTERED, "%lld", 0);
+	close(fd);
+	gpupath_buf_free(buf);
+	want("driver close", cuFileDriverClose(), CU_FILE_SUCCESS);
+	check("use count 0", cuFileUseCount() == 0, "%lld", cuFileUseCount());
+	want("driver close again", cuFileDriverClose(), CU_FILE_DRIVER_NOT_INITIALIZED);
+	printf("%s: %d failed\n", failures ? "FAIL" : "pass", failures);
+	return failures ? 1 : 0;
+}
