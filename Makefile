@@ -9,6 +9,7 @@
 #   make vm-test         the VM suite only       (KERNEL_VARIANT=debug for KASAN etc.)
 #   make install         user space + module     (DESTDIR, PREFIX)
 #   make dkms-install    register, build and install the module with DKMS
+#   make deb             gpupath-dkms and gpupath .deb packages (DEB_OUT)
 #   make fuzz            the libFuzzer harnesses of selftests/fuzz/, FUZZ_SECONDS
 #                        each (default 60), seed FUZZ_SEED (default 1)
 #
@@ -50,11 +51,12 @@ quiet = @printf '  %-8s %s\n'
 endif
 
 LIB_OBJS := tools/lib/names.o tools/lib/dev.o tools/lib/ctl.o tools/lib/kw.o \
-	tools/lib/conf.o tools/lib/topo.o
+	tools/lib/conf.o tools/lib/topo.o tools/lib/stats.o
 CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
 	tools/gpupath/version.o tools/gpupath/monitor.o tools/gpupath/provider.o \
 	tools/gpupath/volume.o tools/gpupath/path.o tools/gpupath/args.o \
-	tools/gpupath/portal.o tools/gpupath/qos.o tools/gpupath/topology.o
+	tools/gpupath/portal.o tools/gpupath/qos.o tools/gpupath/topology.o \
+	tools/gpupath/stats.o tools/gpupath/diagnose.o
 DAEMON_OBJS := $(patsubst %.c,%.o,$(wildcard daemon/*.c))
 BENCH_OBJS := tools/gpupath-bench/bench.o
 USER_BINS := tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench
@@ -75,7 +77,7 @@ UNIT_BINS := selftests/build/json_test selftests/build/model_test
 KSFT ?= /usr/src/linux/tools/testing/selftests
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
-	install-module dkms-install dkms-uninstall deps kernel test host-test \
+	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
 	vm-test dkms-test fuzz-vm stress demo checkpatch sparse fuzz fuzz-bins
 
 all: userspace module-or-skip
@@ -287,6 +289,12 @@ dkms-install:
 dkms-uninstall:
 	-dkms remove -m gpupath -v $(VERSION) --all
 	rm -rf $(DKMS_SRC)
+
+# Debian packages: gpupath-dkms (the module for DKMS) and gpupath (the rest),
+# into DEB_OUT.
+DEB_OUT ?= tools/deb/out
+deb: userspace
+	$(Q)tools/deb/build-deb.sh $(DEB_OUT)
 
 # ---- tests and demo --------------------------------------------------------
 

@@ -30,6 +30,7 @@
 #include "config.h"
 #include "fabric.h"
 #include "log.h"
+#include "metrics.h"
 #include "loop.h"
 
 #define INTERVAL_DEFAULT	30
@@ -48,6 +49,8 @@ struct daemon {
 	int sigfd;
 	int timerfd;
 	int soonfd;		/* one-shot: the next reconcile pass */
+	int metricsfd;		/* the metrics endpoint, -1: none */
+	unsigned int metrics_port;	/* 0: no endpoint */
 	unsigned int interval;	/* seconds between periodic checks */
 	bool interval_fixed;	/* given on the command line */
 	const char *config;	/* gpupath.conf's path */
@@ -590,6 +593,8 @@ static void teardown(struct daemon *d)
 		close(d->timerfd);
 	if (d->sigfd >= 0)
 		close(d->sigfd);
+	if (d->metricsfd >= 0)
+		close(d->metricsfd);
 	if (d->mon)
 		gpupath_mon_close(d->mon);
 	gpupath_conf_free(d->conf);
@@ -600,7 +605,7 @@ static int run(struct daemon *opts)
 	struct daemon d = *opts;
 	int r;
 
-	d.sigfd = d.timerfd = d.soonfd = -1;
+	d.sigfd = d.timerfd = d.soonfd = d.metricsfd = -1;
 	log_info("gpupathd %s starting", gpupath_tools_version());
 	r = load_config(&d);
 	if (r < 0)
@@ -631,6 +636,11 @@ static int run(struct daemon *opts)
 	r = setup_timer(&d);
 	if (r < 0)
 		goto out;
+	if (d.metrics_port) {
+		r = d.metricsfd = metrics_open(d.loop, d.metrics_port);
+		if (r < 0)
+			goto out;
+	}
 
 	dump(&d);
 	apply_config(&d);
@@ -657,22 +667,25 @@ static void usage(FILE *f)
 		"  -v, --verbose           also log debug messages\n"
 		"      --interval SECONDS  period of the background check, 1..%u\n"
 		"                          (default %u)\n"
+		"      --metrics-port PORT serve the module's counters for Prometheus at\n"
+		"                          http://127.0.0.1:PORT/metrics (localhost only)\n"
 		"  -h, --help              show this help and exit\n"
 		"  -V, --version           show the version and exit\n"
 		"SIGHUP reloads the configuration; a file with mistakes changes nothing.\n",
 		GPUPATH_CONF_FILE, INTERVAL_MAX, INTERVAL_DEFAULT);
 }
 
-static int parse_interval(const char *s, unsigned int *interval)
+/* A decimal number, 1..@max. */
+static int parse_number(const char *s, unsigned int max, unsigned int *v)
 {
-	unsigned long v;
+	unsigned long n;
 	char *end;
 
 	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v < 1 || v > INTERVAL_MAX)
+	n = strtoul(s, &end, 10);
+	if (errno || end == s || *end || n < 1 || n > max)
 		return -EINVAL;
-	*interval = v;
+	*v = n;
 	return 0;
 }
 
@@ -705,7 +718,7 @@ static int check_config(const char *path, bool given)
 	return r ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-enum { OPT_INTERVAL = 256, OPT_CHECK_CONFIG };
+enum { OPT_INTERVAL = 256, OPT_CHECK_CONFIG, OPT_METRICS_PORT };
 
 static const struct option options[] = {
 	{ "config",	required_argument,	NULL, 'c' },
@@ -713,6 +726,7 @@ static const struct option options[] = {
 	{ "foreground",	no_argument,		NULL, 'f' },
 	{ "verbose",	no_argument,		NULL, 'v' },
 	{ "interval",	required_argument,	NULL, OPT_INTERVAL },
+	{ "metrics-port", required_argument,	NULL, OPT_METRICS_PORT },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{}
@@ -741,13 +755,21 @@ int main(int argc, char **argv)
 			verbose = true;
 			break;
 		case OPT_INTERVAL:
-			if (parse_interval(optarg, &d.interval) < 0) {
+			if (parse_number(optarg, INTERVAL_MAX, &d.interval) < 0) {
 				fprintf(stderr,
 					"gpupathd: invalid interval '%s': expected seconds, 1..%u\n",
 					optarg, INTERVAL_MAX);
 				return 2;
 			}
 			d.interval_fixed = true;
+			break;
+		case OPT_METRICS_PORT:
+			if (parse_number(optarg, 65535, &d.metrics_port) < 0) {
+				fprintf(stderr,
+					"gpupathd: invalid metrics port '%s': expected 1..65535\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			usage(stdout);

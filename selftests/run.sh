@@ -95,6 +95,9 @@ suite_host() {
 	selftests/cli-test.sh
 	selftests/topology-test.sh
 	cufile_check
+	check "host: bash completion of gpupath and gpupathd" selftests/unit/completion-test.sh
+	check "host: the man pages render without warnings" sh -c \
+		'for m in tools/man/*.[0-9]; do groff -man -Tutf8 -ww -z "$m" 2>&1 | grep . && exit 1; done; exit 0'
 	cuda_check
 	fuzz_check
 }
@@ -173,13 +176,19 @@ run_guest() {
 # POS per line, FILE being bar.img or nvme.img; bar0.img or bar1.img in the
 # rails topology), show.json.
 host_side_checks() {
-	local name=$1 work=$2 file off len seed pos
+	local name=$1 work=$2 file off len seed pos promtool
+	promtool=$(selftests/vm/promtool.sh) || promtool=false
 	if [ -s "$work/host.expect" ]; then
 		while read -r file off len seed pos; do
 			check "$name: $len bytes at $off of $file (seen from the host) are what the guest moved" \
 				"$build/gp-pattern" check "$work/$file" "$off" "$len" "$seed" "$pos"
 		done <"$work/host.expect"
 	fi
+	for file in "$work"/*.prom; do
+		[ -e "$file" ] || continue
+		check "$name: $(basename "$file") (gpupath stats --prometheus) passes promtool check metrics" \
+			sh -c '"$1" check metrics <"$2"' sh "$promtool" "$file"
+	done
 	[ -n "${3:-}" ] && return
 	if [ -s "$work/bar.expect" ]; then
 		# shellcheck disable=SC2046
@@ -299,16 +308,59 @@ suite_dkms() {
 	host_side_checks stock "$work"
 }
 
+# The Debian packages on this machine: make deb, dpkg -i, DKMS builds the
+# module for the installed headers, dpkg -r takes every file away (the
+# configuration stays, as Debian keeps it) and dpkg -P the configuration.
+# Not where gpupath packages are installed already: those are left alone.
+suite_deb() {
+	local debs ver files left ko k rels
+	if dpkg-query -W -f '${db:Status-Status}\n' gpupath gpupath-dkms 2>/dev/null |
+		grep -qx installed; then
+		skipped "deb: install and remove the packages" \
+			"gpupath packages are installed on this machine: not touching them"
+		return
+	fi
+	ver=$(gpupath_version "$top")
+	rm -rf "$build/deb"
+	check "deb: make deb builds gpupath-dkms and gpupath" $MAKE deb DEB_OUT="$build/deb" || return
+	debs=("$build/deb/gpupath-dkms_${ver}_all.deb" "$build/deb/gpupath_${ver}_$(dpkg --print-architecture).deb")
+	check "deb: dpkg -i installs them" dpkg -i "${debs[@]}" || { dpkg -P gpupath gpupath-dkms; return; }
+	rels=$(for k in /lib/modules/*/build; do [ -d "$k" ] && basename "${k%/build}"; done)
+	for k in $rels; do
+		check "deb: dkms status: gpupath $ver installed for $k" \
+			sh -c "dkms status -m gpupath -v $ver -k $k | grep -q ': installed'"
+		ko=$(find "/lib/modules/$k/updates" -name gpupath.ko 2>/dev/null | head -n 1)
+		check "deb: gpupath.ko for $k is the module of this tree ($ver)" \
+			sh -c "[ -n '$ko' ] && modinfo -F version '$ko' | grep -qx '$ver'"
+	done
+	check "deb: the installed gpupathd runs" /usr/sbin/gpupathd --version
+	check "deb: the installed gpupathd checks the installed configuration" \
+		/usr/sbin/gpupathd --check-config
+	check "deb: the installed man pages render" sh -c \
+		'for m in /usr/share/man/man*/gpupath*.gz /usr/share/man/man3/libgpupath*.gz; do
+			zcat "$m" | groff -man -Tutf8 -ww -z 2>&1 | grep . && exit 1; done; exit 0'
+	files=$(dpkg -L gpupath gpupath-dkms | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+	check "deb: dpkg -r removes them" dpkg -r gpupath gpupath-dkms
+	left=$(for f in $files; do [ -e "$f" ] && echo "$f"; done | grep -vx /etc/gpupath/gpupath.conf)
+	check "deb: no file of theirs is left but the configuration ($(echo "$files" | wc -l) were installed)" \
+		test -z "$left"
+	[ -z "$left" ] || echo "$left" | sed 's/^/# left: /'
+	check "deb: DKMS knows no gpupath and no gpupath.ko is left" sh -c \
+		"! dkms status -m gpupath | grep -q . && ! find /lib/modules -name gpupath.ko | grep -q ."
+	check "deb: dpkg -P removes the configuration" sh -c \
+		'dpkg -P gpupath gpupath-dkms >/dev/null && [ ! -e /etc/gpupath/gpupath.conf ]'
+}
+
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=(all)
-[ "${suites[*]}" = all ] && suites=(host static vm dkms)
+[ "${suites[*]}" = all ] && suites=(host static vm dkms deb)
 log=$build/test.log
 : >"$log"
 start=$(date +%s)
 for s in "${suites[@]}"; do
 	case $s in
-	host | static | vm | dkms | fuzz | stress) ;;
-	*) die "unknown suite '$s' (host, static, vm, dkms, fuzz, stress, all)" ;;
+	host | static | vm | dkms | deb | fuzz | stress) ;;
+	*) die "unknown suite '$s' (host, static, vm, dkms, deb, fuzz, stress, all)" ;;
 	esac
 	echo "# suite $s"
 	"suite_$s" 2>&1 | tee -a "$log"

@@ -52,6 +52,34 @@ qmp() {
 	case $qmp_out in *'"error"'*) return 1 ;; esac
 }
 
+# prom_check NAME: `gpupath stats --prometheus` left in /out/NAME.prom for
+# the host's promtool, and each of its samples equal to what `gpupath stats
+# -j` says (stats-prom.jq), none missing, none extra. Call it with no I/O
+# running.
+prom_check() {
+	$GP stats -j >/tmp/stats.json || fail "gpupath stats -j"
+	$GP stats --prometheus >"/out/$1.prom" || fail "gpupath stats --prometheus"
+	jq -r -f /src/selftests/vm/stats-prom.jq /tmp/stats.json >/tmp/expect.prom ||
+		fail "stats-prom.jq"
+	awk '
+	FNR == NR {
+		if ($0 ~ /^#/ || !NF) next
+		v = $NF; $NF = ""; sub(/ +$/, ""); got[$0] = v; n++; next
+	}
+	{
+		scale = $NF; want = $(NF - 1); $NF = ""; $(NF - 1) = ""; sub(/ +$/, "")
+		m++
+		if (!($0 in got)) { print "missing: " $0; bad++; next }
+		d = got[$0] * scale - want
+		if (d < -0.5 || d > 0.5) { print "differs: " $0 ": " got[$0] ", -j says " want; bad++ }
+	}
+	END {
+		if (m != n) { print "--prometheus has " n " samples, -j gives " m; bad++ }
+		print m " samples of gpupath stats --prometheus agree with -j"
+		exit bad > 0
+	}' "/out/$1.prom" /tmp/expect.prom || fail "gpupath stats --prometheus and -j disagree"
+}
+
 # PCI device directory in sysfs by vendor and device id.
 pci_dev() {
 	for d in /sys/bus/pci/devices/*; do

@@ -17,6 +17,8 @@ pkgs=(
 	qemu-system-x86 cpio busybox-static nvme-cli iproute2 fio jq dmsetup tcpdump
 	# host-side checks, the fuzzing harnesses (libFuzzer is in libclang-rt)
 	python3 clang libclang-rt-14-dev
+	# bash completion and man pages, checked on the host
+	bash-completion groff-base
 )
 
 missing=()

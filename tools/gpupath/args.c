@@ -88,3 +88,19 @@ int cli_parse_kws(int argc, char **argv, const struct gpupath_kw *kws, unsigned 
 	}
 	return 0;
 }
+
+bool cli_take_flag(int *argc, char **argv, const char *flag)
+{
+	bool found = false;
+	int i, n = 1;
+
+	for (i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], flag))
+			found = true;
+		else
+			argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	*argc = n;
+	return found;
+}

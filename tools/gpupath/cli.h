@@ -78,6 +78,11 @@ int cli_target(struct cli *cli, const struct cli_kind *kind, const char *s, uint
 int cli_parse_set(struct cli *cli, const struct cli_kind *kind, int argc, char **argv,
 		  const struct gpupath_kw *kws, unsigned int n, void *conf, uint32_t *set,
 		  uint32_t *id);
+/*
+ * A command's long option without a value (@flag, "--prometheus") taken out
+ * of argv[1..]; whether it was there. argv[0], the command, stays.
+ */
+bool cli_take_flag(int *argc, char **argv, const char *flag);
 /* "del ID": the subcommand. */
 int cli_del(struct cli *cli, const struct cli_kind *kind, int argc, char **argv);
 
@@ -127,6 +132,7 @@ int cmd_show(struct cli *cli, int argc, char **argv);
 int cmd_monitor(struct cli *cli, int argc, char **argv);
 int cmd_provider(struct cli *cli, int argc, char **argv);
 int cmd_stats(struct cli *cli, int argc, char **argv);
+int cmd_diagnose(struct cli *cli, int argc, char **argv);
 int cmd_volume(struct cli *cli, int argc, char **argv);
 int cmd_path(struct cli *cli, int argc, char **argv);
 int cmd_portal(struct cli *cli, int argc, char **argv);

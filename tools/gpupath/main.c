@@ -21,7 +21,9 @@ static const struct cli_cmd commands[] = {
 	  cmd_qos },
 	{ "topology", "the PCIe tree of GPUs, NICs and NVMe, and the rails it gives",
 	  cmd_topology },
-	{ "stats", "I/O counters: direct, and refused by reason", cmd_stats },
+	{ "diagnose", "where the GPU waits: paths, rail alignment, P2P, QoS, a probe; the fix",
+	  cmd_diagnose },
+	{ "stats", "every counter: providers, volumes and paths, portals, QoS (-j, --prometheus)", cmd_stats },
 	{ "monitor", "print notifications as they arrive", cmd_monitor },
 	{ "version", "print the versions of the tools and the module", cmd_version },
 };

@@ -5,7 +5,6 @@
  *   gpupath provider [show [ID]] [-j]
  *   gpupath provider add PCI_DEV
  *   gpupath provider del ID
- *   gpupath stats [-j]            (the providers' I/O counters)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -175,11 +174,4 @@ int cmd_provider(struct cli *cli, int argc, char **argv)
 
 	return cli_subcommand(cli, argc, argv, "provider", provider_usage, subs,
 			      sizeof(subs) / sizeof(subs[0]));
-}
-
-int cmd_stats(struct cli *cli, int argc, char **argv)
-{
-	if (cli_parse_common(cli, argc, argv, "gpupath stats [-j]") != argc)
-		return 2;
-	return print_all(cli);
 }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <linux/gpupath.h>
 
@@ -490,6 +491,30 @@ int gpupath_ctl_qos_add(struct gpupath_ctl *ctl, const char *name,
 int gpupath_ctl_qos_set(struct gpupath_ctl *ctl, const char *name,
 			const struct gpupath_qos_conf *conf);
 int gpupath_ctl_qos_del(struct gpupath_ctl *ctl, const char *name);
+
+/* ---- every counter at once ------------------------------------------------ */
+
+/* Providers, volumes with their paths, portals and QoS classes, fetched together. */
+struct gpupath_stats {
+	struct gpupath_provider *prov;
+	size_t nprov;
+	struct gpupath_volume *vol;
+	size_t nvol;
+	struct gpupath_portal *portal;
+	size_t nportal;
+	struct gpupath_qos *qos;
+	size_t nqos;
+};
+
+/* Fetch them; on failure *@what names the request that failed. */
+int gpupath_stats_get(struct gpupath_ctl *ctl, struct gpupath_stats *s, const char **what);
+void gpupath_stats_free(struct gpupath_stats *s);
+/*
+ * Them in the Prometheus text exposition format (version 0.0.4), with
+ * conventional names and units: gpupath_provider_*, gpupath_volume_*,
+ * gpupath_path_*, gpupath_portal_connection_*, gpupath_qos_setting_*.
+ */
+int gpupath_stats_prometheus(const struct gpupath_stats *s, FILE *f);
 
 /* ---- settings ----------------------------------------------------------- */
 

@@ -24,3 +24,16 @@ $GP stats -j | jq -e --argjson id "$prov" '.providers[] | select(.id == $id) |
 	.stats.direct_ios == 0 and .stats.refused["no-p2p-route"].ios == 3 and
 	.stats.refused["no-p2p-route"].bytes == 4194304' >/dev/null || fail "counters: $($GP stats)"
 unbind_bar
+
+# gpupath diagnose says why: P2P refused on the flat root bus, with the fix.
+prov=$(bind_bar) || fail "no provider"
+$GP diagnose -j >/tmp/diag.json || fail "diagnose -j"
+bdf=$(basename "$(pci_dev 0x1af4 0x1110)")
+jq -e --arg d "${NS#/dev/}" --arg b "$bdf" '.providers[] | select(.pci_dev == $b) |
+	(.paths[] | select(.device == $d) |
+	.p2p == false and .reason == "no-p2p-route" and .probe.mode == "bounce") and
+	(.verdict | contains("no-p2p-route") and contains($d)) and (.fix | contains("PCIe switch"))' \
+	/tmp/diag.json >/dev/null || fail "diagnose: $(cat /tmp/diag.json)"
+note "diagnose: $(jq -r --arg b "$bdf" '.providers[] | select(.pci_dev == $b) | .verdict' \
+	/tmp/diag.json)"
+unbind_bar

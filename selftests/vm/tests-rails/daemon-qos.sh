@@ -123,3 +123,10 @@ note "ToS seen: RoCEv2 $(echo "$roce" | awk '{ print $1 }' | sort | uniq -c | tr
 ! echo "$roce" | grep -qv '^0x68 ' || fail "RoCEv2 packets without DSCP 26"
 ! echo "$tcp" | grep -qv '^0x68 ' || fail "NVMe/TCP segments without DSCP 26"
 grep "QoS class" /tmp/gpupathd.log | sed 's/^/gpupathd: /'
+
+# The metrics of QoS settings and portal connections, as gpupathd left them.
+prom_check daemon-qos
+grep -q '^gpupath_qos_setting_info{.*result="applied"' /out/daemon-qos.prom ||
+	fail "no applied QoS setting in the metrics"
+grep -q '^gpupath_portal_connection_info{.*state="live"' /out/daemon-qos.prom ||
+	fail "no live portal connection in the metrics"

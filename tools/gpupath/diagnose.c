@@ -1,0 +1,762 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpupath diagnose: where is the GPU waiting?
+ *
+ *   gpupath diagnose [-j] [--no-probe]
+ *
+ * For each provider (a GPU, or the device memory gpupath serves), every
+ * NVMe namespace that could feed it, as a path: the PCI function that DMAs
+ * for it (the NVMe controller, or the NIC a fabric connection leaves
+ * through), how far that function is from the GPU on PCIe against the
+ * closest one there is (rail alignment), whether P2P is possible and why
+ * not, the QoS settings gpupathd applied on it, and a short read-only
+ * probe: 4 KiB reads for latency and 1 MiB reads for throughput into the
+ * provider's memory, under a quarter of a second per path. Then the bounce
+ * reasons the provider has counted so far, and a verdict with the fix.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define PROBE_LAT_IOS	16
+#define PROBE_LAT_SIZE	4096u
+#define PROBE_BW_SIZE	(1u << 20)
+#define PROBE_BW_MAX	(32u << 20)
+#define PROBE_NS	(200 * 1000000ull)
+
+/* A namespace that can feed a GPU. */
+struct dpath {
+	char device[64];		/* "nvme1n1" */
+	char controller[32];		/* "nvme1" */
+	char transport[16];		/* "pcie", "rdma", "tcp" */
+	char netdev[IFNAMSIZ];		/* fabrics: the interface it leaves through */
+	char dma_dev[16];		/* PCI function that DMAs for it, "" if none */
+	const struct gpupath_volume *vol;	/* the volume it is a path of */
+};
+
+/* What the probe of one path into one provider saw. */
+struct probe {
+	bool done;
+	int error;			/* errno, 0: none */
+	uint32_t mode, reason;
+	uint64_t lat_avg_ns, lat_max_ns;
+	uint64_t bw_bytes, bw_ns;
+};
+
+struct finding {
+	const char *problem;		/* "misaligned", "no-p2p", "bounced", "probe" */
+	char path[64];
+	char text[384];
+	char fix[384];
+};
+
+#define FINDINGS_MAX 64
+
+struct diag {
+	struct cli *cli;
+	bool probe;
+	struct gpupath_stats st;
+	struct gpupath_topo *topo;
+	struct dpath *paths;
+	size_t npaths;
+	struct gpupath_dev *dev;	/* for the probe */
+	struct finding find[FINDINGS_MAX];
+	unsigned int nfind;
+};
+
+/* ---- sysfs ------------------------------------------------------------------ */
+
+static int read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, size, f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* The PCI function at or above @path ("0000:04:00.0"), "" if none. */
+static void pci_of(const char *path, char *bdf, size_t size)
+{
+	char real[PATH_MAX], *p, *last = NULL;
+	unsigned int d, b, s, f;
+	char tail;
+
+	bdf[0] = '\0';
+	if (!realpath(path, real))
+		return;
+	for (p = strtok(real, "/"); p; p = strtok(NULL, "/"))
+		if (sscanf(p, "%x:%x:%x.%x%c", &d, &b, &s, &f, &tail) == 4)
+			last = p;
+	if (last)
+		snprintf(bdf, size, "%s", last);
+}
+
+/* "key=value" of an nvme controller's address attribute. */
+static bool addr_field(const char *addr, const char *key, char *val, size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = addr, *end;
+
+	while (p && *p) {
+		if (!strncmp(p, key, klen) && p[klen] == '=') {
+			p += klen + 1;
+			end = strchr(p, ',');
+			snprintf(val, size, "%.*s", (int)(end ? end - p : (long)strlen(p)), p);
+			return true;
+		}
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+/* The interface holding @ip, or whose subnet has it; "" if none. */
+static void netdev_for(const char *ip, bool own, char *name, size_t size)
+{
+	struct ifaddrs *ifa, *i;
+	struct in_addr a;
+
+	name[0] = '\0';
+	if (inet_pton(AF_INET, ip, &a) != 1 || getifaddrs(&ifa))
+		return;
+	for (i = ifa; i; i = i->ifa_next) {
+		struct sockaddr_in *ia = (struct sockaddr_in *)i->ifa_addr;
+		struct sockaddr_in *nm = (struct sockaddr_in *)i->ifa_netmask;
+
+		if (!ia || ia->sin_family != AF_INET || !nm || !strcmp(i->ifa_name, "lo"))
+			continue;
+		if (own ? ia->sin_addr.s_addr == a.s_addr :
+			  !((ia->sin_addr.s_addr ^ a.s_addr) & nm->sin_addr.s_addr)) {
+			snprintf(name, size, "%s", i->ifa_name);
+			break;
+		}
+	}
+	freeifaddrs(ifa);
+}
+
+/* Controller, transport and DMA function of namespace @dev. */
+static void describe(struct dpath *p)
+{
+	char path[PATH_MAX], addr[512], val[64];
+
+	snprintf(path, sizeof(path), "/sys/block/%s/device", p->device);
+	{
+		char real[PATH_MAX], *base;
+
+		if (realpath(path, real) && (base = strrchr(real, '/')))
+			snprintf(p->controller, sizeof(p->controller), "%s", base + 1);
+	}
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/transport", p->controller);
+	if (read_line(path, p->transport, sizeof(p->transport)) < 0)
+		snprintf(p->transport, sizeof(p->transport), "%s",
+			 strncmp(p->controller, "nvme-subsys", 11) ? "unknown" : "multipath");
+	if (!strcmp(p->transport, "pcie")) {
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s/device", p->controller);
+		pci_of(path, p->dma_dev, sizeof(p->dma_dev));
+		return;
+	}
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/address", p->controller);
+	if (read_line(path, addr, sizeof(addr)) < 0)
+		return;
+	if (addr_field(addr, "host_iface", val, sizeof(val)) && val[0] && strcmp(val, "none"))
+		snprintf(p->netdev, sizeof(p->netdev), "%.*s", IFNAMSIZ - 1, val);
+	else if (addr_field(addr, "host_traddr", val, sizeof(val)) && strcmp(val, "none"))
+		netdev_for(val, true, p->netdev, sizeof(p->netdev));
+	if (!p->netdev[0] && addr_field(addr, "traddr", val, sizeof(val)))
+		netdev_for(val, false, p->netdev, sizeof(p->netdev));
+	if (p->netdev[0]) {
+		snprintf(path, sizeof(path), "/sys/class/net/%s/device", p->netdev);
+		pci_of(path, p->dma_dev, sizeof(p->dma_dev));
+	}
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strverscmp(((const struct dpath *)a)->device, ((const struct dpath *)b)->device);
+}
+
+/* Every NVMe namespace with a block device. */
+static int scan_paths(struct diag *d)
+{
+	char name[64];
+	FILE *ls;
+	size_t i, j;
+
+	/* /sys/block: namespaces are nvme<c>n<n> (nvme<c>c<p>n<n> are hidden paths). */
+	ls = popen("ls /sys/block 2>/dev/null", "r");
+	if (!ls)
+		return -errno;
+	while (fscanf(ls, "%63s", name) == 1) {
+		unsigned int c, n;
+		char tail;
+		struct dpath *p;
+
+		if (sscanf(name, "nvme%un%u%c", &c, &n, &tail) != 2)
+			continue;
+		p = realloc(d->paths, (d->npaths + 1) * sizeof(*p));
+		if (!p) {
+			pclose(ls);
+			return -ENOMEM;
+		}
+		d->paths = p;
+		p = &d->paths[d->npaths++];
+		memset(p, 0, sizeof(*p));
+		snprintf(p->device, sizeof(p->device), "%s", name);
+		describe(p);
+	}
+	pclose(ls);
+	qsort(d->paths, d->npaths, sizeof(*d->paths), cmp_path);
+	for (i = 0; i < d->npaths; i++)
+		for (j = 0; j < d->st.nvol; j++)
+			for (unsigned int k = 0; k < d->st.vol[j].npaths; k++)
+				if (!strcmp(d->st.vol[j].path[k].device, d->paths[i].device))
+					d->paths[i].vol = &d->st.vol[j];
+	return 0;
+}
+
+/* ---- probe ------------------------------------------------------------------ */
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ull + t.tv_nsec;
+}
+
+/* Read-only: reads from the namespace into the provider's memory. */
+static void probe(struct diag *d, const struct gpupath_provider *prov, const struct dpath *p,
+		  struct probe *pr)
+{
+	struct gpupath_result res = { 0 };
+	struct gpupath_buf *buf = NULL;
+	uint64_t size = 0, span, t, start;
+	char node[80];
+	unsigned int i;
+	int fd, r;
+
+	memset(pr, 0, sizeof(*pr));
+	pr->done = true;
+	snprintf(node, sizeof(node), "/dev/%s", p->device);
+	fd = open(node, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &size) < 0) {
+		pr->error = errno;
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	r = d->dev ? gpupath_buf_alloc(d->dev, prov->id, PROBE_BW_SIZE, &buf) : -ENODEV;
+	if (r < 0) {
+		pr->error = -r;
+		close(fd);
+		return;
+	}
+	span = size < (64u << 20) ? size : (64u << 20);
+	for (i = 0; i < PROBE_LAT_IOS && span >= PROBE_LAT_SIZE; i++) {
+		uint64_t off = (span / PROBE_LAT_IOS * i) & ~(uint64_t)(PROBE_LAT_SIZE - 1);
+
+		t = now_ns();
+		r = gpupath_read(buf, 0, fd, off, PROBE_LAT_SIZE, GPUPATH_POLICY_AUTO, &res);
+		t = now_ns() - t;
+		if (r < 0)
+			break;
+		if (!i) {
+			pr->mode = res.mode;
+			pr->reason = res.reason;
+		}
+		pr->lat_avg_ns += t;
+		if (t > pr->lat_max_ns)
+			pr->lat_max_ns = t;
+	}
+	if (i)
+		pr->lat_avg_ns /= i;
+	start = now_ns();
+	while (r == 0 && pr->bw_bytes + PROBE_BW_SIZE <= size && pr->bw_bytes < PROBE_BW_MAX &&
+	       now_ns() - start < PROBE_NS) {
+		r = gpupath_read(buf, 0, fd, pr->bw_bytes, PROBE_BW_SIZE, GPUPATH_POLICY_AUTO, &res);
+		if (r == 0)
+			pr->bw_bytes += PROBE_BW_SIZE;
+	}
+	pr->bw_ns = now_ns() - start;
+	if (r < 0)
+		pr->error = -r;
+	gpupath_buf_free(buf);
+	close(fd);
+}
+
+/* ---- analysis ------------------------------------------------------------- */
+
+static const struct gpupath_topo_dev *topo_dev(const struct diag *d, const char *bdf)
+{
+	size_t i;
+
+	for (i = 0; bdf[0] && i < d->topo->ndevs; i++)
+		if (!strcasecmp(d->topo->dev[i].pci_dev, bdf))
+			return &d->topo->dev[i];
+	return NULL;
+}
+
+static const struct gpupath_topo_rail *rail_of(const struct diag *d, const char *bdf)
+{
+	size_t i;
+
+	for (i = 0; i < d->topo->nrails; i++)
+		if (!strcasecmp(d->topo->rail[i].gpu->pci_dev, bdf))
+			return &d->topo->rail[i];
+	return NULL;
+}
+
+static bool fabric(const struct dpath *p)
+{
+	return !strcmp(p->transport, "rdma") || !strcmp(p->transport, "tcp");
+}
+
+/* The first name of a topology device ("eth0", "nvme0"), or its address. */
+static const char *first_name(const struct gpupath_topo_dev *t)
+{
+	return t->nnames ? t->name[0] : t->pci_dev;
+}
+
+/*
+ * Relation of the path's DMA function to the GPU, and the best there is
+ * for its kind; -1 when the path has no PCI function to place.
+ */
+static int relation(const struct diag *d, const struct gpupath_topo_dev *gpu,
+		    const struct dpath *p, uint32_t *best, const struct gpupath_topo_dev **ideal)
+{
+	const struct gpupath_topo_rail *rail = rail_of(d, gpu->pci_dev);
+	const struct gpupath_topo_dev *fn = topo_dev(d, p->dma_dev);
+
+	*best = GPUPATH_TOPO_REL_SYSTEM;
+	*ideal = NULL;
+	if (rail && fabric(p) && rail->nic) {
+		*best = rail->nic_rel;
+		*ideal = rail->nic;
+	} else if (rail && !fabric(p) && rail->nnvme) {
+		*best = rail->nvme_rel;
+		*ideal = rail->nvme[0];
+	}
+	if (!fn)
+		return -1;
+	return gpupath_topo_relation(gpu, fn);
+}
+
+/* Why P2P cannot be, what to do about it. */
+static const char *reason_fix(uint32_t reason)
+{
+	switch (reason) {
+	case GPUPATH_REASON_NO_P2P_ROUTE:
+		return "put the GPU and the NVMe controller (or RNIC) under one PCIe switch, or use a "
+		       "platform whose host bridge the kernel allows for P2P; with a switch, turn off "
+		       "ACS redirect on its ports (kernel option pci=disable_acs_redir=...)";
+	case GPUPATH_REASON_CPU_COPY:
+		return "nvme-tcp copies with the CPU: connect the target over nvme-rdma on a hardware "
+		       "RNIC for direct transfers";
+	case GPUPATH_REASON_VIRTUAL_DMA:
+		return "a software RDMA device (soft-RoCE, siw) has no DMA engine: use a hardware RNIC";
+	case GPUPATH_REASON_MULTIPATH_HEAD:
+		return "boot with nvme_core.multipath=N and group the paths in a gpupath volume";
+	case GPUPATH_REASON_P2PDMA_NOT_BUILT:
+		return "run a kernel built with CONFIG_PCI_P2PDMA=y";
+	case GPUPATH_REASON_NO_PEER_MEMORY:
+		return "load NVIDIA's driver with its peer-memory API (nvidia-peermem)";
+	case GPUPATH_REASON_DMA_MAP_FAILED:
+		return "the NVMe driver refused the mapping: check the IOMMU (iommu=pt) and ACS";
+	default:
+		return "see gpupath provider show";
+	}
+}
+
+static void add_finding(struct diag *d, const char *problem, const char *path, const char *text,
+			const char *fix)
+{
+	struct finding *f;
+
+	if (d->nfind == FINDINGS_MAX)
+		return;
+	f = &d->find[d->nfind++];
+	f->problem = problem;
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	snprintf(f->text, sizeof(f->text), "%s", text);
+	snprintf(f->fix, sizeof(f->fix), "%s", fix);
+}
+
+/* The fix for a path further from the GPU than the closest function of its kind. */
+static void misaligned(struct diag *d, const struct gpupath_topo_dev *gpu, const struct dpath *p,
+		       int rel, uint32_t best, const struct gpupath_topo_dev *ideal)
+{
+	char text[384], fix[384];
+	size_t i;
+
+	if (fabric(p)) {
+		snprintf(text, sizeof(text),
+			 "path %s leaves through %s (%s), which reaches GPU %s via the %s; the GPU's "
+			 "rail NIC %s (%s) is reached via the %s", p->device,
+			 p->netdev[0] ? p->netdev : "?", p->dma_dev, gpu->pci_dev,
+			 gpupath_topo_rel_name(rel), first_name(ideal), ideal->pci_dev,
+			 gpupath_topo_rel_name(best));
+		snprintf(fix, sizeof(fix),
+			 "connect the portal with host_iface=%s (gpupath portal set PORTAL rails "
+			 "RAIL:%s), or nvme connect --host-iface=%s",
+			 first_name(ideal), first_name(ideal), first_name(ideal));
+	} else {
+		const char *better = NULL;
+
+		/* A namespace of the rail's controller, if there is one. */
+		for (i = 0; i < d->npaths && !better; i++)
+			if (!strcasecmp(d->paths[i].dma_dev, ideal->pci_dev))
+				better = d->paths[i].device;
+		snprintf(text, sizeof(text),
+			 "path %s (controller %s, %s) reaches GPU %s via the %s; the GPU's rail "
+			 "NVMe %s (%s) is reached via the %s", p->device, p->controller, p->dma_dev,
+			 gpu->pci_dev, gpupath_topo_rel_name(rel), first_name(ideal),
+			 ideal->pci_dev, gpupath_topo_rel_name(best));
+		if (p->vol && better)
+			snprintf(fix, sizeof(fix),
+				 "read through %s: give volume %s the path (gpupath path add %s "
+				 "/dev/%s) and let it pick by GPU (gpupath volume set %s policy "
+				 "gpu-affinity)", better, p->vol->name, p->vol->name, better,
+				 p->vol->name);
+		else if (better)
+			snprintf(fix, sizeof(fix), "read through /dev/%s, the namespace of %s",
+				 better, first_name(ideal));
+		else
+			snprintf(fix, sizeof(fix),
+				 "attach the namespace to %s (%s), the GPU's rail NVMe controller",
+				 first_name(ideal), ideal->pci_dev);
+	}
+	add_finding(d, "misaligned", p->device, text, fix);
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static void qos_of(const struct diag *d, const struct dpath *p, struct json *j, bool json)
+{
+	const struct gpupath_topo_dev *fn = topo_dev(d, p->dma_dev);
+	size_t i;
+	unsigned int k, n;
+
+	if (json)
+		json_arr_open(j, "qos");
+	for (i = 0; i < d->st.nqos; i++) {
+		for (k = 0; k < d->st.qos[i].napplied; k++) {
+			const struct gpupath_qos_applied *a = &d->st.qos[i].applied[k];
+			bool mine = !strcmp(a->device, p->controller) ||
+				    (p->netdev[0] && !strcmp(a->device, p->netdev));
+
+			for (n = 0; fn && !mine && n < fn->nrdma; n++)
+				mine = !strcmp(a->device, fn->rdma[n]);
+			for (n = 0; fn && !mine && n < fn->nnames; n++)
+				mine = !strcmp(a->device, fn->name[n]);
+			if (!mine)
+				continue;
+			if (json) {
+				json_obj_open(j, NULL);
+				json_str(j, "class", d->st.qos[i].name);
+				json_str(j, "device", a->device);
+				json_str(j, "setting", a->setting);
+				json_str(j, "result", gpupath_applied_name(a->result));
+				json_u64(j, "value", a->value);
+				json_obj_close(j);
+			} else {
+				printf("      qos %s: %s %s = %u (%s)\n", d->st.qos[i].name, a->device,
+				       a->setting, a->value, gpupath_applied_name(a->result));
+			}
+		}
+	}
+	if (json)
+		json_arr_close(j);
+}
+
+static void path_out(struct diag *d, const struct gpupath_provider *prov,
+		     const struct gpupath_topo_dev *gpu, const struct dpath *p)
+{
+	bool json = d->cli->json;
+	struct json *j = &d->cli->j;
+	const struct gpupath_topo_dev *ideal = NULL;
+	struct probe pr = { 0 };
+	uint32_t best = GPUPATH_TOPO_REL_SYSTEM, reason;
+	bool p2p = false;
+	int rel = gpu ? relation(d, gpu, p, &best, &ideal) : -1;
+	unsigned int i;
+
+	for (i = 0; i < prov->npeers; i++)
+		if (!strcasecmp(prov->peers[i].pci_dev, p->dma_dev))
+			p2p = true;
+	if (d->probe)
+		probe(d, prov, p, &pr);
+	/* The module's answer when the probe has one, else what the peers say. */
+	if (pr.done && !pr.error)
+		reason = pr.mode == GPUPATH_MODE_DIRECT ? GPUPATH_REASON_NONE : pr.reason;
+	else if (!strcmp(p->transport, "tcp"))
+		reason = GPUPATH_REASON_CPU_COPY;
+	else if (!strcmp(p->transport, "multipath"))
+		reason = GPUPATH_REASON_MULTIPATH_HEAD;
+	else if (!p->dma_dev[0])
+		reason = fabric(p) ? GPUPATH_REASON_VIRTUAL_DMA : GPUPATH_REASON_NO_DMA_DEVICE;
+	else
+		reason = p2p ? GPUPATH_REASON_NONE : GPUPATH_REASON_NO_P2P_ROUTE;
+
+	if (gpu && rel >= 0 && ideal && (uint32_t)rel > best)
+		misaligned(d, gpu, p, rel, best, ideal);
+	if (reason != GPUPATH_REASON_NONE) {
+		char text[384];
+
+		snprintf(text, sizeof(text), "path %s cannot DMA into provider %u's memory: %s (%s)",
+			 p->device, prov->id, gpupath_reason_name(reason), gpupath_reason_text(reason));
+		add_finding(d, "no-p2p", p->device, text, reason_fix(reason));
+	}
+	if (pr.done && pr.error) {
+		char text[384];
+
+		snprintf(text, sizeof(text), "probe of %s: %s", p->device, strerror(pr.error));
+		add_finding(d, "probe", p->device, text, "run as root with the namespace readable");
+	}
+
+	if (json) {
+		json_obj_open(j, NULL);
+		json_str(j, "device", p->device);
+		json_str(j, "controller", p->controller);
+		json_str(j, "transport", p->transport);
+		if (p->netdev[0])
+			json_str(j, "netdev", p->netdev);
+		else
+			json_null(j, "netdev");
+		if (p->dma_dev[0])
+			json_str(j, "dma_dev", p->dma_dev);
+		else
+			json_null(j, "dma_dev");
+		if (p->vol)
+			json_str(j, "volume", p->vol->name);
+		else
+			json_null(j, "volume");
+		if (rel >= 0)
+			json_str(j, "relation", gpupath_topo_rel_name(rel));
+		else
+			json_null(j, "relation");
+		if (rel >= 0 && ideal)
+			json_bool(j, "aligned", (uint32_t)rel <= best);
+		else
+			json_null(j, "aligned");
+		json_bool(j, "p2p", reason == GPUPATH_REASON_NONE);
+		json_str(j, "reason", gpupath_reason_name(reason));
+		qos_of(d, p, j, true);
+		if (pr.done) {
+			json_obj_open(j, "probe");
+			if (pr.error) {
+				json_str(j, "error", strerror(pr.error));
+			} else {
+				json_str(j, "mode", gpupath_mode_name(pr.mode));
+				json_u64(j, "latency_avg_ns", pr.lat_avg_ns);
+				json_u64(j, "latency_max_ns", pr.lat_max_ns);
+				json_u64(j, "bytes", pr.bw_bytes);
+				json_u64(j, "ns", pr.bw_ns);
+				json_u64(j, "bytes_per_s", pr.bw_ns ? pr.bw_bytes * 1000000000ull /
+							     pr.bw_ns : 0);
+			}
+			json_obj_close(j);
+		} else {
+			json_null(j, "probe");
+		}
+		json_obj_close(j);
+		return;
+	}
+	printf("  %-10s %-9s %-5s %-13s %-12s %-11s %s\n", p->device, p->vol ? p->vol->name : "-",
+	       p->transport, p->dma_dev[0] ? p->dma_dev : "-",
+	       rel >= 0 ? gpupath_topo_rel_name(rel) : "-",
+	       rel < 0 || !ideal ? "-" : (uint32_t)rel <= best ? "aligned" : "MISALIGNED",
+	       reason == GPUPATH_REASON_NONE ? "p2p" : gpupath_reason_name(reason));
+	if (pr.done && !pr.error)
+		printf("      probe: %s, 4 KiB latency %.1f us (max %.1f), %.1f MB/s over %" PRIu64
+		       " MiB\n", gpupath_mode_name(pr.mode), pr.lat_avg_ns / 1e3,
+		       pr.lat_max_ns / 1e3, pr.bw_ns ? pr.bw_bytes * 1e3 / pr.bw_ns : 0.0,
+		       pr.bw_bytes >> 20);
+	else if (pr.done)
+		printf("      probe: %s\n", strerror(pr.error));
+	qos_of(d, p, NULL, false);
+}
+
+/* One provider: its paths, bounces seen, findings and the verdict. */
+static void provider_out(struct diag *d, const struct gpupath_provider *prov)
+{
+	const struct gpupath_topo_rail *rail = rail_of(d, prov->pci_dev);
+	const struct gpupath_topo_dev *gpu = topo_dev(d, prov->pci_dev);
+	bool json = d->cli->json;
+	struct json *j = &d->cli->j;
+	unsigned int first = d->nfind, i, r;
+	const struct finding *top;
+	char verdict[512], fix[512];
+	size_t k;
+
+	if (json) {
+		json_obj_open(j, NULL);
+		json_u64(j, "provider", prov->id);
+		json_str(j, "pci_dev", prov->pci_dev);
+		json_obj_open(j, "rail");
+		if (rail && rail->nic) {
+			json_str(j, "nic", rail->nic->pci_dev);
+			json_str(j, "nic_name", first_name(rail->nic));
+			json_str(j, "nic_relation", gpupath_topo_rel_name(rail->nic_rel));
+		}
+		if (rail && rail->nnvme) {
+			json_str(j, "nvme", rail->nvme[0]->pci_dev);
+			json_str(j, "nvme_name", first_name(rail->nvme[0]));
+			json_str(j, "nvme_relation", gpupath_topo_rel_name(rail->nvme_rel));
+		}
+		json_obj_close(j);
+		json_arr_open(j, "paths");
+	} else {
+		printf("provider %u: %s %s\n", prov->id, gpupath_provider_type_name(prov->type),
+		       prov->pci_dev);
+		if (rail)
+			printf("  rail: NIC %s via %s, NVMe %s via %s\n",
+			       rail->nic ? first_name(rail->nic) : "none",
+			       rail->nic ? gpupath_topo_rel_name(rail->nic_rel) : "-",
+			       rail->nnvme ? first_name(rail->nvme[0]) : "none",
+			       rail->nnvme ? gpupath_topo_rel_name(rail->nvme_rel) : "-");
+		printf("  %-10s %-9s %-5s %-13s %-12s %-11s %s\n", "PATH", "VOLUME", "VIA", "DMA BY",
+		       "PCIE ROUTE", "RAIL", "P2P");
+	}
+	for (k = 0; k < d->npaths; k++)
+		path_out(d, prov, gpu, &d->paths[k]);
+	if (json) {
+		json_arr_close(j);
+		json_obj_open(j, "bounced");
+	}
+	for (r = 1; r < GPUPATH_REASONS_KNOWN; r++) {
+		if (!prov->refused_ios[r])
+			continue;
+		if (json) {
+			json_obj_open(j, gpupath_reason_name(r));
+			json_u64(j, "ios", prov->refused_ios[r]);
+			json_u64(j, "bytes", prov->refused_bytes[r]);
+			json_obj_close(j);
+		} else {
+			printf("  bounced so far (%s): %" PRIu64 " I/Os, %" PRIu64 " bytes\n",
+			       gpupath_reason_name(r), prov->refused_ios[r], prov->refused_bytes[r]);
+		}
+	}
+	if (json) {
+		json_obj_close(j);
+		json_arr_open(j, "findings");
+		for (i = first; i < d->nfind; i++) {
+			json_obj_open(j, NULL);
+			json_str(j, "problem", d->find[i].problem);
+			json_str(j, "path", d->find[i].path);
+			json_str(j, "text", d->find[i].text);
+			json_str(j, "fix", d->find[i].fix);
+			json_obj_close(j);
+		}
+		json_arr_close(j);
+	}
+
+	/* The verdict: the first misalignment, else the first other finding. */
+	verdict[0] = fix[0] = '\0';
+	top = NULL;
+	for (i = first; i < d->nfind && !top; i++)
+		if (!strcmp(d->find[i].problem, "misaligned"))
+			top = &d->find[i];
+	if (!top && first < d->nfind)
+		top = &d->find[first];
+	if (top) {
+		snprintf(verdict, sizeof(verdict), "waits on %s: %s", top->path, top->text);
+		snprintf(fix, sizeof(fix), "%s", top->fix);
+	} else {
+		snprintf(verdict, sizeof(verdict), d->npaths ?
+			 "no wait found: every path is rail-aligned and goes direct" :
+			 "no NVMe namespace to read from");
+	}
+	if (json) {
+		json_str(j, "verdict", verdict);
+		if (fix[0])
+			json_str(j, "fix", fix);
+		else
+			json_null(j, "fix");
+		json_obj_close(j);
+		return;
+	}
+	for (i = first; i < d->nfind; i++)
+		printf("  %s: %s\n    fix: %s\n", d->find[i].problem, d->find[i].text, d->find[i].fix);
+	printf("  verdict: %s\n", verdict);
+	if (fix[0])
+		printf("  fix: %s\n", fix);
+}
+
+static const char usage[] = "gpupath diagnose [-j] [--no-probe]";
+
+int cmd_diagnose(struct cli *cli, int argc, char **argv)
+{
+	struct diag d = { .cli = cli, .probe = !cli_take_flag(&argc, argv, "--no-probe") };
+	const char **pci = NULL;
+	struct gpupath_ctl *ctl;
+	const char *what;
+	size_t k;
+	int r;
+
+	if (cli_parse_common(cli, argc, argv, usage) != argc)
+		return 2;
+	ctl = cli_ctl(cli);
+	if (!ctl)
+		return 1;
+	r = gpupath_stats_get(ctl, &d.st, &what);
+	if (r < 0)
+		return cli_err(cli, r, what, gpupath_ctl_errmsg(ctl));
+	pci = calloc(d.st.nprov + 1, sizeof(*pci));
+	r = pci ? 0 : -ENOMEM;
+	for (k = 0; !r && k < d.st.nprov; k++)
+		pci[k] = d.st.prov[k].pci_dev;
+	if (!r)
+		r = gpupath_topo_scan(NULL, pci, d.st.nprov, &d.topo);
+	if (!r)
+		r = scan_paths(&d);
+	if (r < 0) {
+		cli_err(cli, r, "diagnose: reading sysfs", NULL);
+		goto out;
+	}
+	if (d.probe && gpupath_dev_open(&d.dev) < 0)
+		d.dev = NULL;
+	cli_output_begin(cli);
+	if (cli->json)
+		json_arr_open(&cli->j, "providers");
+	else if (!d.st.nprov)
+		printf("no provider: no device memory for I/O to target (gpupath provider add, or "
+		       "bind a device to gpupath)\n");
+	for (k = 0; k < d.st.nprov; k++)
+		provider_out(&d, &d.st.prov[k]);
+	if (cli->json)
+		json_arr_close(&cli->j);
+	r = cli_output_end(cli, 0);
+out:
+	gpupath_dev_close(d.dev);
+	gpupath_topo_free(d.topo);
+	free(d.paths);
+	free(pci);
+	gpupath_stats_free(&d.st);
+	return r < 0 ? 1 : r;
+}
