@@ -47,6 +47,12 @@ t "monitor --count junk is refused" 2 "positive number, not '3x'" "$GP" monitor 
 t "daemon --version" 0 '^gpupathd [0-9]+\.[0-9]+\.[0-9]+' "$GPD" --version
 t "daemon refuses --interval 0" 2 'interval' "$GPD" --foreground --interval 0
 t "daemon refuses --interval 3601" 2 'interval' "$GPD" --foreground --interval 3601
+t "stats: -j and --prometheus together are refused" 2 'exclude each other' \
+	"$GP" stats -j --prometheus
+t "stats: stray argument" 2 'Usage: gpupath stats' "$GP" stats extra
+t "diagnose: unknown option" 2 'Usage: gpupath diagnose' "$GP" diagnose --frobnicate
+t "daemon refuses --metrics-port 0" 2 "invalid metrics port '0'" "$GPD" --metrics-port 0
+t "daemon refuses --metrics-port 65536" 2 "invalid metrics port" "$GPD" --metrics-port 65536
 t "daemon refuses an unknown option" 2 'gpupathd --help' "$GPD" --frobnicate
 t "daemon refuses a stray argument" 2 'gpupathd --help' "$GPD" --foreground extra
 

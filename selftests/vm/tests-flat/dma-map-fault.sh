@@ -31,8 +31,8 @@ host_expect bar.img "$(bar_offset)" $((2 * MiB)) 411 $MiB
 expect_io 0 'mode=bounce reason=dma-map-failed' -b 4 -p auto -o $((24 * MiB)) read "$prov" $NS \
 	0 $MiB 411
 host_expect bar.img "$(bar_offset)" $MiB 411 0
-expect_io 0 'mode=bounce reason=dma-map-failed' -p auto write "$prov" $NS $((8 * MiB)) $MiB 412
-host_expect nvme.img $((8 * MiB)) $MiB 412 $((8 * MiB))
+expect_io 0 'mode=bounce reason=dma-map-failed' -p auto write "$prov" $NS $((12 * MiB)) $MiB 412
+host_expect nvme.img $((12 * MiB)) $MiB 412 $((12 * MiB))
 $GP stats -j | jq -e --argjson id "$prov" '.providers[] | select(.id == $id) |
 	.stats.direct_ios == 0 and .stats.errors == 0 and
 	.stats.refused["dma-map-failed"].ios == 7' >/dev/null ||

@@ -19,7 +19,7 @@ size=$(blockdev --getsize64 $NS)
 $PATTERN fill $NS $BASE $((4 * MiB)) 901 && $PATTERN fill $NS $((size - 4096)) 4096 901 ||
 	fail "pattern onto $NS"
 
-# Device memory 58 MiB into the BAR: below that, later tests' buffers land.
+# Device memory 58-60 MiB into the BAR: no other test's bytes checked there.
 # A regular file: through the file system.
 $PATTERN gen $((8 * MiB)) 903 >/tmp/cufile.img
 $CUFILE -o $((58 * MiB)) "$prov" /tmp/cufile.img 903 >/tmp/cufile.out 2>&1
