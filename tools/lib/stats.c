@@ -66,12 +66,12 @@ static void label(FILE *f, const char *name, const char *value, bool first)
 	fputc('"', f);
 }
 
-static void label_u32(FILE *f, const char *name, uint32_t value)
+static void label_u32(FILE *f, const char *name, uint32_t value, bool first)
 {
 	char buf[16];
 
 	snprintf(buf, sizeof(buf), "%" PRIu32, value);
-	label(f, name, buf, false);
+	label(f, name, buf, first);
 }
 
 static void family(FILE *f, const char *name, const char *type, const char *help)
@@ -131,7 +131,7 @@ static const struct metric provider_metrics[] = {
 static void provider_labels(FILE *f, const struct gpupath_provider *p)
 {
 	fprintf(f, "{");
-	label_u32(f, "provider", p->id);
+	label_u32(f, "provider", p->id, true);
 	label(f, "pci_dev", p->pci_dev, false);
 	label(f, "type", gpupath_provider_type_name(p->type), false);
 }
@@ -223,9 +223,9 @@ static void volume_labels(FILE *f, const struct gpupath_volume *v)
 static void path_labels(FILE *f, const struct gpupath_volume *v, const struct gpupath_path *p)
 {
 	volume_labels(f, v);
-	label_u32(f, "path", p->id);
+	label_u32(f, "path", p->id, false);
 	label(f, "device", p->device, false);
-	label_u32(f, "rail", p->rail);
+	label_u32(f, "rail", p->rail, false);
 	label(f, "transport", p->transport, false);
 }
 
@@ -277,7 +277,7 @@ static void conn_labels(FILE *f, const struct gpupath_portal *p, const struct gp
 {
 	fprintf(f, "{");
 	label(f, "portal", p->name, true);
-	label_u32(f, "rail", c->rail);
+	label_u32(f, "rail", c->rail, false);
 	label(f, "traddr", c->traddr, false);
 	label(f, "subsysnqn", c->subsysnqn, false);
 }
