@@ -26,6 +26,8 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 UNITDIR ?= /lib/systemd/system
 SYSCONFDIR ?= /etc
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 comma := ,
@@ -263,6 +265,10 @@ install-user: userspace
 	install -m 0755 tools/cufile/compat/libcufile.so.0 $(DESTDIR)$(LIBDIR)/gpupath/
 	install -m 0644 tools/cufile/cufile.h $(DESTDIR)$(INCLUDEDIR)/gpupath/
 	install -m 0644 tools/lib/libgpupath.h $(DESTDIR)$(INCLUDEDIR)/
+	for m in tools/man/*.[0-9]; do \
+		install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/} || exit 1; done
+	install -D -m 0644 tools/completion/gpupath $(DESTDIR)$(COMPLETIONDIR)/gpupath
+	ln -sf gpupath $(DESTDIR)$(COMPLETIONDIR)/gpupathd
 	install -m 0644 uapi/linux/gpupath.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	sed 's|/usr/sbin/|$(SBINDIR)/|' daemon/gpupathd.service > \
 		$(DESTDIR)$(UNITDIR)/gpupathd.service

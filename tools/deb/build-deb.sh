@@ -90,13 +90,7 @@ d=$stage/user
 make -s install-user DESTDIR="$d" PREFIX=/usr SBINDIR=/usr/sbin LIBDIR=/usr/lib/$multiarch \
 	INCLUDEDIR=/usr/include UNITDIR=/lib/systemd/system SYSCONFDIR=/etc NVCC= >/dev/null
 rm -f "$d"/usr/lib/"$multiarch"/*.a
-for m in tools/man/*.[0-9]; do
-	sec=${m##*.}
-	install -D -m 0644 "$m" "$d/usr/share/man/man$sec/$(basename "$m")"
-	gzip -9n "$d/usr/share/man/man$sec/$(basename "$m")"
-done
-install -D -m 0644 tools/completion/gpupath "$d/usr/share/bash-completion/completions/gpupath"
-ln -s gpupath "$d/usr/share/bash-completion/completions/gpupathd"
+gzip -9n "$d"/usr/share/man/man*/*
 install -D -m 0644 README.md "$d/usr/share/doc/gpupath/README.md"
 install -D -m 0644 daemon/gpupath.conf "$d/usr/share/doc/gpupath/examples/gpupath.conf"
 # The shared libraries the programs and libraries name (not what those pull
