@@ -66,7 +66,7 @@ USER_LIBS := tools/lib/libgpupath.a tools/lib/libgpupath.so tools/cufile/libgpup
 	tools/cufile/compat/libcufile.so
 ifneq ($(NVCC),)
 USER_LIBS += tools/lib/libgpupath-cuda.so
-UNIT_BINS_CUDA := selftests/build/cuda-check
+UNIT_BINS_CUDA := selftests/build/cuda-check selftests/build/cufile-cuda-check
 endif
 ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.o \
 	tools/cufile/cufile.o
@@ -125,6 +125,14 @@ tools/lib/libgpupath-cuda.so: tools/lib/cuda.o tools/lib/libgpupath.so
 	$(Q)$(CC) -shared -Wl,-soname,libgpupath-cuda.so.0 -o $@.0 $< -Ltools/lib -lgpupath \
 		-L$(CUDA_HOME)/lib64 -lcudart
 	$(Q)ln -sf libgpupath-cuda.so.0 $@
+
+selftests/build/cufile-cuda-check: selftests/unit/cufile-cuda-check.c tools/cufile/libgpupath-cufile.so \
+		tools/lib/libgpupath-cuda.so
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -Itools/cufile -I$(CUDA_HOME)/include -o $@ $< -Ltools/cufile \
+		-lgpupath-cufile -Ltools/lib -lgpupath -L$(CUDA_HOME)/lib64 -lcudart \
+		-Wl,-rpath,$(CURDIR)/tools/cufile,-rpath,$(CURDIR)/tools/lib,-rpath,$(CUDA_HOME)/lib64
 
 selftests/build/cuda-check: selftests/unit/cuda-check.c tools/lib/libgpupath-cuda.so
 	@mkdir -p $(@D)

@@ -118,19 +118,31 @@ fuzz_check() {
 }
 
 # libgpupath-cuda: built wherever CUDA is; run where a CUDA device is too.
+# The same for cuFile reads into cudaMalloc memory (a file: no module needed).
 cuda_check() {
 	local out rc
 	if [ ! -x "$build/cuda-check" ]; then
 		skipped "host: libgpupath-cuda into CUDA memory" "nvcc not installed"
+		skipped "host: cuFileRead into CUDA memory" "nvcc not installed"
 		return
 	fi
 	ok "host: libgpupath-cuda builds with nvcc and links against cudart"
 	out=$("$build/cuda-check" /dev/null 2>&1)
 	rc=$?
-	case $rc in
-	0) ok "host: libgpupath-cuda into CUDA memory: $out" ;;
-	4) skipped "host: libgpupath-cuda into CUDA memory" "${out#SKIP: }" ;;
-	*) echo "$out" | sed 's/^/# /'; notok "host: libgpupath-cuda into CUDA memory" ;;
+	cuda_result "host: libgpupath-cuda into CUDA memory" $rc "$out"
+	"$build/gp-pattern" gen $((4 << 20)) 1 >"$build/cuda.img"
+	out=$(LD_LIBRARY_PATH=tools/lib:tools/cufile "$build/cufile-cuda-check" "$build/cuda.img" 2>&1)
+	rc=$?
+	rm -f "$build/cuda.img"
+	cuda_result "host: cuFileRead into CUDA memory" $rc "$out"
+}
+
+# cuda_result NAME RC OUTPUT: 0 passed, 4 skipped (no device), else failed.
+cuda_result() {
+	case $2 in
+	0) ok "$1: $3" ;;
+	4) skipped "$1" "${3#SKIP: }" ;;
+	*) echo "$3" | sed 's/^/# /'; notok "$1" ;;
 	esac
 }
 
