@@ -28,6 +28,7 @@
 
 #include "dcb.h"
 #include "fabric.h"
+#include "internal.h"
 #include "log.h"
 
 #define BACKOFF_MAX_MS		60000
@@ -122,54 +123,18 @@ struct host_end {
 	char buf[INET6_ADDRSTRLEN];
 };
 
-/*
- * The first address of the host matching @iface (NULL: any) and @addr (NULL:
- * any) of @family (AF_UNSPEC: any): its interface and address into @iface_out
- * and @addr_out (each may be NULL). Returns whether there is one.
- */
-static bool ifaddr_find(const char *iface, const char *addr, int family, char *iface_out,
-			size_t iface_size, char *addr_out, size_t addr_size)
-{
-	char buf[INET6_ADDRSTRLEN];
-	struct ifaddrs *ifa, *i;
-	bool found = false;
-	const void *a;
-	int fam;
-
-	if (getifaddrs(&ifa) < 0)
-		return false;
-	for (i = ifa; i && !found; i = i->ifa_next) {
-		fam = i->ifa_addr ? i->ifa_addr->sa_family : AF_UNSPEC;
-		if (fam == AF_INET)
-			a = &((struct sockaddr_in *)i->ifa_addr)->sin_addr;
-		else if (fam == AF_INET6)
-			a = &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
-		else
-			continue;
-		if ((family != AF_UNSPEC && fam != family) || (iface && strcmp(i->ifa_name, iface)) ||
-		    !inet_ntop(fam, a, buf, sizeof(buf)) || (addr && strcmp(buf, addr)))
-			continue;
-		found = true;
-		if (iface_out)
-			cpy(iface_out, iface_size, i->ifa_name);
-		if (addr_out)
-			cpy(addr_out, addr_size, buf);
-	}
-	freeifaddrs(ifa);
-	return found;
-}
-
 static void iface_addr(const char *iface, const char *traddr, char *buf, size_t size)
 {
 	buf[0] = 0;
-	ifaddr_find(iface, NULL, strchr(traddr, ':') ? AF_INET6 : AF_INET, NULL, 0, buf, size);
+	gpupath_ifaddr_find(iface, NULL, strchr(traddr, ':') ? AF_INET6 : AF_INET, NULL, 0, buf,
+			    size);
 }
 
 /* The interface that has address @addr, into @iface ("" when none has). */
 static void addr_iface(const char *addr, char *iface, size_t size)
 {
 	iface[0] = 0;
-	ifaddr_find(NULL, addr, AF_UNSPEC, iface, size, NULL, 0);
+	gpupath_ifaddr_find(NULL, addr, AF_UNSPEC, iface, size, NULL, 0);
 }
 
 /* Whether @iface is up with a carrier (unknown interfaces count as up). */
@@ -571,17 +536,11 @@ static void report(struct fabric *f, struct gpupath_ctl *ctl, const struct gpupa
 /* The namespace's wwid from sysfs, "" when it has none. */
 static void wwid_of(const char *disk, char *buf, size_t size)
 {
-	char path[128];
-	FILE *fp;
+	char dir[128];
 
-	buf[0] = 0;
-	snprintf(path, sizeof(path), "/sys/block/%s/wwid", disk);
-	fp = fopen(path, "re");
-	if (!fp)
-		return;
-	if (fgets(buf, size, fp))
-		buf[strcspn(buf, "\n")] = 0;
-	fclose(fp);
+	snprintf(dir, sizeof(dir), "/sys/block/%s", disk);
+	if (gpupath_sysfs_read(dir, "wwid", buf, size) < 0)
+		buf[0] = 0;
 }
 
 static struct gpupath_volume *volume_by_wwid(struct gpupath_volume *v, size_t n,

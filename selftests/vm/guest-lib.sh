@@ -24,22 +24,8 @@ unload_module() { ! module_loaded || rmmod gpupath || fail "rmmod gpupath"; }
 mark_dmesg() { dmesg -c >/dev/null; }
 check_dmesg() {
 	dmesg >/tmp/dmesg.$$
-	# Each report up to its end; one from upstream code alone that
-	# known-splats lists (and that names nothing of gpupath) is let pass,
-	# as check-kernel-log.sh does on the host.
-	awk -v known="$(grep -v '^#' /src/selftests/vm/known-splats | grep . | paste -sd'|')" '
-	function flush() {
-		if (rep != "" && (rep ~ /\[gpupath\]|gpupath_[a-z]/ || known == "" || rep !~ known)) {
-			print rep
-			bad++
-		}
-		rep = ""
-	}
-	/WARNING:|BUG:|Oops|general protection|UBSAN|KASAN|kmemleak:.*new suspected/ {
-		flush(); rep = $0; n = 0; next
-	}
-	rep != "" { rep = rep "\n" $0; if (/end trace|<\/TASK>/ || ++n > 150) flush() }
-	END { flush(); exit bad > 0 }' /tmp/dmesg.$$ || fail "kernel complained (above)"
+	sh /src/selftests/vm/check-kernel-log.sh /tmp/dmesg.$$ >/tmp/klog.$$ ||
+		{ cat /tmp/klog.$$; fail "kernel complained (above)"; }
 }
 
 # wait_for SECONDS CMD...: poll until CMD succeeds.

@@ -790,9 +790,10 @@ static uint32_t module_refusal(const struct fh *f, const struct target *t, size_
 	return GPUPATH_REASON_NONE;
 }
 
-static bool via_module(const struct fh *f, const struct target *t, uint32_t refusal)
+/* Through the module: nothing refuses it, and the memory is the module's to reach. */
+static bool via_module(const struct target *t, uint32_t refusal)
 {
-	return refusal == GPUPATH_REASON_NONE && (t->buf || t->cuda) && f->bdev;
+	return refusal == GPUPATH_REASON_NONE && (t->buf || t->cuda);
 }
 
 /* Clamp to the end of a block device; false when nothing is left. */
@@ -817,7 +818,7 @@ static ssize_t run_io(struct fh *f, const struct target *t, size_t size, off_t f
 	last.reason = GPUPATH_REASON_NONE;
 	if (!clamp(f, foff, &size))
 		return 0;
-	if (via_module(f, t, refusal)) {
+	if (via_module(t, refusal)) {
 		r = module_io(f, t, size, foff, wr);
 		return r < 0 ? r : (ssize_t)size;
 	}
@@ -983,7 +984,7 @@ EXPORT CUfileError_t cuFileBatchIOSubmit(CUfileBatchHandle_t h, unsigned nr,
 		/* Asynchronous only on the library's own descriptor: see gpupath_cufile_dev(). */
 		if (s->fh && clamp(s->fh, io[i].u.batch.file_offset, &s->len) && s->t.buf &&
 		    gpupath_buf_dev(s->t.buf) == drv.dev &&
-		    via_module(s->fh, &s->t,
+		    via_module(&s->t,
 			       module_refusal(s->fh, &s->t, s->len, io[i].u.batch.file_offset))) {
 			s->inflight = true;
 			iov[k] = (struct gpupath_iov){

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ifaddrs.h>
@@ -32,6 +33,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "internal.h"
 
 #define PROBE_LAT_IOS	16
 #define PROBE_LAT_SIZE	4096u
@@ -81,41 +83,6 @@ struct diag {
 
 /* ---- sysfs ------------------------------------------------------------------ */
 
-static int read_line(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, size, f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
-}
-
-/* The PCI function at or above @path ("0000:04:00.0"), "" if none. */
-static void pci_of(const char *path, char *bdf, size_t size)
-{
-	char real[PATH_MAX], *p, *last = NULL;
-	unsigned int d, b, s, f;
-	char tail;
-
-	bdf[0] = '\0';
-	if (!realpath(path, real))
-		return;
-	for (p = strtok(real, "/"); p; p = strtok(NULL, "/"))
-		if (sscanf(p, "%x:%x:%x.%x%c", &d, &b, &s, &f, &tail) == 4)
-			last = p;
-	if (last)
-		snprintf(bdf, size, "%s", last);
-}
-
 /* "key=value" of an nvme controller's address attribute. */
 static bool addr_field(const char *addr, const char *key, char *val, size_t size)
 {
@@ -136,8 +103,8 @@ static bool addr_field(const char *addr, const char *key, char *val, size_t size
 	return false;
 }
 
-/* The interface holding @ip, or whose subnet has it; "" if none. */
-static void netdev_for(const char *ip, bool own, char *name, size_t size)
+/* The interface whose IPv4 subnet holds @ip (a route's choice); "" if none. */
+static void subnet_netdev(const char *ip, char *name, size_t size)
 {
 	struct ifaddrs *ifa, *i;
 	struct in_addr a;
@@ -151,8 +118,7 @@ static void netdev_for(const char *ip, bool own, char *name, size_t size)
 
 		if (!ia || ia->sin_family != AF_INET || !nm || !strcmp(i->ifa_name, "lo"))
 			continue;
-		if (own ? ia->sin_addr.s_addr == a.s_addr :
-			  !((ia->sin_addr.s_addr ^ a.s_addr) & nm->sin_addr.s_addr)) {
+		if (!((ia->sin_addr.s_addr ^ a.s_addr) & nm->sin_addr.s_addr)) {
 			snprintf(name, size, "%s", i->ifa_name);
 			break;
 		}
@@ -160,40 +126,50 @@ static void netdev_for(const char *ip, bool own, char *name, size_t size)
 	freeifaddrs(ifa);
 }
 
-/* Controller, transport and DMA function of namespace @dev. */
-static void describe(struct dpath *p)
+/* The topology's function of @kind that has @name (a controller, a netdev). */
+static const struct gpupath_topo_dev *topo_named(const struct diag *d, uint32_t kind,
+						 const char *name)
 {
-	char path[PATH_MAX], addr[512], val[64];
+	size_t i;
+	unsigned int n;
+
+	for (i = 0; name[0] && i < d->topo->ndevs; i++)
+		for (n = 0; d->topo->dev[i].kind == kind && n < d->topo->dev[i].nnames; n++)
+			if (!strcmp(d->topo->dev[i].name[n], name))
+				return &d->topo->dev[i];
+	return NULL;
+}
+
+/* Controller, transport and DMA function of namespace @p->device. */
+static void describe(const struct diag *d, struct dpath *p)
+{
+	char path[PATH_MAX], real[PATH_MAX], addr[512], val[64], *base;
+	const struct gpupath_topo_dev *fn;
 
 	snprintf(path, sizeof(path), "/sys/block/%s/device", p->device);
-	{
-		char real[PATH_MAX], *base;
-
-		if (realpath(path, real) && (base = strrchr(real, '/')))
-			snprintf(p->controller, sizeof(p->controller), "%s", base + 1);
-	}
-	snprintf(path, sizeof(path), "/sys/class/nvme/%s/transport", p->controller);
-	if (read_line(path, p->transport, sizeof(p->transport)) < 0)
+	if (realpath(path, real) && (base = strrchr(real, '/')))
+		snprintf(p->controller, sizeof(p->controller), "%s", base + 1);
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s", p->controller);
+	if (gpupath_sysfs_read(path, "transport", p->transport, sizeof(p->transport)) < 0)
 		snprintf(p->transport, sizeof(p->transport), "%s",
 			 strncmp(p->controller, "nvme-subsys", 11) ? "unknown" : "multipath");
 	if (!strcmp(p->transport, "pcie")) {
-		snprintf(path, sizeof(path), "/sys/class/nvme/%s/device", p->controller);
-		pci_of(path, p->dma_dev, sizeof(p->dma_dev));
-		return;
+		fn = topo_named(d, GPUPATH_TOPO_NVME, p->controller);
+	} else {
+		if (gpupath_sysfs_read(path, "address", addr, sizeof(addr)) < 0)
+			return;
+		if (addr_field(addr, "host_iface", val, sizeof(val)) && val[0] &&
+		    strcmp(val, "none"))
+			snprintf(p->netdev, sizeof(p->netdev), "%.*s", IFNAMSIZ - 1, val);
+		else if (addr_field(addr, "host_traddr", val, sizeof(val)) && strcmp(val, "none"))
+			gpupath_ifaddr_find(NULL, val, AF_UNSPEC, p->netdev, sizeof(p->netdev),
+					    NULL, 0);
+		if (!p->netdev[0] && addr_field(addr, "traddr", val, sizeof(val)))
+			subnet_netdev(val, p->netdev, sizeof(p->netdev));
+		fn = topo_named(d, GPUPATH_TOPO_NIC, p->netdev);
 	}
-	snprintf(path, sizeof(path), "/sys/class/nvme/%s/address", p->controller);
-	if (read_line(path, addr, sizeof(addr)) < 0)
-		return;
-	if (addr_field(addr, "host_iface", val, sizeof(val)) && val[0] && strcmp(val, "none"))
-		snprintf(p->netdev, sizeof(p->netdev), "%.*s", IFNAMSIZ - 1, val);
-	else if (addr_field(addr, "host_traddr", val, sizeof(val)) && strcmp(val, "none"))
-		netdev_for(val, true, p->netdev, sizeof(p->netdev));
-	if (!p->netdev[0] && addr_field(addr, "traddr", val, sizeof(val)))
-		netdev_for(val, false, p->netdev, sizeof(p->netdev));
-	if (p->netdev[0]) {
-		snprintf(path, sizeof(path), "/sys/class/net/%s/device", p->netdev);
-		pci_of(path, p->dma_dev, sizeof(p->dma_dev));
-	}
+	if (fn)
+		snprintf(p->dma_dev, sizeof(p->dma_dev), "%s", fn->pci_dev);
 }
 
 static int cmp_path(const void *a, const void *b)
@@ -204,33 +180,33 @@ static int cmp_path(const void *a, const void *b)
 /* Every NVMe namespace with a block device. */
 static int scan_paths(struct diag *d)
 {
-	char name[64];
-	FILE *ls;
+	struct dirent *de;
 	size_t i, j;
+	DIR *dir;
 
-	/* /sys/block: namespaces are nvme<c>n<n> (nvme<c>c<p>n<n> are hidden paths). */
-	ls = popen("ls /sys/block 2>/dev/null", "r");
-	if (!ls)
+	dir = opendir("/sys/block");
+	if (!dir)
 		return -errno;
-	while (fscanf(ls, "%63s", name) == 1) {
+	while ((de = readdir(dir))) {
 		unsigned int c, n;
 		char tail;
 		struct dpath *p;
 
-		if (sscanf(name, "nvme%un%u%c", &c, &n, &tail) != 2)
+		/* Namespaces are nvme<c>n<n>; nvme<c>c<p>n<n> are hidden paths. */
+		if (sscanf(de->d_name, "nvme%un%u%c", &c, &n, &tail) != 2)
 			continue;
 		p = realloc(d->paths, (d->npaths + 1) * sizeof(*p));
 		if (!p) {
-			pclose(ls);
+			closedir(dir);
 			return -ENOMEM;
 		}
 		d->paths = p;
 		p = &d->paths[d->npaths++];
 		memset(p, 0, sizeof(*p));
-		snprintf(p->device, sizeof(p->device), "%s", name);
-		describe(p);
+		snprintf(p->device, sizeof(p->device), "%.63s", de->d_name);
+		describe(d, p);
 	}
-	pclose(ls);
+	closedir(dir);
 	qsort(d->paths, d->npaths, sizeof(*d->paths), cmp_path);
 	for (i = 0; i < d->npaths; i++)
 		for (j = 0; j < d->st.nvol; j++)
@@ -456,8 +432,10 @@ static void misaligned(struct diag *d, const struct gpupath_topo_dev *gpu, const
 
 /* ---- output ------------------------------------------------------------------ */
 
-static void qos_of(const struct diag *d, const struct dpath *p, struct json *j, bool json)
+/* The QoS settings applied on the path's devices: into @j, or as text when NULL. */
+static void qos_of(const struct diag *d, const struct dpath *p, struct json *j)
 {
+	bool json = j;
 	const struct gpupath_topo_dev *fn = topo_dev(d, p->dma_dev);
 	size_t i;
 	unsigned int k, n;
@@ -566,7 +544,7 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 			json_null(j, "aligned");
 		json_bool(j, "p2p", reason == GPUPATH_REASON_NONE);
 		json_str(j, "reason", gpupath_reason_name(reason));
-		qos_of(d, p, j, true);
+		qos_of(d, p, j);
 		if (pr.done) {
 			json_obj_open(j, "probe");
 			if (pr.error) {
@@ -599,7 +577,7 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 		       pr.bw_bytes >> 20);
 	else if (pr.done)
 		printf("      probe: %s\n", strerror(pr.error));
-	qos_of(d, p, NULL, false);
+	qos_of(d, p, NULL);
 }
 
 /* One provider: its paths, bounces seen, findings and the verdict. */

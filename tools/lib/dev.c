@@ -244,11 +244,6 @@ struct gpupath_dev *gpupath_buf_dev(const struct gpupath_buf *buf)
 	return buf->dev;
 }
 
-bool gpupath_buf_is_device(const struct gpupath_buf *buf)
-{
-	return buf->device;
-}
-
 int gpupath_buf_location(const struct gpupath_buf *buf, uint32_t *bar, uint64_t *offset)
 {
 	if (!buf->device)

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Internal to libgpupath and libgpupath-cuda.
+ * Internal to libgpupath and libgpupath-cuda, and shared with the
+ * project's own programs (the CLI, gpupathd), which link libgpupath.a.
  */
 #ifndef GPUPATH_INTERNAL_H
 #define GPUPATH_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "libgpupath.h"
@@ -21,6 +23,20 @@ typedef int (*gpupath_copy_fn)(void *bounce, uint64_t off, uint64_t n, bool to_b
 /* Host I/O through the device's pinned bounce buffer, @copy around each chunk. */
 int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_off,
 		   uint64_t len, gpupath_copy_fn copy, void *arg);
+
+/*
+ * The first line of sysfs attribute @name of directory @dir, without its
+ * newline: 0, or -errno (-ENODATA when empty).
+ */
+int gpupath_sysfs_read(const char *dir, const char *name, char *buf, size_t size);
+
+/*
+ * The first address of the host on interface @iface (NULL: any) that is
+ * @addr (NULL: any) of @family (AF_UNSPEC: any): its interface and address
+ * into @iface_out and @addr_out (each may be NULL). Whether there is one.
+ */
+bool gpupath_ifaddr_find(const char *iface, const char *addr, int family, char *iface_out,
+			 size_t iface_size, char *addr_out, size_t addr_size);
 
 #ifdef __cplusplus
 }

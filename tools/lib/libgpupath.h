@@ -59,8 +59,6 @@ uint64_t gpupath_buf_handle(const struct gpupath_buf *buf);
 struct gpupath_buf *gpupath_buf_lookup(const void *addr, uint64_t *off);
 /* The data device the buffer was made on. */
 struct gpupath_dev *gpupath_buf_dev(const struct gpupath_buf *buf);
-/* Whether the buffer is device memory (else host or CUDA memory). */
-bool gpupath_buf_is_device(const struct gpupath_buf *buf);
 /* Device memory: the BAR of the provider's device holding it, and where. */
 int gpupath_buf_location(const struct gpupath_buf *buf, uint32_t *bar, uint64_t *offset);
 

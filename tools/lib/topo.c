@@ -12,9 +12,11 @@
  * so its realpath gives the chain; the last host bridge on the way counts
  * (a VMD domain, or a Hyper-V bus, sits below another device).
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 #include <strings.h>
 
 #include "libgpupath.h"
+#include "internal.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -100,8 +103,7 @@ static int path_fmt(char *path, const char *fmt, ...)
 	return n < PATH_MAX ? 0 : -ENAMETOOLONG;
 }
 
-/* The first line of attribute @name of sysfs directory @dir. */
-static int read_attr(const char *dir, const char *name, char *buf, size_t size)
+int gpupath_sysfs_read(const char *dir, const char *name, char *buf, size_t size)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -125,7 +127,7 @@ static uint32_t read_hex(const char *dir, const char *name)
 {
 	char buf[32];
 
-	return read_attr(dir, name, buf, sizeof(buf)) ? 0 : strtoul(buf, NULL, 16);
+	return gpupath_sysfs_read(dir, name, buf, sizeof(buf)) ? 0 : strtoul(buf, NULL, 16);
 }
 
 /*
@@ -182,7 +184,7 @@ static void place(struct scan *s, struct gpupath_topo_dev *d)
 	d->vendor = read_hex(dir, "vendor");
 	d->device = read_hex(dir, "device");
 	d->pci_class = read_hex(dir, "class");
-	d->numa_node = read_attr(dir, "numa_node", buf, sizeof(buf)) ? -1 : atoi(buf);
+	d->numa_node = gpupath_sysfs_read(dir, "numa_node", buf, sizeof(buf)) ? -1 : atoi(buf);
 	if (pci_locate(s, dir, &pos) < 0)
 		return;
 	strcpy(d->host_bridge, pos.host_bridge);
@@ -377,8 +379,8 @@ static int rdma_dev(struct scan *s, const char *dir, const char *name)
 	int r;
 
 	r = class_dev(s, dir, GPUPATH_TOPO_NIC, &d);
-	if (!r && !d && (!read_attr(dir, "parent", netdev, sizeof(netdev)) ||
-			 !read_attr(dir, "ports/1/gid_attrs/ndevs/0", netdev, sizeof(netdev))))
+	if (!r && !d && (!gpupath_sysfs_read(dir, "parent", netdev, sizeof(netdev)) ||
+			 !gpupath_sysfs_read(dir, "ports/1/gid_attrs/ndevs/0", netdev, sizeof(netdev))))
 		d = nic_of(s, netdev);
 	if (d)
 		add_name(d->rdma, &d->nrdma, name);
@@ -560,4 +562,38 @@ void gpupath_topo_free(struct gpupath_topo *topo)
 	free(topo->rail);
 	free(topo->dev);
 	free(topo);
+}
+
+/* ---- host interfaces ------------------------------------------------------ */
+
+bool gpupath_ifaddr_find(const char *iface, const char *addr, int family, char *iface_out,
+			 size_t iface_size, char *addr_out, size_t addr_size)
+{
+	char buf[INET6_ADDRSTRLEN];
+	struct ifaddrs *ifa, *i;
+	bool found = false;
+	const void *a;
+	int fam;
+
+	if (getifaddrs(&ifa) < 0)
+		return false;
+	for (i = ifa; i && !found; i = i->ifa_next) {
+		fam = i->ifa_addr ? i->ifa_addr->sa_family : AF_UNSPEC;
+		if (fam == AF_INET)
+			a = &((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+		else if (fam == AF_INET6)
+			a = &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
+		else
+			continue;
+		if ((family != AF_UNSPEC && fam != family) || (iface && strcmp(i->ifa_name, iface)) ||
+		    !inet_ntop(fam, a, buf, sizeof(buf)) || (addr && strcmp(buf, addr)))
+			continue;
+		found = true;
+		if (iface_out)
+			snprintf(iface_out, iface_size, "%s", i->ifa_name);
+		if (addr_out)
+			snprintf(addr_out, addr_size, "%s", buf);
+	}
+	freeifaddrs(ifa);
+	return found;
 }
