@@ -6,7 +6,8 @@
 #   make module          the module against KDIR
 #   make test            every test: host, VM, DKMS (installs what it needs)
 #   make demo            boot the VM and show gpupath at work
-#   make vm-test         the VM suite only       (KERNEL_VARIANT=debug for KASAN etc.)
+#   make vm-test         the VM suite only       (KERNEL_VARIANT=debug for KASAN etc.;
+#                        TESTS="volume tests-flat/datapath-flat" runs those alone)
 #   make install         user space + module     (DESTDIR, PREFIX)
 #   make dkms-install    register, build and install the module with DKMS
 #   make deb             gpupath-dkms and gpupath .deb packages (DEB_OUT)
@@ -325,7 +326,7 @@ host-test: deps
 	@selftests/run.sh host
 
 vm-test: deps
-	@selftests/run.sh vm
+	@selftests/run.sh $(if $(TESTS),one,vm)
 
 dkms-test: deps
 	@selftests/run.sh dkms

@@ -18,6 +18,9 @@
 #           debug kernel with a million inputs (make fuzz-vm)
 #   stress  not in "all": vm/tests/faults.sh and stress.sh on the debug
 #           kernel, 5 minutes of stress (make stress)
+#   one     not in "all": the VM tests named in TESTS (paths or names, e.g.
+#           TESTS="volume tests-flat/datapath-flat"), each in the topology
+#           of its directory (make vm-test TESTS=...)
 #
 # Every suite prints TAP; this script counts it and ends with the line
 # "N passed, N failed, N skipped". Logs and VM work directories are kept in
@@ -297,6 +300,36 @@ suite_vm() {
 	host_side_checks vm-rails "$work-rails" data-only
 }
 
+# TESTS="NAME..." grouped by directory, one guest per topology.
+suite_one() {
+	local kdir work append t dir topo tests mp
+	[ -n "${TESTS:-}" ] || { notok "one: TESTS names no test"; return; }
+	vm_prepare one || return
+	for dir in tests tests-flat tests-rails; do
+		tests=
+		for t in $TESTS; do
+			t=${t%.sh}
+			case $t in */*) ;; *) t=$(cd selftests/vm && ls -d tests*/"$t".sh 2>/dev/null |
+				head -n 1); t=${t%.sh} ;; esac
+			[ -n "$t" ] && [ -f "selftests/vm/$t.sh" ] || continue
+			[ "${t%/*}" = "$dir" ] && tests="$tests /src/selftests/vm/$t.sh"
+		done
+		[ -n "$tests" ] || continue
+		case $dir in
+		tests) topo=switch mp=N ;;
+		tests-flat) topo=flat mp=Y ;;
+		*) topo=rails mp=N ;;
+		esac
+		rm -rf "$work-$dir"
+		mkdir -p "$work-$dir"
+		cp "$work/gpupath.ko" "$work-$dir/"
+		run_guest "one-$dir" "$work-$dir" "$tests" --kernel "$kdir/bzImage" \
+			--modroot "$kdir/modroot" --topology $topo \
+			--append "${append/nvme_core.multipath=N/nvme_core.multipath=$mp}" --timeout 1500
+		host_side_checks "one-$dir" "$work-$dir" data-only
+	done
+}
+
 suite_dkms() {
 	local stock rel work tree ko
 	stock=$(selftests/vm/stock-kernel.sh) || { notok "dkms: fetch Debian's stock kernel"; return; }
@@ -371,8 +404,8 @@ log=$build/test.log
 start=$(date +%s)
 for s in "${suites[@]}"; do
 	case $s in
-	host | static | vm | dkms | deb | fuzz | stress) ;;
-	*) die "unknown suite '$s' (host, static, vm, dkms, deb, fuzz, stress, all)" ;;
+	host | static | vm | dkms | deb | fuzz | stress | one) ;;
+	*) die "unknown suite '$s' (host, static, vm, dkms, deb, fuzz, stress, one, all)" ;;
 	esac
 	echo "# suite $s"
 	"suite_$s" 2>&1 | tee -a "$log"
