@@ -364,6 +364,12 @@ static const char *reason_fix(uint32_t reason)
 		return "load NVIDIA's driver with its peer-memory API (nvidia-peermem)";
 	case GPUPATH_REASON_DMA_MAP_FAILED:
 		return "the NVMe driver refused the mapping: check the IOMMU (iommu=pt) and ACS";
+	case GPUPATH_REASON_NO_P2P_QUEUE:
+		return "this block device's driver cannot take device memory: read through an NVMe "
+		       "namespace (nvme-pci or nvme-rdma) instead";
+	case GPUPATH_REASON_UNKNOWN_MEMORY:
+		return "the memory's provider is gone: free the buffer and allocate from a listed "
+		       "provider";
 	default:
 		return "see gpupath provider show";
 	}

@@ -148,6 +148,13 @@ static const struct {
 		"dma-map-failed",
 		"the controller's driver could not DMA-map the memory when the I/O was sent",
 	},
+	[GPUPATH_REASON_NO_P2P_QUEUE] = {
+		"no-p2p-queue",
+		"the block device's driver does not take P2P memory (its queue lacks PCI P2PDMA support)",
+	},
+	[GPUPATH_REASON_UNKNOWN_MEMORY] = {
+		"unknown-memory", "device memory of no provider gpupath knows (removed, or another driver's)",
+	},
 };
 
 _Static_assert(__GPUPATH_REASON_MAX <= GPUPATH_REASONS_KNOWN,

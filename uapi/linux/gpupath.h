@@ -665,6 +665,14 @@ enum gpupath_provider_type {
  *	was sent (nvme-pci ends such a bio with a target error); nothing was
  *	transferred by that bio. A real target error on a direct I/O reads
  *	the same, and recurs when the I/O is bounced.
+ * @GPUPATH_REASON_NO_P2P_QUEUE: the block device's driver does not take
+ *	P2P memory in its requests (its queue lacks the kernel's PCI P2PDMA
+ *	capability: virtio-blk, SATA, SCSI, USB, or nvme-pci on DMA ops that
+ *	cannot map P2P memory). nvme-rdma is the one exception gpupath makes:
+ *	it maps P2P memory through the RDMA device.
+ * @GPUPATH_REASON_UNKNOWN_MEMORY: the pages are device memory of no
+ *	provider gpupath knows now (its provider was removed, or another driver
+ *	owns it): no path can be checked against it.
  */
 enum gpupath_reason {
 	GPUPATH_REASON_NONE,
@@ -676,6 +684,8 @@ enum gpupath_reason {
 	GPUPATH_REASON_NO_DMA_DEVICE,
 	GPUPATH_REASON_NO_PEER_MEMORY,
 	GPUPATH_REASON_DMA_MAP_FAILED,
+	GPUPATH_REASON_NO_P2P_QUEUE,
+	GPUPATH_REASON_UNKNOWN_MEMORY,
 
 	__GPUPATH_REASON_MAX,
 	GPUPATH_REASON_MAX = __GPUPATH_REASON_MAX - 1
