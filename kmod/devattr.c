@@ -1,49 +1,83 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reading another driver's sysfs device attributes from the kernel: the
- * NVMe controller's transport and the P2P pool's free space are published
- * only there.
+ * NVMe controller's state, transport and address, and the P2P pool's free
+ * space are published only there.
+ *
+ * They are read as any reader of sysfs reads them, through a file opened
+ * in the initial mount namespace: kernfs then holds the attribute active
+ * while its ->show runs, so that the device may be deleted meanwhile, and
+ * nobody's private view of /sys is believed.
  */
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/gfp.h>
-#include <linux/kernfs.h>
+#include <linux/kobject.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/sysfs.h>
 
 #include "devattr.h"
 
+/* /sys/... of an attribute of @dev, or NULL. */
+static char *attr_path(struct device *dev, const char *group, const char *name)
+{
+	char *kpath, *path;
+
+	kpath = kobject_get_path(&dev->kobj, GFP_KERNEL);
+	if (!kpath)
+		return NULL;
+	path = kasprintf(GFP_KERNEL, "/sys%s/%s%s%s", kpath, group ?: "", group ? "/" : "",
+			 name);
+	kfree(kpath);
+	return path;
+}
+
+static struct file *open_initns(const char *path)
+{
+	struct path root;
+	struct file *file;
+
+	task_lock(&init_task);
+	get_fs_root(init_task.fs, &root);
+	task_unlock(&init_task);
+	file = file_open_root(&root, path, O_RDONLY | O_NOFOLLOW, 0);
+	path_put(&root);
+	return file;
+}
+
 /**
  * gpupath_devattr_read() - read a device attribute as sysfs would
- * @dev: the device, kept alive by the caller
+ * @dev: the device, kept alive by the caller (it may be deleted)
  * @group: the attribute group's directory, or NULL
  * @name: the attribute
  * @buf: PAGE_SIZE bytes
  *
- * Return: the length read, -ENOENT if there is no such attribute, or the
- * attribute's own error.
+ * Return: the length read, -ENOENT if there is no such attribute (or the
+ * device is no longer in sysfs), -ENOMEM, or the attribute's own error.
  */
 ssize_t gpupath_devattr_read(struct device *dev, const char *group,
 			     const char *name, char *buf)
 {
-	struct kernfs_node *dir, *kn;
-	struct device_attribute *dattr;
-	ssize_t ret = -ENOENT;
+	struct file *file;
+	loff_t pos = 0;
+	ssize_t ret;
+	char *path;
 
-	dir = group ? kernfs_find_and_get(dev->kobj.sd, group) : dev->kobj.sd;
-	if (!dir)
+	if (!dev->kobj.state_in_sysfs)
 		return -ENOENT;
-	kn = kernfs_find_and_get(dir, name);
-	if (!kn)
-		goto out_dir;
-	if (kernfs_type(kn) != KERNFS_FILE || !kn->priv)
-		goto out_kn;
-	dattr = container_of((struct attribute *)kn->priv, struct device_attribute, attr);
-	if (dattr->show)
-		ret = dattr->show(dev, dattr, buf);
-out_kn:
-	kernfs_put(kn);
-out_dir:
-	if (group)
-		kernfs_put(dir);
+	path = attr_path(dev, group, name);
+	if (!path)
+		return -ENOMEM;
+	file = open_initns(path);
+	kfree(path);
+	if (IS_ERR(file))
+		return PTR_ERR(file) == -ENOMEM ? -ENOMEM : -ENOENT;
+	ret = kernel_read(file, buf, PAGE_SIZE - 1, &pos);
+	fput(file);
+	if (ret >= 0)
+		buf[ret] = '\0';
 	return ret;
 }
 

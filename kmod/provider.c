@@ -26,13 +26,38 @@ static LIST_HEAD(providers);
 static u32 provider_next_id = 1;
 static u32 provider_gen = 1;
 static struct pci_driver stub_driver;
+/*
+ * Providers whose page map is known, listed or not (a provider removed
+ * while buffers live stays here with them): I/O finds a page's provider
+ * here without a lock. Writers hold pgmap_lock.
+ */
+static LIST_HEAD(pgmap_providers);
+static DEFINE_SPINLOCK(pgmap_lock);
 
 static void provider_release(struct kref *ref)
 {
 	struct gpupath_provider *prov = container_of(ref, struct gpupath_provider, ref);
 
+	if (prov->pgmap) {
+		spin_lock(&pgmap_lock);
+		list_del_rcu(&prov->pgmap_node);
+		spin_unlock(&pgmap_lock);
+	}
 	pci_dev_put(prov->pdev);
-	kfree(prov);
+	kfree_rcu(prov, rcu);
+}
+
+/* @page is P2P memory of @prov: remember its page map. */
+static void learn_pgmap(struct gpupath_provider *prov, struct page *page)
+{
+	if (READ_ONCE(prov->pgmap))
+		return;
+	spin_lock(&pgmap_lock);
+	if (!prov->pgmap) {
+		WRITE_ONCE(prov->pgmap, gpupath_compat_page_pgmap(page));
+		list_add_rcu(&prov->pgmap_node, &pgmap_providers);
+	}
+	spin_unlock(&pgmap_lock);
 }
 
 /**
@@ -163,26 +188,25 @@ struct gpupath_provider *gpupath_provider_find(struct pci_dev *pdev)
  * gpupath_provider_of_page() - the provider whose memory a P2PDMA page is in
  * @page: a page of P2PDMA memory
  *
- * Return: the provider with a reference, or NULL.
+ * Found by the page's page map, without a lock: also the provider of a
+ * buffer whose provider was removed meanwhile.
+ *
+ * Return: the provider with a reference, or NULL when no provider gpupath
+ * knows owns the page.
  */
 struct gpupath_provider *gpupath_provider_of_page(struct page *page)
 {
-	phys_addr_t phys = page_to_phys(page);
+	struct dev_pagemap *pgmap = gpupath_compat_page_pgmap(page);
 	struct gpupath_provider *prov, *found = NULL;
-	struct resource *res;
 
-	mutex_lock(&provider_lock);
-	list_for_each_entry(prov, &providers, node) {
-		if (prov->bar < 0)
-			continue;
-		res = &prov->pdev->resource[prov->bar];
-		if (phys >= res->start && phys <= res->end) {
+	rcu_read_lock();
+	list_for_each_entry_rcu(prov, &pgmap_providers, pgmap_node) {
+		if (READ_ONCE(prov->pgmap) == pgmap && kref_get_unless_zero(&prov->ref)) {
 			found = prov;
-			kref_get(&found->ref);
 			break;
 		}
 	}
-	mutex_unlock(&provider_lock);
+	rcu_read_unlock();
 	return found;
 }
 
@@ -222,6 +246,8 @@ int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack 
 	prov->pdev = pci_dev_get(pdev);
 	prov->owned = to_pci_driver(pdev->dev.driver) == &stub_driver;
 	prov->bar = p2p_bar_of(pdev);
+	if (prov->bar >= 0)
+		learn_pgmap(prov, pfn_to_page(PHYS_PFN(pci_resource_start(pdev, prov->bar))));
 
 	mutex_lock(&provider_lock);
 	ret = -EEXIST;
@@ -312,6 +338,8 @@ void *gpupath_provider_alloc(struct gpupath_provider *prov, size_t size)
 	addr = pci_alloc_p2pmem(prov->pdev, size);
 	if (!addr)
 		atomic64_sub(size, &prov->allocated);
+	else
+		learn_pgmap(prov, virt_to_page(addr));
 	return addr;
 }
 

@@ -29,6 +29,10 @@ struct gpupath_stats {
  * @bar: the BAR holding the P2P memory, -1 if none is found
  * @allocated: bytes allocated through gpupath and not yet freed
  * @stats: I/O counters
+ * @pgmap: the P2PDMA page map of its memory, once known: at registration
+ *	when the BAR's first page is P2P memory, else at the first allocation
+ * @pgmap_node: in the list of known page maps (RCU), while @pgmap is set
+ * @rcu: the provider is freed after an RCU grace period
  */
 struct gpupath_provider {
 	struct list_head node;
@@ -40,6 +44,9 @@ struct gpupath_provider {
 	int bar;
 	atomic64_t allocated;
 	struct gpupath_stats stats;
+	struct dev_pagemap *pgmap;
+	struct list_head pgmap_node;
+	struct rcu_head rcu;
 };
 
 int gpupath_provider_init(void);

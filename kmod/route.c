@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Can a block device's DMA engine reach a provider's memory directly? The
- * DMA engine is found from the disk: the PCI function above it (nvme-pci,
- * virtio, HBAs), or for nvme-rdma the net device that carries the
- * controller's connection. The answer is a gpupath_reason, NONE for yes.
+ * DMA engine is found from the disk: the PCI function above it, when its
+ * driver takes P2P memory in its requests (the queue's PCI P2PDMA
+ * capability: nvme-pci), or for nvme-rdma the net device that carries the
+ * controller's connection. nvme-rdma is the one driver taken without that
+ * capability: it maps each request through the RDMA device, which maps P2P
+ * memory as any other. The answer is a gpupath_reason, NONE for yes.
  */
 #include <linux/blkdev.h>
 #include <linux/inet.h>
@@ -127,7 +130,15 @@ void gpupath_dma_find(struct block_device *bdev, struct gpupath_dma *dma)
 	}
 	pci = pci_ancestor(disk);
 	if (pci) {
-		dma->dev = get_device(pci);
+		/*
+		 * Only a driver that says so takes P2P pages in its requests
+		 * (nvme-pci on DMA ops that can map them); others would hand
+		 * them to the CPU or to DMA ops that cannot.
+		 */
+		if (gpupath_compat_bdev_p2pdma(bdev))
+			dma->dev = get_device(pci);
+		else
+			dma->reason = GPUPATH_REASON_NO_P2P_QUEUE;
 		return;
 	}
 	dma->reason = GPUPATH_REASON_NO_DMA_DEVICE;

@@ -43,24 +43,40 @@ static atomic_t path_last_id = ATOMIC_INIT(0);
 static atomic_t volume_gen = ATOMIC_INIT(1);
 static DEFINE_IDA(index_ida);
 static int gpupath_major;
+/* Deletions and path removals whose caller was killed while waiting. */
+static struct workqueue_struct *volume_wq;
 
 static const struct block_device_operations volume_fops;
+static void del_work(struct work_struct *work);
+
+/* Attempts of one bio, at most, before its last error is the caller's. */
+#define GPUPATH_TRIES_MAX	8
 
 /**
- * struct gpupath_vio - one attempt of a bio on a path
- * @path: where it went
+ * struct gpupath_vio - a bio of the volume and its one clone, over attempts
  * @orig: the bio the volume received
- * @start: local_clock() when it was sent (cheap on every clock source)
+ * @path: the path of the attempt in flight or being looked at (its
+ *	in-flight count held), NULL while waiting for one
+ * @iter: the clone's iterator as cloned, restored for every attempt
+ * @start: local_clock() when the attempt was sent (cheap on every clock)
+ * @failed: the id of the path the last attempt failed on, 0 if none
+ * @status: the last attempt's error
+ * @tries: attempts sent
+ * @suspect: an attempt failed on a healthy path with an error that may be
+ *	the namespace's rather than the path's
  * @p2p: its data is device memory
- * @retry: the bio had failed on another path before
- * @clone: sent to the path; last, the bio_set's front pad precedes it
+ * @clone: what goes to the paths; last, the bio_set's front pad precedes it
  */
 struct gpupath_vio {
-	struct gpupath_path *path;
 	struct bio *orig;
+	struct gpupath_path *path;
+	struct bvec_iter iter;
 	u64 start;
+	u32 failed;
+	blk_status_t status;
+	u8 tries;
+	bool suspect;
 	bool p2p;
-	bool retry;
 	struct bio clone;
 };
 
@@ -75,8 +91,18 @@ static void volume_release(struct kref *ref)
 {
 	struct gpupath_volume *vol = container_of(ref, struct gpupath_volume, ref);
 
-	cleanup_srcu_struct(&vol->srcu);
+	/* The volume goes with its disk: volume_free_disk(). */
 	put_disk(vol->disk);
+}
+
+/* The last reference to the disk (an opener may hold it past deletion). */
+static void volume_free_disk(struct gendisk *disk)
+{
+	struct gpupath_volume *vol = disk->private_data;
+
+	percpu_ref_exit(&vol->io_ref);
+	cleanup_srcu_struct(&vol->srcu);
+	ida_free(&index_ida, vol->index);
 	kfree(vol);
 }
 
@@ -208,37 +234,47 @@ static bool usable(struct gpupath_path *path)
 	       READ_ONCE(path->link) != GPUPATH_LINK_DOWN;
 }
 
+/*
+ * What a bio may use: usable paths but @exclude, and for device memory
+ * only those that can DMA it, at distance @dist when that is not -1. With
+ * @nowait nothing may sleep: a distance not known yet sets @blocked.
+ */
+struct pick {
+	struct gpupath_provider *prov;
+	int dist;
+	u32 exclude;
+	bool nowait;
+	bool blocked;
+};
+
 /* How far @prov's memory is from the path's DMA engine; -1: unreachable. */
-static int path_distance(struct gpupath_path *path, struct gpupath_provider *prov)
+static int path_distance(struct gpupath_path *path, struct pick *pk)
 {
 	u64 cached = atomic64_read(&path->p2p_cache);
+	struct gpupath_provider *prov = pk->prov;
 	int dist;
 
 	if (cached >> 32 == prov->id)
 		return (int)(u32)cached - 1;
+	if (pk->nowait) {
+		/* The PCI core may sleep to find it. */
+		pk->blocked = true;
+		return -1;
+	}
 	dist = gpupath_dma_distance(&path->dma, prov);
 	atomic64_set(&path->p2p_cache, (u64)prov->id << 32 | (u32)(dist + 1));
 	return dist;
 }
 
-/*
- * What a bio may use: usable paths, and for device memory only those that
- * can DMA it, at distance @dist when that is not -1.
- */
-struct pick {
-	struct gpupath_provider *prov;
-	int dist;
-};
-
 static bool eligible(struct gpupath_path *path, struct pick *pk)
 {
 	int d;
 
-	if (!usable(path))
+	if (!usable(path) || path->id == pk->exclude)
 		return false;
 	if (!pk->prov)
 		return true;
-	d = path_distance(path, pk->prov);
+	d = path_distance(path, pk);
 	return d >= 0 && (pk->dist < 0 || d == pk->dist);
 }
 
@@ -246,41 +282,56 @@ static bool eligible(struct gpupath_path *path, struct pick *pk)
 #define for_each_path(path, head, srcu) \
 	list_for_each_entry_srcu(path, head, node, srcu_read_lock_held(srcu))
 
+/*
+ * Each of these picks in one pass over the paths, so that a path failing
+ * meanwhile changes only which path is picked, never whether one is.
+ */
+
+/* The eligible path picked longest ago. */
 static struct gpupath_path *pick_rr(struct gpupath_volume *vol, struct pick *pk)
 {
-	struct gpupath_path *path;
-	unsigned int n = 0, i;
+	u32 now = (u32)atomic_inc_return(&vol->rr);
+	struct gpupath_path *path, *best = NULL;
+	u32 age, best_age = 0;
 
-	for_each_path(path, &vol->paths, &vol->srcu)
-		n += eligible(path, pk);
-	if (!n)
-		return NULL;
-	i = (unsigned int)atomic_inc_return(&vol->rr) % n;
-	for_each_path(path, &vol->paths, &vol->srcu)
-		if (eligible(path, pk) && !i--)
-			return path;
-	return NULL;
-}
-
-static struct gpupath_path *pick_weighted(struct gpupath_volume *vol, struct pick *pk)
-{
-	struct gpupath_path *path;
-	unsigned int total = 0, i;
-
-	for_each_path(path, &vol->paths, &vol->srcu)
-		if (eligible(path, pk))
-			total += READ_ONCE(path->weight);
-	if (!total)
-		return NULL;
-	i = (unsigned int)atomic_inc_return(&vol->rr) % total;
 	for_each_path(path, &vol->paths, &vol->srcu) {
 		if (!eligible(path, pk))
 			continue;
-		if (i < READ_ONCE(path->weight))
-			return path;
-		i -= READ_ONCE(path->weight);
+		age = now - (u32)atomic_read(&path->picked);
+		if (!best || age > best_age) {
+			best = path;
+			best_age = age;
+		}
 	}
-	return NULL;
+	if (best)
+		atomic_set(&best->picked, now);
+	return best;
+}
+
+/*
+ * Smooth weighted round-robin: every eligible path earns its weight, the
+ * richest is picked and pays what all of them earned.
+ */
+static struct gpupath_path *pick_weighted(struct gpupath_volume *vol, struct pick *pk)
+{
+	struct gpupath_path *path, *best = NULL;
+	int total = 0, credit, best_credit = 0;
+	u32 w;
+
+	for_each_path(path, &vol->paths, &vol->srcu) {
+		w = READ_ONCE(path->weight);
+		if (!w || !eligible(path, pk))
+			continue;
+		total += w;
+		credit = atomic_add_return(w, &path->credit);
+		if (!best || credit > best_credit) {
+			best = path;
+			best_credit = credit;
+		}
+	}
+	if (best)
+		atomic_sub(total, &best->credit);
+	return best;
 }
 
 static u64 score(struct gpupath_path *path, u32 policy)
@@ -330,6 +381,7 @@ static struct gpupath_path *pick_by(struct gpupath_volume *vol, struct pick *pk,
 /* gpu-affinity: only the closest paths, then the fallback policy. */
 static struct gpupath_path *pick_affinity(struct gpupath_volume *vol, struct pick *pk)
 {
+	u32 fallback = READ_ONCE(vol->fallback);
 	struct gpupath_path *path;
 	int d;
 
@@ -337,34 +389,66 @@ static struct gpupath_path *pick_affinity(struct gpupath_volume *vol, struct pic
 		for_each_path(path, &vol->paths, &vol->srcu) {
 			if (!eligible(path, pk))
 				continue;
-			d = path_distance(path, pk->prov);
+			d = path_distance(path, pk);
 			if (pk->dist < 0 || d < pk->dist)
 				pk->dist = d;
 		}
 	}
-	return pick_by(vol, pk, READ_ONCE(vol->fallback));
+	path = pick_by(vol, pk, fallback);
+	if (!path && pk->dist >= 0) {
+		/* The closest went meanwhile: any that can DMA it. */
+		pk->dist = -1;
+		path = pick_by(vol, pk, fallback);
+	}
+	return path;
 }
 
 /* Under vol->srcu. */
-static struct gpupath_path *pick_path(struct gpupath_volume *vol, struct gpupath_provider *prov)
+static struct gpupath_path *pick_path(struct gpupath_volume *vol, struct pick *pk)
 {
-	struct pick pk = { .prov = prov, .dist = -1 };
 	u32 policy = READ_ONCE(vol->policy);
 
 	if (policy == GPUPATH_POLICY_GPU_AFFINITY)
-		return pick_affinity(vol, &pk);
-	return pick_by(vol, &pk, policy);
+		return pick_affinity(vol, pk);
+	return pick_by(vol, pk, policy);
 }
 
-/* Why none of the usable paths can DMA @prov's memory. Under vol->srcu. */
+/*
+ * How close a reason is to going direct, to tell the administrator the
+ * one that matters: a path with a DMA engine that is only in the wrong
+ * place beats one that has none.
+ */
+static int reason_rank(enum gpupath_reason reason)
+{
+	static const u8 rank[] = {
+		[GPUPATH_REASON_NO_P2P_ROUTE] = 1,
+		[GPUPATH_REASON_NO_P2P_QUEUE] = 2,
+		[GPUPATH_REASON_VIRTUAL_DMA] = 3,
+		[GPUPATH_REASON_CPU_COPY] = 4,
+		[GPUPATH_REASON_MULTIPATH_HEAD] = 5,
+		[GPUPATH_REASON_NO_DMA_DEVICE] = 6,
+	};
+
+	return reason < ARRAY_SIZE(rank) && rank[reason] ? rank[reason] : ARRAY_SIZE(rank);
+}
+
+/*
+ * Why none of the usable paths can DMA @prov's memory: the reason of the
+ * path closest to it. Under vol->srcu.
+ */
 static enum gpupath_reason refusal(struct gpupath_volume *vol, struct gpupath_provider *prov)
 {
+	enum gpupath_reason best = GPUPATH_REASON_NONE, r;
 	struct gpupath_path *path;
 
-	for_each_path(path, &vol->paths, &vol->srcu)
-		if (usable(path))
-			return gpupath_dma_reason(&path->dma, prov);
-	return GPUPATH_REASON_NONE;
+	for_each_path(path, &vol->paths, &vol->srcu) {
+		if (!usable(path))
+			continue;
+		r = gpupath_dma_reason(&path->dma, prov);
+		if (best == GPUPATH_REASON_NONE || reason_rank(r) < reason_rank(best))
+			best = r;
+	}
+	return best;
 }
 
 /**
@@ -393,17 +477,22 @@ enum gpupath_reason gpupath_volume_reason(struct gpupath_volume *vol,
 	return reason;
 }
 
-/* The provider whose P2P memory the bio's data is in, with a reference. */
-static struct gpupath_provider *bio_provider(struct bio *bio)
+/*
+ * Whether the bio's data is device memory, and if so whose: the provider
+ * with a reference, or NULL when no provider owns those pages now.
+ */
+static bool bio_p2p(struct bio *bio, struct gpupath_provider **provp)
 {
 	struct page *page;
 
+	*provp = NULL;
 	if (!bio_has_data(bio))
-		return NULL;
+		return false;
 	page = bio_page(bio);
 	if (!is_pci_p2pdma_page(page))
-		return NULL;
-	return gpupath_provider_of_page(page);
+		return false;
+	*provp = gpupath_provider_of_page(page);
+	return true;
 }
 
 static void event(struct gpupath_volume *vol, int bit)
@@ -412,9 +501,24 @@ static void event(struct gpupath_volume *vol, int bit)
 	schedule_work(&vol->event_work);
 }
 
-/* The bio leaves the volume. */
-static void orig_end(struct gpupath_volume *vol, struct bio *orig, blk_status_t status)
+/* The attempt on vio->path is over. */
+static void path_put_io(struct gpupath_volume *vol, struct gpupath_vio *vio)
 {
+	struct gpupath_path *path = vio->path;
+
+	vio->path = NULL;
+	if (atomic_dec_and_test(&path->inflight))
+		wake_up_all(&vol->wait);
+}
+
+/*
+ * The bio leaves the volume. The volume lives on until the bio's
+ * reference is dropped, last: a deletion waits for that.
+ */
+static void orig_end(struct gpupath_volume *vol, struct gpupath_vio *vio, blk_status_t status)
+{
+	struct bio *orig = vio->orig;
+
 	if (status) {
 		atomic64_inc(&vol->stats.errors);
 		if (status != BLK_STS_NOTSUPP) {
@@ -426,18 +530,27 @@ static void orig_end(struct gpupath_volume *vol, struct bio *orig, blk_status_t 
 		atomic64_inc(&vol->stats.ios);
 		atomic64_add(orig->bi_iter.bi_size, &vol->stats.bytes);
 	}
+	bio_put(&vio->clone);
 	orig->bi_status = status;
 	bio_endio(orig);
-	if (atomic_dec_and_test(&vol->inflight))
-		wake_up_all(&vol->wait);
+	atomic_dec(&vol->inflight);
+	percpu_ref_put(&vol->io_ref);
 }
 
-static void park(struct gpupath_volume *vol, struct bio *orig)
+/* Every bio has left the deleted volume. */
+static void io_drained(struct percpu_ref *ref)
+{
+	struct gpupath_volume *vol = container_of(ref, struct gpupath_volume, io_ref);
+
+	complete(&vol->drained);
+}
+
+static void park(struct gpupath_volume *vol, struct bio_list *list, struct gpupath_vio *vio)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&vol->qlock, flags);
-	bio_list_add(&vol->queued, orig);
+	bio_list_add(list, &vio->clone);
 	spin_unlock_irqrestore(&vol->qlock, flags);
 }
 
@@ -446,14 +559,23 @@ static unsigned long probe_delay(struct gpupath_volume *vol)
 	return msecs_to_jiffies(min_t(u32, GPUPATH_PROBE_MS, READ_ONCE(vol->queue_timeout)));
 }
 
-/* No usable path: @orig waits for one, up to the queue timeout. */
-static void queue_bio(struct gpupath_volume *vol, struct bio *orig)
+/*
+ * The probe runs within a second of being asked for, however often it is
+ * asked: new I/O never pushes it back.
+ */
+static void probe_soon(struct gpupath_volume *vol, unsigned long delay)
+{
+	queue_delayed_work(system_wq, &vol->probe_work, delay);
+}
+
+/* No usable path: the bio waits for one, up to the queue timeout. */
+static void queue_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 {
 	if (!atomic64_cmpxchg(&vol->nopath_since, 0, now_ns()))
 		event(vol, GPUPATH_PENDING_NO_PATH);
-	park(vol, orig);
+	park(vol, &vol->queued, vio);
 	atomic64_inc(&vol->stats.queued);
-	mod_delayed_work(system_wq, &vol->probe_work, probe_delay(vol));
+	probe_soon(vol, probe_delay(vol));
 }
 
 static void path_failed(struct gpupath_path *path, blk_status_t status)
@@ -467,7 +589,7 @@ static void path_failed(struct gpupath_path *path, blk_status_t status)
 	if (!atomic64_cmpxchg(&vol->fail_start, 0, now_ns()))
 		WRITE_ONCE(vol->fail_path, path->id);
 	schedule_work(&vol->event_work);
-	mod_delayed_work(system_wq, &vol->probe_work, msecs_to_jiffies(GPUPATH_PROBE_MS));
+	probe_soon(vol, msecs_to_jiffies(GPUPATH_PROBE_MS));
 }
 
 /* A clone on a path other than the failed one succeeded: recovered. */
@@ -496,92 +618,111 @@ static void update_latency(struct gpupath_path *path, s64 lat)
 	atomic64_set(&path->latency_ns, old ? old + (lat - old) / 8 : lat);
 }
 
+/*
+ * Errors that are the path's whatever the namespace: the transport's
+ * (nvme: a host path error). Others that blk_path_error() lets through
+ * (an I/O error above all) may be the namespace's too.
+ */
+static bool path_error(blk_status_t status)
+{
+	return status == BLK_STS_TRANSPORT || gpupath_compat_sts_offline(status);
+}
+
 static void clone_end_io(struct bio *clone)
 {
 	struct gpupath_vio *vio = container_of(clone, struct gpupath_vio, clone);
 	struct gpupath_path *path = vio->path;
 	struct gpupath_volume *vol = path->vol;
 	blk_status_t status = clone->bi_status;
-	struct bio *orig = vio->orig;
 
 	if (!status) {
 		atomic64_inc(&path->stats.ios);
-		atomic64_add(orig->bi_iter.bi_size, &path->stats.bytes);
+		atomic64_add(vio->iter.bi_size, &path->stats.bytes);
 		if (vio->p2p)
 			atomic64_inc(&path->stats.direct_ios);
 		update_latency(path, local_clock() - vio->start);
-		if (vio->retry)
+		if (vio->tries > 1)
 			recovered(vol, path);
-	} else {
-		atomic64_inc(&path->stats.errors);
-		if (blk_path_error(status))
-			path_failed(path, status);
-	}
-	bio_put(clone);
-	if (atomic_dec_and_test(&path->inflight))
-		wake_up_all(&vol->wait);
-
-	if (status && blk_path_error(status)) {
-		/* Sent again from process context, where paths can be picked. */
-		atomic64_inc(&vol->stats.retries);
-		park(vol, orig);
-		queue_work(system_wq, &vol->requeue_work);
+		path_put_io(vol, vio);
+		orig_end(vol, vio, BLK_STS_OK);
 		return;
 	}
-	orig_end(vol, orig, status);
+	atomic64_inc(&path->stats.errors);
+	vio->status = status;
+	if (!blk_path_error(status) || vio->tries >= GPUPATH_TRIES_MAX) {
+		path_put_io(vol, vio);
+		orig_end(vol, vio, status);
+		return;
+	}
+	/* The path's own error takes it out of use at once. */
+	if (path_error(status))
+		path_failed(path, status);
+	/* Looked at where paths can be read, with the path held. */
+	park(vol, &vol->failed, vio);
+	queue_work(system_wq, &vol->requeue_work);
 }
 
 /*
- * Send @orig down a path, or queue it when there is none, or end it. Returns
+ * Send @vio on a path, or queue it when there is none, or end it. Returns
  * false when it had to be queued for lack of a path.
  */
-static bool map_bio(struct gpupath_volume *vol, struct bio *orig, bool retry)
+static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 {
-	struct gpupath_provider *prov = bio_provider(orig);
+	struct pick pk = { .dist = -1, .nowait = vio->orig->bi_opf & REQ_NOWAIT };
 	enum gpupath_reason reason = GPUPATH_REASON_NONE;
-	struct gpupath_path *path;
-	struct gpupath_vio *vio;
-	struct bio *clone;
+	struct bio *clone = &vio->clone;
+	struct gpupath_path *path = NULL;
 	int idx;
 
+	if (READ_ONCE(vol->dead)) {
+		orig_end(vol, vio, vio->status ?: BLK_STS_IOERR);
+		return true;
+	}
+	if (vio->suspect)
+		pk.exclude = vio->failed;
+	vio->p2p = bio_p2p(vio->orig, &pk.prov);
+	if (vio->p2p && !pk.prov)
+		reason = GPUPATH_REASON_UNKNOWN_MEMORY;
 	idx = srcu_read_lock(&vol->srcu);
-	path = pick_path(vol, prov);
+	if (reason == GPUPATH_REASON_NONE)
+		path = pick_path(vol, &pk);
 	if (path)
 		atomic_inc(&path->inflight);
-	else if (prov)
-		reason = refusal(vol, prov);
+	else if (pk.prov && !pk.blocked)
+		reason = refusal(vol, pk.prov);
 	srcu_read_unlock(&vol->srcu, idx);
-	if (prov)
-		gpupath_provider_put(prov);
+	if (pk.prov)
+		gpupath_provider_put(pk.prov);
 
 	if (!path) {
 		if (reason != GPUPATH_REASON_NONE) {
 			/* Usable paths, none of which can DMA this memory. */
 			atomic64_inc(&vol->stats.refused);
-			gpupath_io_refused(orig, reason);
-			orig_end(vol, orig, BLK_STS_NOTSUPP);
+			gpupath_io_refused(vio->orig, reason);
+			orig_end(vol, vio, BLK_STS_NOTSUPP);
+		} else if (pk.nowait) {
+			orig_end(vol, vio, BLK_STS_AGAIN);
 		} else if (!READ_ONCE(vol->queue_timeout)) {
-			orig_end(vol, orig, BLK_STS_IOERR);
-		} else if (orig->bi_opf & REQ_NOWAIT) {
-			orig_end(vol, orig, BLK_STS_AGAIN);
+			orig_end(vol, vio, vio->status ?: BLK_STS_IOERR);
 		} else {
-			queue_bio(vol, orig);
+			queue_bio(vol, vio);
 			return false;
 		}
 		return true;
 	}
 
-	clone = bio_alloc_clone(path->dev.bdev, orig, GFP_NOIO, &clone_bs);
-	vio = container_of(clone, struct gpupath_vio, clone);
+	if (vio->tries)
+		atomic64_inc(&vol->stats.retries);
+	vio->tries++;
 	vio->path = path;
-	vio->orig = orig;
-	vio->p2p = prov;
-	vio->retry = retry;
-	vio->start = local_clock();
-	clone->bi_end_io = clone_end_io;
+	/* The same clone each time, as it was cloned. */
+	clone->bi_iter = vio->iter;
+	clone->bi_status = BLK_STS_OK;
+	bio_set_dev(clone, path->dev.bdev);
 	/* Fail fast on a broken transport: the volume has other paths. */
 	if (!path->head)
 		clone->bi_opf |= REQ_FAILFAST_TRANSPORT;
+	vio->start = local_clock();
 	submit_bio_noacct(clone);
 	return true;
 }
@@ -589,34 +730,129 @@ static bool map_bio(struct gpupath_volume *vol, struct bio *orig, bool retry)
 static void volume_submit_bio(struct bio *bio)
 {
 	struct gpupath_volume *vol = bio->bi_bdev->bd_disk->private_data;
+	gfp_t gfp = bio->bi_opf & REQ_NOWAIT ? GFP_NOWAIT : GFP_NOIO;
+	struct gpupath_vio *vio;
+	struct bio *clone;
 
+	if (!percpu_ref_tryget_live(&vol->io_ref)) {
+		bio_io_error(bio);
+		return;
+	}
+	clone = bio_alloc_clone(bio->bi_bdev, bio, gfp, &clone_bs);
+	if (!clone) {
+		percpu_ref_put(&vol->io_ref);
+		bio_wouldblock_error(bio);
+		return;
+	}
 	atomic_inc(&vol->inflight);
-	map_bio(vol, bio, false);
+	vio = container_of(clone, struct gpupath_vio, clone);
+	vio->orig = bio;
+	vio->path = NULL;
+	vio->iter = clone->bi_iter;
+	vio->failed = 0;
+	vio->status = BLK_STS_OK;
+	vio->tries = 0;
+	vio->suspect = false;
+	clone->bi_end_io = clone_end_io;
+	map_bio(vol, vio);
 }
 
 static const struct block_device_operations volume_fops = {
 	.owner = THIS_MODULE,
 	.submit_bio = volume_submit_bio,
+	.free_disk = volume_free_disk,
 };
 
-/* Everything queued, taken off the volume. */
-static void take_queued(struct gpupath_volume *vol, struct bio_list *bios)
+/* Everything on @list, taken off the volume. */
+static void take(struct gpupath_volume *vol, struct bio_list *list, struct bio_list *bios)
 {
 	spin_lock_irq(&vol->qlock);
-	*bios = vol->queued;
-	bio_list_init(&vol->queued);
+	*bios = *list;
+	bio_list_init(list);
 	spin_unlock_irq(&vol->qlock);
+}
+
+/* Is the path's controller live? (Not an nvme controller: assume so.) */
+static bool ctrl_live(struct gpupath_path *path)
+{
+	char state[32];
+	int ret;
+
+	if (!path->ctrl || !path->ctrl->class || strcmp(path->ctrl->class->name, "nvme"))
+		return true;
+	ret = gpupath_devattr_get(path->ctrl, NULL, "state", state, sizeof(state));
+	if (ret == -ENOENT)
+		return true;
+	return !ret && !strcmp(state, "live");
+}
+
+static bool other_usable(struct gpupath_volume *vol, struct gpupath_path *path)
+{
+	struct gpupath_path *p;
+	bool found = false;
+	int idx;
+
+	idx = srcu_read_lock(&vol->srcu);
+	for_each_path(p, &vol->paths, &vol->srcu)
+		found |= p != path && usable(p);
+	srcu_read_unlock(&vol->srcu, idx);
+	return found;
+}
+
+/*
+ * An attempt of @vio failed with an error that may be its path's: is the
+ * bio sent again? An error that is the path's (a transport error, or its
+ * disk or controller going away) takes the path out of use, and the bio
+ * goes on another path or waits for one. Any other error may as well be the
+ * namespace's (write-protected, past its end after a shrink, an internal
+ * error): the path stays, and the bio is tried once on another healthy
+ * path; when it fails there too, or there is none, the error is the
+ * caller's.
+ */
+static bool retry(struct gpupath_volume *vol, struct gpupath_vio *vio)
+{
+	struct gpupath_path *path = vio->path;
+
+	vio->failed = path->id;
+	if (path_error(vio->status) || !disk_live(path->dev.bdev->bd_disk) ||
+	    !ctrl_live(path)) {
+		path_failed(path, vio->status);
+		return true;
+	}
+	if (vio->suspect)
+		return false;
+	vio->suspect = true;
+	return other_usable(vol, path);
 }
 
 static void requeue_work(struct work_struct *work)
 {
 	struct gpupath_volume *vol = container_of(work, struct gpupath_volume, requeue_work);
-	struct bio_list bios;
+	struct bio_list failed, bios;
+	struct gpupath_vio *vio;
+	struct blk_plug plug;
 	struct bio *bio;
+	bool again;
 
-	take_queued(vol, &bios);
+	take(vol, &vol->failed, &failed);
+	bio_list_init(&bios);
+	while ((bio = bio_list_pop(&failed))) {
+		vio = container_of(bio, struct gpupath_vio, clone);
+		again = retry(vol, vio);
+		path_put_io(vol, vio);
+		if (again)
+			bio_list_add(&bios, bio);
+		else
+			orig_end(vol, vio, vio->status);
+	}
+	spin_lock_irq(&vol->qlock);
+	bio_list_merge(&bios, &vol->queued);
+	bio_list_init(&vol->queued);
+	spin_unlock_irq(&vol->qlock);
+
+	blk_start_plug(&plug);
 	while ((bio = bio_list_pop(&bios))) {
-		if (!map_bio(vol, bio, true)) {
+		if (!map_bio(vol, container_of(bio, struct gpupath_vio, clone))) {
 			/* No path again: the rest wait too, in order. */
 			spin_lock_irq(&vol->qlock);
 			bio_list_merge(&vol->queued, &bios);
@@ -624,6 +860,7 @@ static void requeue_work(struct work_struct *work)
 			break;
 		}
 	}
+	blk_finish_plug(&plug);
 }
 
 /* A path may be usable again: try the queued bios. */
@@ -640,23 +877,45 @@ static void fail_queued(struct gpupath_volume *vol, blk_status_t status)
 	struct bio_list bios;
 	struct bio *bio;
 
-	take_queued(vol, &bios);
+	take(vol, &vol->queued, &bios);
 	while ((bio = bio_list_pop(&bios)))
-		orig_end(vol, bio, status);
+		orig_end(vol, container_of(bio, struct gpupath_vio, clone), status);
 }
 
-/* Is the path's controller live again? (Not an nvme controller: assume so.) */
-static bool ctrl_live(struct gpupath_path *path)
+/*
+ * What the volume says of itself follows its paths: the smallest size of a
+ * live path (a resized namespace shows on its paths one after the other),
+ * a write cache and stable pages when any path has them, FUA when all of
+ * them do, and no-wait I/O when every path takes it.
+ */
+static void refresh_locked(struct gpupath_volume *vol)
 {
-	char state[32];
-	int ret;
+	bool wc = false, fua = true, stable = false, nowait = true, any = false;
+	struct request_queue *q = vol->disk->queue;
+	struct gpupath_path *path;
+	struct block_device *bdev;
+	sector_t size = 0;
 
-	if (!path->ctrl || !path->ctrl->class || strcmp(path->ctrl->class->name, "nvme"))
-		return true;
-	ret = gpupath_devattr_get(path->ctrl, NULL, "state", state, sizeof(state));
-	if (ret == -ENOENT)
-		return true;
-	return !ret && !strcmp(state, "live");
+	lockdep_assert_held(&vol->lock);
+	list_for_each_entry(path, &vol->paths, node) {
+		bdev = path->dev.bdev;
+		if (!disk_live(bdev->bd_disk))
+			continue;
+		if (!any || bdev_nr_sectors(bdev) < size)
+			size = bdev_nr_sectors(bdev);
+		any = true;
+		wc |= bdev_write_cache(bdev);
+		fua &= bdev_fua(bdev);
+		stable |= bdev_stable_writes(bdev);
+		nowait &= bdev_nowait(bdev);
+	}
+	if (!any)
+		return;
+	gpupath_compat_queue_write_cache(q, wc, wc && fua);
+	gpupath_compat_queue_stable_writes(q, stable);
+	gpupath_compat_queue_nowait(q, nowait);
+	if (size != get_capacity(vol->disk))
+		set_capacity_and_notify(vol->disk, size);
 }
 
 /*
@@ -685,6 +944,7 @@ static void probe_work(struct work_struct *work)
 			again = true;
 		}
 	}
+	refresh_locked(vol);
 	mutex_unlock(&vol->lock);
 	schedule_work(&vol->event_work);
 	if (back)
@@ -822,9 +1082,12 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 	init_waitqueue_head(&vol->wait);
 	spin_lock_init(&vol->qlock);
 	bio_list_init(&vol->queued);
+	bio_list_init(&vol->failed);
+	init_completion(&vol->drained);
 	INIT_WORK(&vol->requeue_work, requeue_work);
 	INIT_WORK(&vol->event_work, event_work);
 	INIT_DELAYED_WORK(&vol->probe_work, probe_work);
+	INIT_WORK(&vol->del_work, del_work);
 	vol->policy = GPUPATH_POLICY_ROUND_ROBIN;
 	vol->fallback = GPUPATH_POLICY_ROUND_ROBIN;
 	vol->queue_timeout = GPUPATH_QUEUE_TIMEOUT_DEFAULT;
@@ -832,9 +1095,12 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 		strscpy(vol->wwid, cfg->wwid, sizeof(vol->wwid));
 	apply_cfg(vol, cfg);
 
-	ret = init_srcu_struct(&vol->srcu);
+	ret = percpu_ref_init(&vol->io_ref, io_drained, 0, GFP_KERNEL);
 	if (ret)
 		goto err_free;
+	ret = init_srcu_struct(&vol->srcu);
+	if (ret)
+		goto err_ref;
 	ret = -ENOMEM;
 	vol->disk = blk_alloc_disk(NUMA_NO_NODE);
 	if (!vol->disk)
@@ -860,6 +1126,8 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 	snprintf(vol->disk->disk_name, DISK_NAME_LEN, "gpupath%d", vol->index);
 	blk_set_stacking_limits(&vol->disk->queue->limits);
 	blk_queue_flag_set(QUEUE_FLAG_NONROT, vol->disk->queue);
+	/* io_uring may send I/O that must not sleep: the paths take it too. */
+	gpupath_compat_queue_nowait(vol->disk->queue, true);
 	set_capacity(vol->disk, 0);
 	ret = add_disk(vol->disk);
 	if (ret)
@@ -879,6 +1147,8 @@ err_disk:
 	put_disk(vol->disk);
 err_srcu:
 	cleanup_srcu_struct(&vol->srcu);
+err_ref:
+	percpu_ref_exit(&vol->io_ref);
 err_free:
 	kfree(vol);
 	return ret;
@@ -905,7 +1175,14 @@ int gpupath_volume_set(struct gpupath_volume *vol, const struct gpupath_volume_c
 	if (ret)
 		return ret;
 	mutex_lock(&vol->lock);
+	if (vol->dead) {
+		mutex_unlock(&vol->lock);
+		NL_SET_ERR_MSG(extack, "the volume is being deleted");
+		return -ENOENT;
+	}
 	apply_cfg(vol, cfg);
+	/* Also the way to make it look at its paths' size and cache again. */
+	refresh_locked(vol);
 	mutex_unlock(&vol->lock);
 	/* A shorter queue timeout may apply at once. */
 	mod_delayed_work(system_wq, &vol->probe_work, 0);
@@ -914,6 +1191,7 @@ int gpupath_volume_set(struct gpupath_volume *vol, const struct gpupath_volume_c
 
 static void path_free(struct gpupath_path *path)
 {
+	bd_unlink_disk_holder(path->dev.bdev, path->vol->disk);
 	gpupath_compat_bdev_close(&path->dev, path->vol);
 	gpupath_dma_put(&path->dma);
 	put_device(path->ctrl);
@@ -928,47 +1206,45 @@ static void path_unlist_locked(struct gpupath_volume *vol, struct gpupath_path *
 	vol->npaths--;
 }
 
-/* @path is off the list: wait for its I/O, release it. */
-static void path_remove(struct gpupath_volume *vol, struct gpupath_path *path)
+/* The path's I/O has ended: it goes. */
+static void path_release(struct gpupath_volume *vol, struct gpupath_path *path)
 {
-	synchronize_srcu(&vol->srcu);
-	wait_event(vol->wait, !atomic_read(&path->inflight));
 	gpupath_genl_notify_path(vol, path, GPUPATH_CMD_PATH_DEL);
 	path_free(path);
 	volumes_changed();
 }
 
-/**
- * gpupath_volume_del() - remove a volume that nobody has open
- * @vol: the volume (the caller's reference stays the caller's)
- * @extack: for error messages
- *
- * Return: 0, -EBUSY when its block device is open, -ENOENT when it is
- * already gone.
+static void path_free_work(struct work_struct *work)
+{
+	struct gpupath_path *path = container_of(work, struct gpupath_path, free_work);
+	struct gpupath_volume *vol = path->vol;
+
+	wait_event(vol->wait, !atomic_read(&path->inflight));
+	path_release(vol, path);
+	gpupath_volume_put(vol);
+}
+
+/*
+ * @path is off the list: wait for its I/O, release it. A caller killed
+ * while waiting (a hung fabric) leaves the rest to a worker.
  */
-int gpupath_volume_del(struct gpupath_volume *vol, struct netlink_ext_ack *extack)
+static void path_remove(struct gpupath_volume *vol, struct gpupath_path *path)
+{
+	synchronize_srcu(&vol->srcu);
+	if (wait_event_killable(vol->wait, !atomic_read(&path->inflight))) {
+		kref_get(&vol->ref);
+		INIT_WORK(&path->free_work, path_free_work);
+		queue_work(volume_wq, &path->free_work);
+		return;
+	}
+	path_release(vol, path);
+}
+
+/* The rest of a deletion, once no bio is inside the volume. */
+static void volume_teardown(struct gpupath_volume *vol)
 {
 	struct gpupath_path *path;
 
-	mutex_lock(&volumes_lock);
-	if (list_empty(&vol->node)) {
-		mutex_unlock(&volumes_lock);
-		return -ENOENT;
-	}
-	if (disk_openers(vol->disk)) {
-		mutex_unlock(&volumes_lock);
-		NL_SET_ERR_MSG(extack, "the volume's block device is open");
-		return -EBUSY;
-	}
-	list_del_init(&vol->node);
-	mutex_unlock(&volumes_lock);
-	volumes_changed();
-
-	del_gendisk(vol->disk);
-	/* Nothing new comes in; what is queued fails, what is on a path ends. */
-	WRITE_ONCE(vol->queue_timeout, 0);
-	fail_queued(vol, BLK_STS_IOERR);
-	wait_event(vol->wait, !atomic_read(&vol->inflight));
 	for (;;) {
 		mutex_lock(&vol->lock);
 		path = list_first_entry_or_null(&vol->paths, struct gpupath_path, node);
@@ -983,11 +1259,59 @@ int gpupath_volume_del(struct gpupath_volume *vol, struct netlink_ext_ack *extac
 	cancel_work_sync(&vol->requeue_work);
 	flush_work(&vol->event_work);
 	gpupath_genl_notify_volume(vol, GPUPATH_CMD_VOLUME_DEL);
-
-	mutex_lock(&volumes_lock);
-	ida_free(&index_ida, vol->index);
-	mutex_unlock(&volumes_lock);
+	/* The list's reference, and the deletion's own. */
 	gpupath_volume_put(vol);
+	gpupath_volume_put(vol);
+}
+
+static void del_work(struct work_struct *work)
+{
+	struct gpupath_volume *vol = container_of(work, struct gpupath_volume, del_work);
+
+	wait_for_completion(&vol->drained);
+	volume_teardown(vol);
+}
+
+/**
+ * gpupath_volume_del() - remove a volume that nobody has open
+ * @vol: the volume (the caller's reference stays the caller's)
+ * @extack: for error messages
+ *
+ * Bios waiting for a path fail at once; those on a path are waited for. A
+ * caller killed meanwhile returns, and the paths are released when that
+ * I/O has ended.
+ *
+ * Return: 0, -EBUSY when its block device is open, -ENOENT when it is
+ * already gone.
+ */
+int gpupath_volume_del(struct gpupath_volume *vol, struct netlink_ext_ack *extack)
+{
+	mutex_lock(&volumes_lock);
+	if (list_empty(&vol->node)) {
+		mutex_unlock(&volumes_lock);
+		return -ENOENT;
+	}
+	if (disk_openers(vol->disk)) {
+		mutex_unlock(&volumes_lock);
+		NL_SET_ERR_MSG(extack, "the volume's block device is open");
+		return -EBUSY;
+	}
+	list_del_init(&vol->node);
+	mutex_unlock(&volumes_lock);
+	volumes_changed();
+
+	/* No path is added or changed from here on, no bio sent again. */
+	mutex_lock(&vol->lock);
+	WRITE_ONCE(vol->dead, true);
+	mutex_unlock(&vol->lock);
+	kref_get(&vol->ref);
+	del_gendisk(vol->disk);
+	percpu_ref_kill(&vol->io_ref);
+	fail_queued(vol, BLK_STS_IOERR);
+	if (wait_for_completion_killable(&vol->drained))
+		queue_work(volume_wq, &vol->del_work);
+	else
+		volume_teardown(vol);
 	return 0;
 }
 
@@ -1044,16 +1368,11 @@ static int check_identity(struct gpupath_volume *vol, struct gpupath_path *path,
 static void stack_limits(struct gpupath_volume *vol, struct block_device *bdev)
 {
 	struct request_queue *q = vol->disk->queue;
-	bool first = !get_capacity(vol->disk);
 
 	blk_mq_freeze_queue(q);
 	blk_stack_limits(&q->limits, &bdev_get_queue(bdev)->limits, 0);
-	if (bdev_write_cache(bdev))
-		blk_queue_write_cache(q, true,
-				      bdev_fua(bdev) || test_bit(QUEUE_FLAG_FUA, &q->queue_flags));
 	blk_mq_unfreeze_queue(q);
-	if (first)
-		set_capacity_and_notify(vol->disk, bdev_nr_sectors(bdev));
+	disk_update_readahead(vol->disk);
 }
 
 static void apply_path_cfg(struct gpupath_path *path, const struct gpupath_path_cfg *cfg)
@@ -1114,6 +1433,11 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 	apply_path_cfg(path, cfg);
 
 	mutex_lock(&vol->lock);
+	ret = -ENOENT;
+	if (vol->dead) {
+		NL_SET_ERR_MSG(extack, "the volume is being deleted");
+		goto err_unlock;
+	}
 	list_for_each_entry(p, &vol->paths, node) {
 		if (p->dev.bdev == path->dev.bdev) {
 			NL_SET_ERR_MSG(extack, "the device already is a path of this volume");
@@ -1124,11 +1448,16 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 	ret = check_identity(vol, path, extack);
 	if (ret)
 		goto err_unlock;
+	/* lsblk and sysfs show the volume above the device (slaves/holders). */
+	ret = bd_link_disk_holder(path->dev.bdev, vol->disk);
+	if (ret)
+		goto err_unlock;
 	stack_limits(vol, path->dev.bdev);
 	path->id = atomic_inc_return(&path_last_id);
 	volumes_changed();
 	list_add_tail_rcu(&path->node, &vol->paths);
 	vol->npaths++;
+	refresh_locked(vol);
 	*idp = path->id;
 	gpupath_genl_notify_path(vol, path, GPUPATH_CMD_PATH_NEW);
 	mutex_unlock(&vol->lock);
@@ -1171,7 +1500,7 @@ int gpupath_path_set(struct gpupath_volume *vol, u32 id, const struct gpupath_pa
 	struct gpupath_path *path;
 
 	mutex_lock(&vol->lock);
-	path = path_find_locked(vol, id);
+	path = vol->dead ? NULL : path_find_locked(vol, id);
 	if (!path) {
 		mutex_unlock(&vol->lock);
 		NL_SET_ERR_MSG(extack, "no path with this id");
@@ -1198,8 +1527,10 @@ int gpupath_path_del(struct gpupath_volume *vol, u32 id, struct netlink_ext_ack 
 
 	mutex_lock(&vol->lock);
 	path = path_find_locked(vol, id);
-	if (path)
+	if (path) {
 		path_unlist_locked(vol, path);
+		refresh_locked(vol);
+	}
 	mutex_unlock(&vol->lock);
 	if (!path) {
 		NL_SET_ERR_MSG(extack, "no path with this id");
@@ -1218,15 +1549,24 @@ int __init gpupath_volume_init(void)
 {
 	int ret;
 
+	volume_wq = alloc_workqueue("gpupath_volume", 0, 0);
+	if (!volume_wq)
+		return -ENOMEM;
 	ret = bioset_init(&clone_bs, BIO_POOL_SIZE, offsetof(struct gpupath_vio, clone), 0);
 	if (ret)
-		return ret;
+		goto err_wq;
 	gpupath_major = register_blkdev(0, "gpupath");
 	if (gpupath_major < 0) {
-		bioset_exit(&clone_bs);
-		return gpupath_major;
+		ret = gpupath_major;
+		goto err_bioset;
 	}
 	return 0;
+
+err_bioset:
+	bioset_exit(&clone_bs);
+err_wq:
+	destroy_workqueue(volume_wq);
+	return ret;
 }
 
 /**
@@ -1244,6 +1584,8 @@ void gpupath_volume_uninit(void)
 		if (WARN_ON_ONCE(ret))
 			break;
 	}
+	/* Deletions and removals left to workers end first. */
+	destroy_workqueue(volume_wq);
 	unregister_blkdev(gpupath_major, "gpupath");
 	bioset_exit(&clone_bs);
 }

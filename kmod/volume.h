@@ -8,6 +8,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
+#include <linux/percpu-refcount.h>
 #include <linux/srcu.h>
 #include <linux/workqueue.h>
 #include <linux/gpupath.h>
@@ -45,9 +46,13 @@ struct gpupath_path_stats {
  * @rail: the rail it belongs to, for the administrator
  * @link: enum gpupath_path_link, set by the daemon
  * @inflight: clones on the path now
+ * @picked: round-robin: the volume's counter when it was last picked
+ * @credit: weighted: what smooth weighted round-robin owes it
  * @latency_ns: EWMA of the service time
  * @p2p_cache: the last provider's distance: id << 32 | (distance + 1)
  * @stats: counters
+ * @free_work: releases the path once its I/O has ended, when the remover
+ *	could not wait for that (it was killed)
  */
 struct gpupath_path {
 	struct list_head node;
@@ -66,9 +71,12 @@ struct gpupath_path {
 	u32 rail;
 	u32 link;
 	atomic_t inflight;
+	atomic_t picked;
+	atomic_t credit;
 	atomic64_t latency_ns;
 	atomic64_t p2p_cache;
 	struct gpupath_path_stats stats;
+	struct work_struct free_work;
 };
 
 /* Per-volume counters (GPUPATH_A_VSTATS_*). */
@@ -87,7 +95,9 @@ struct gpupath_volume_stats {
 /**
  * struct gpupath_volume - one namespace over several paths, a block device
  * @node: in the volume list, under volumes_lock
- * @ref: held by the list and by lookups
+ * @ref: held by the list and by lookups; the last one puts the disk, and
+ *	the volume is freed with the disk (its ->free_disk), once no opener
+ *	of the block device is left
  * @id: stable id, never reused while the module is loaded
  * @index: N of /dev/gpupathN, and its minor
  * @disk: the block device
@@ -100,10 +110,15 @@ struct gpupath_volume_stats {
  * @fallback: the policy gpu-affinity falls back on
  * @queue_timeout: ms I/O waits with no usable path
  * @rr: round-robin and weighted counter
- * @inflight: bios inside the volume (on a path or queued)
- * @wait: woken when a path's or the volume's in-flight count drops to 0
- * @qlock: protects @queued
- * @queued: bios waiting for a path
+ * @dead: being deleted: no path is added, no setting changes, no bio is
+ *	sent again (under @lock to set, read anywhere)
+ * @io_ref: held by every bio inside the volume; killed by deletion
+ * @drained: completed when @io_ref is killed and the last bio has left
+ * @inflight: bios inside the volume (on a path or queued), for the counters
+ * @wait: woken when a path's in-flight count drops to 0
+ * @qlock: protects @queued and @failed
+ * @queued: clones (struct gpupath_vio) waiting for a path
+ * @failed: clones whose attempt failed, to be looked at and sent again
  * @nopath_since: ktime (ns) since when no path was usable, 0 if one is
  * @fail_start: ktime (ns) of the first path error not yet recovered from
  * @fail_path: the path that error came from
@@ -111,9 +126,10 @@ struct gpupath_volume_stats {
  * @pending: GPUPATH_PENDING_* events to send
  * @ioerr: errno of the last I/O failed to the caller, to report
  * @ioerr_count: I/Os failed to the caller since the last report
- * @requeue_work: resubmits @queued
+ * @requeue_work: looks at @failed, resubmits it and @queued
  * @event_work: sends the events
  * @probe_work: brings failed paths back, times queued I/O out
+ * @del_work: finishes a deletion whose caller was killed while waiting
  * @stats: counters
  */
 struct gpupath_volume {
@@ -131,10 +147,14 @@ struct gpupath_volume {
 	u32 fallback;
 	u32 queue_timeout;
 	atomic_t rr;
+	bool dead;
+	struct percpu_ref io_ref;
+	struct completion drained;
 	atomic_t inflight;
 	wait_queue_head_t wait;
-	spinlock_t qlock;		/* queued */
+	spinlock_t qlock;		/* queued, failed */
 	struct bio_list queued;
+	struct bio_list failed;
 	atomic64_t nopath_since;
 	atomic64_t fail_start;
 	u32 fail_path;
@@ -145,6 +165,7 @@ struct gpupath_volume {
 	struct work_struct requeue_work;
 	struct work_struct event_work;
 	struct delayed_work probe_work;
+	struct work_struct del_work;
 	struct gpupath_volume_stats stats;
 };
 

@@ -100,4 +100,53 @@ static inline void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h, void
 }
 #endif
 
+/*
+ * A bio-based queue's features: queue flags until 6.11, then features in
+ * the queue limits.
+ */
+static inline void gpupath_compat_queue_flag(struct request_queue *q, unsigned int flag, bool on)
+{
+	if (on)
+		blk_queue_flag_set(flag, q);
+	else
+		blk_queue_flag_clear(flag, q);
+}
+
+static inline void gpupath_compat_queue_nowait(struct request_queue *q, bool on)
+{
+	gpupath_compat_queue_flag(q, QUEUE_FLAG_NOWAIT, on);
+}
+
+static inline void gpupath_compat_queue_stable_writes(struct request_queue *q, bool on)
+{
+	gpupath_compat_queue_flag(q, QUEUE_FLAG_STABLE_WRITES, on);
+}
+
+static inline void gpupath_compat_queue_write_cache(struct request_queue *q, bool wc, bool fua)
+{
+	blk_queue_write_cache(q, wc, fua);
+}
+
+/* Whether a block device's driver takes P2PDMA pages in its requests. */
+static inline bool gpupath_compat_bdev_p2pdma(struct block_device *bdev)
+{
+	return blk_queue_pci_p2pdma(bdev_get_queue(bdev));
+}
+
+/* The page map of a ZONE_DEVICE page: a field until 6.14. */
+static inline struct dev_pagemap *gpupath_compat_page_pgmap(struct page *page)
+{
+	return page->pgmap;
+}
+
+/* BLK_STS_OFFLINE (a device that went away) came in 6.6. */
+static inline bool gpupath_compat_sts_offline(blk_status_t status)
+{
+#ifdef BLK_STS_OFFLINE
+	return status == BLK_STS_OFFLINE;
+#else
+	return false;
+#endif
+}
+
 #endif /* _GPUPATH_COMPAT_H */
