@@ -628,6 +628,25 @@ static bool path_error(blk_status_t status)
 	return status == BLK_STS_TRANSPORT || gpupath_compat_sts_offline(status);
 }
 
+/*
+ * The bio failed on path @id with an error that could have been the
+ * namespace's, and went through on another path: it was the path's.
+ */
+static void blame(struct gpupath_volume *vol, u32 id, blk_status_t status)
+{
+	struct gpupath_path *path;
+	int idx;
+
+	idx = srcu_read_lock(&vol->srcu);
+	for_each_path(path, &vol->paths, &vol->srcu) {
+		if (path->id == id) {
+			path_failed(path, status);
+			break;
+		}
+	}
+	srcu_read_unlock(&vol->srcu, idx);
+}
+
 static void clone_end_io(struct bio *clone)
 {
 	struct gpupath_vio *vio = container_of(clone, struct gpupath_vio, clone);
@@ -641,6 +660,8 @@ static void clone_end_io(struct bio *clone)
 		if (vio->p2p)
 			atomic64_inc(&path->stats.direct_ios);
 		update_latency(path, local_clock() - vio->start);
+		if (vio->suspect && vio->failed != path->id)
+			blame(vol, vio->failed, vio->status);
 		if (vio->tries > 1)
 			recovered(vol, path);
 		path_put_io(vol, vio);

@@ -15,7 +15,8 @@
 #                  and the BAR backing files (bar.img; bar0.img and bar1.img
 #                  for rails) are left there
 #   --topology T   where the "GPU" BAR and the emulated NVMe sit:
-#                  switch  both behind one emulated PCIe switch (P2P allowed)
+#                  switch  both behind one emulated PCIe switch (P2P allowed),
+#                          with a virtio-blk disk (vblk.img) on a third port
 #                  flat    both on the root bus (P2P refused by 6.1)
 #                  rails   two switches, each with one "GPU", one NVMe
 #                          controller and one NIC; the two controllers
@@ -148,7 +149,13 @@ switch | flat)
 		devs+=(-device pcie-root-port,id=rp1,chassis=1,slot=1
 		       -device x3130-upstream,id=up1,bus=rp1
 		       -device xio3130-downstream,id=dn1,bus=up1,chassis=2,slot=0
-		       -device xio3130-downstream,id=dn2,bus=up1,chassis=2,slot=1)
+		       -device xio3130-downstream,id=dn2,bus=up1,chassis=2,slot=1
+		       -device xio3130-downstream,id=dn3,bus=up1,chassis=2,slot=2)
+		# A disk whose driver takes no P2P memory, beside the "GPU":
+		# the route must refuse it although the distance allows it.
+		truncate -s 16M "$workdir/vblk.img"
+		devs+=(-drive file="$workdir/vblk.img",if=none,id=vblk0,format=raw
+		       -device virtio-blk-pci,drive=vblk0,bus=dn3)
 		bar_bus=dn1 nvme_bus=dn2
 	else
 		bar_bus=pcie.0 nvme_bus=pcie.0

@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0
+# Volumes under trouble: what a maintainer's review found, each shown on
+# the real thing (nvme-rdma and nvme-tcp to one nvmet namespace, as in
+# volume.sh; nvme_core.multipath=N):
+#
+#   /dev/gpupathN --- path rdma (nvme-rdma over rxe0) ---.
+#                 '-- path tcp  (nvme-tcp)         ------+-- nvmet -- null_blk
+#
+# - queued I/O times out while new I/O keeps coming (the probe is never
+#   pushed back);
+# - an error that recurs on every path (fail_make_request on both) reaches
+#   the caller within seconds, once, and fails no path; an error on one
+#   path only is failed over and that path is taken out of use;
+# - device memory refused on every path: the reason of the path closest to
+#   going direct, whatever the order of the paths;
+# - the volume takes stable pages from a path that needs them (nvme-tcp
+#   with data digest), and sysfs shows the stacking (slaves, holders);
+# - path add and volume delete racing leave no namespace claimed.
+. /src/selftests/vm/guest-lib.sh
+
+MiB=1048576
+load_module
+prov=$(bind_bar) || fail "no provider"
+cleanup() {
+	volumes_del_all
+	fabric_teardown
+	unbind_bar
+}
+trap cleanup EXIT
+fabric_setup
+$PATTERN gen $((4 * MiB)) 404 | dd of=/dev/nullb0 bs=$MiB conv=fsync 2>/dev/null
+fabric_connect rdma 4420
+fabric_connect tcp 4421
+RDMA=$(fabric_ns rdma) TCP=$(fabric_ns tcp)
+note "paths: rdma $RDMA, tcp $TCP"
+
+# ---- the queue timeout holds while I/O keeps arriving ---------------------
+volume_new queue-timeout 2000
+$GP path add "$vol" "$RDMA" -j >/tmp/p1.json || fail "path add"
+p1=$(jq .id /tmp/p1.json)
+$GP path set "$p1" state down || fail "state down"
+start=$(cut -d. -f1 /proc/uptime)
+dd if="$VOL" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null &
+first=$!
+# A new bio every 0.3 s for 8 s, each waiting too.
+i=0
+while [ $i -lt 27 ]; do
+	dd if="$VOL" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null &
+	sleep 0.3
+	i=$((i + 1))
+	kill -0 $first 2>/dev/null || break
+done
+kill -0 $first 2>/dev/null && fail "queued I/O still waiting after 8 s of new I/O (timeout 2 s)"
+wait $first && fail "queued I/O without a path succeeded"
+took=$(( $(cut -d. -f1 /proc/uptime) - start ))
+note "queued I/O failed after ~${took} s while new I/O kept coming"
+[ $took -le 5 ] || fail "queue timeout of 2 s took ${took} s"
+wait
+$GP path set "$p1" state up || fail "state up"
+
+# ---- errors on every path, and on one ------------------------------------
+$GP path add "$vol" "$TCP" -j >/tmp/p2.json || fail "path add tcp"
+p2=$(jq .id /tmp/p2.json)
+$GP volume set "$vol" queue-timeout 30000 || fail "queue-timeout"
+errors() { $GP volume show "$vol" -j | jq .stats.errors; }
+e0=$(errors)
+echo 1 >"/sys/block/${TCP#/dev/}/make-it-fail"
+fmr_fail "${RDMA#/dev/}" -1
+start=$(cut -d. -f1 /proc/uptime)
+timeout 20 dd if="$VOL" of=/dev/null bs=4k count=1 iflag=direct 2>/tmp/dd.err
+rc=$?
+took=$(( $(cut -d. -f1 /proc/uptime) - start ))
+fmr_off "${RDMA#/dev/}"
+fmr_off "${TCP#/dev/}"
+note "an error on every path: dd exit $rc after ~${took} s: $(cat /tmp/dd.err)"
+[ $rc = 124 ] && fail "I/O failing on every path kept retrying (still running after 20 s)"
+[ $rc != 0 ] && grep -q "Input/output error" /tmp/dd.err || fail "expected EIO, got exit $rc"
+[ $took -le 5 ] || fail "the error took ${took} s to reach the caller"
+[ "$(errors)" = $((e0 + 1)) ] || fail "volume errors went from $e0 to $(errors), expected +1"
+$GP volume show "$vol" -j | jq -e '.usable == 2' >/dev/null ||
+	fail "an error of every path failed a path: $($GP volume show "$vol")"
+
+# One path failing: the I/O goes through on the other, the failing path is
+# taken out of use and comes back.
+fmr_fail "${RDMA#/dev/}" 4
+for i in 1 2 3 4; do
+	dd if="$VOL" of=/tmp/one.out bs=64k count=1 skip=$i iflag=direct 2>/dev/null ||
+		fail "I/O failed although one path works"
+	$PATTERN check /tmp/one.out $((i * 65536)) 65536 404 || fail "wrong data after failover"
+done
+fmr_off "${RDMA#/dev/}"
+$GP volume show "$vol" -j | jq -e '.stats.failovers > 0 and .stats.errors == '"$((e0 + 1))" \
+	>/dev/null || fail "no failover counted: $($GP volume show "$vol" -j | jq -c .stats)"
+wait_for 10 sh -c "$GP volume show $vol -j | jq -e '.usable == 2'" ||
+	fail "the RDMA path did not come back"
+note "an error on one path: failed over, path back"
+
+# ---- the reason of the path closest to direct -----------------------------
+# TCP was added first: still virtual-dma (an RDMA device without DMA is
+# closer to direct than a transport that copies).
+$GP path del "$p1" || fail "path del"
+$GP path add "$vol" "$RDMA" >/dev/null || fail "path add rdma again"
+expect_io 3 "mode=none reason=virtual-dma" -p direct read "$prov" "$VOL" 0 $MiB 404
+$GP volume del "$vol" || fail "volume del"
+
+# ---- stable pages and the stacking in sysfs -------------------------------
+nvme disconnect -d "$(basename "$(readlink -f /sys/block/${TCP#/dev/}/device)")" >/dev/null ||
+	fail "disconnect tcp"
+nvme connect -t tcp -a 10.99.0.1 -s 4421 -n $NQN --data-digest >/dev/null ||
+	fail "connect tcp with data digest"
+wait_for 20 fabric_ns tcp || fail "tcp: no namespace"
+TCP=$(fabric_ns tcp)
+[ "$(cat /sys/block/${TCP#/dev/}/queue/stable_writes)" = 1 ] ||
+	fail "nvme-tcp with data digest does not ask for stable pages"
+volume_new
+$GP path add "$vol" "$RDMA" >/dev/null || fail "path add rdma"
+[ "$(cat /sys/block/${VOL#/dev/}/queue/stable_writes)" = 0 ] || fail "stable pages without need"
+$GP path add "$vol" "$TCP" >/dev/null || fail "path add tcp (data digest)"
+[ "$(cat /sys/block/${VOL#/dev/}/queue/stable_writes)" = 1 ] ||
+	fail "the volume did not take stable pages from its data-digest path"
+ls /sys/block/${VOL#/dev/}/slaves/ | sort >/tmp/slaves
+printf '%s\n' "${RDMA#/dev/}" "${TCP#/dev/}" | sort | cmp -s - /tmp/slaves ||
+	fail "slaves of ${VOL#/dev/}: $(cat /tmp/slaves)"
+[ -e "/sys/block/${TCP#/dev/}/holders/${VOL#/dev/}" ] || fail "no holder link on ${TCP#/dev/}"
+note "stable pages and holders: $(cat /tmp/slaves | tr '\n' ' ')"
+$GP volume del "$vol" || fail "volume del"
+[ -z "$(ls /sys/block/${TCP#/dev/}/holders/)" ] || fail "holder link left after the volume"
+
+# ---- path add racing volume delete ---------------------------------------
+i=0
+while [ $i -lt 20 ]; do
+	volume_new
+	$GP path add "$vol" "$RDMA" >/dev/null 2>&1 &
+	$GP volume del "$vol" >/dev/null 2>&1
+	wait
+	volumes_del_all
+	i=$((i + 1))
+done
+# Nothing claims the namespace now.
+volume_new
+$GP path add "$vol" "$RDMA" >/dev/null || fail "the namespace stayed claimed after the races"
+$GP volume del "$vol" || fail "volume del"
+note "20 path add / volume del races: nothing left claimed"
+check_dmesg
