@@ -58,6 +58,8 @@ static void del_work(struct work_struct *work);
  * @path: the path of the attempt in flight or being looked at (its
  *	in-flight count held), NULL while waiting for one
  * @iter: the clone's iterator as cloned, restored for every attempt
+ * @opf: the clone's operation and flags as cloned, restored likewise
+ * @flags: the clone's bi_flags as cloned, restored likewise
  * @start: local_clock() when the attempt was sent (cheap on every clock)
  * @failed: the id of the path the last attempt failed on, 0 if none
  * @status: the last attempt's error
@@ -71,6 +73,8 @@ struct gpupath_vio {
 	struct bio *orig;
 	struct gpupath_path *path;
 	struct bvec_iter iter;
+	blk_opf_t opf;
+	unsigned short flags;
 	u64 start;
 	u32 failed;
 	blk_status_t status;
@@ -670,7 +674,9 @@ static void clone_end_io(struct bio *clone)
 	}
 	atomic64_inc(&path->stats.errors);
 	vio->status = status;
-	if (!blk_path_error(status) || vio->tries >= GPUPATH_TRIES_MAX) {
+	/* No-wait I/O that would have waited goes back to be sent again. */
+	if (!blk_path_error(status) || status == BLK_STS_AGAIN ||
+	    vio->tries >= GPUPATH_TRIES_MAX) {
 		path_put_io(vol, vio);
 		orig_end(vol, vio, status);
 		return;
@@ -736,9 +742,15 @@ static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 		atomic64_inc(&vol->stats.retries);
 	vio->tries++;
 	vio->path = path;
-	/* The same clone each time, as it was cloned. */
+	/*
+	 * The same clone each time, as it was cloned: what the lower queue
+	 * made of it last time (split, chained, advanced) is undone.
+	 */
 	clone->bi_iter = vio->iter;
+	clone->bi_opf = vio->opf;
+	clone->bi_flags = vio->flags;
 	clone->bi_status = BLK_STS_OK;
+	atomic_set(&clone->__bi_remaining, 1);
 	bio_set_dev(clone, path->dev.bdev);
 	/* Fail fast on a broken transport: the volume has other paths. */
 	if (!path->head)
@@ -770,6 +782,8 @@ static void volume_submit_bio(struct bio *bio)
 	vio->orig = bio;
 	vio->path = NULL;
 	vio->iter = clone->bi_iter;
+	vio->opf = clone->bi_opf;
+	vio->flags = clone->bi_flags;
 	vio->failed = 0;
 	vio->status = BLK_STS_OK;
 	vio->tries = 0;
