@@ -61,11 +61,11 @@ static void del_work(struct work_struct *work);
  * @opf: the clone's operation and flags as cloned, restored likewise
  * @flags: the clone's bi_flags as cloned, restored likewise
  * @start: local_clock() when the attempt was sent (cheap on every clock)
- * @failed: the id of the path the last attempt failed on, 0 if none
  * @status: the last attempt's error
  * @tries: attempts sent
- * @suspect: an attempt failed on a healthy path with an error that may be
- *	the namespace's rather than the path's
+ * @suspect: the healthy path an attempt failed on with an error that may
+ *	be the namespace's rather than the path's (its in-flight count held
+ *	until the bio ends), or NULL
  * @p2p: its data is device memory
  * @clone: what goes to the paths; last, the bio_set's front pad precedes it
  */
@@ -76,10 +76,9 @@ struct gpupath_vio {
 	blk_opf_t opf;
 	unsigned short flags;
 	u64 start;
-	u32 failed;
 	blk_status_t status;
 	u8 tries;
-	bool suspect;
+	struct gpupath_path *suspect;
 	bool p2p;
 	struct bio clone;
 };
@@ -505,14 +504,17 @@ static void event(struct gpupath_volume *vol, int bit)
 	schedule_work(&vol->event_work);
 }
 
+static void path_put(struct gpupath_volume *vol, struct gpupath_path *path)
+{
+	if (atomic_dec_and_test(&path->inflight))
+		wake_up_all(&vol->wait);
+}
+
 /* The attempt on vio->path is over. */
 static void path_put_io(struct gpupath_volume *vol, struct gpupath_vio *vio)
 {
-	struct gpupath_path *path = vio->path;
-
+	path_put(vol, vio->path);
 	vio->path = NULL;
-	if (atomic_dec_and_test(&path->inflight))
-		wake_up_all(&vol->wait);
 }
 
 /*
@@ -534,6 +536,8 @@ static void orig_end(struct gpupath_volume *vol, struct gpupath_vio *vio, blk_st
 		atomic64_inc(&vol->stats.ios);
 		atomic64_add(orig->bi_iter.bi_size, &vol->stats.bytes);
 	}
+	if (vio->suspect)
+		path_put(vol, vio->suspect);
 	bio_put(&vio->clone);
 	orig->bi_status = status;
 	bio_endio(orig);
@@ -632,25 +636,6 @@ static bool path_error(blk_status_t status)
 	return status == BLK_STS_TRANSPORT || gpupath_compat_sts_offline(status);
 }
 
-/*
- * The bio failed on path @id with an error that could have been the
- * namespace's, and went through on another path: it was the path's.
- */
-static void blame(struct gpupath_volume *vol, u32 id, blk_status_t status)
-{
-	struct gpupath_path *path;
-	int idx;
-
-	idx = srcu_read_lock(&vol->srcu);
-	for_each_path(path, &vol->paths, &vol->srcu) {
-		if (path->id == id) {
-			path_failed(path, status);
-			break;
-		}
-	}
-	srcu_read_unlock(&vol->srcu, idx);
-}
-
 static void clone_end_io(struct bio *clone)
 {
 	struct gpupath_vio *vio = container_of(clone, struct gpupath_vio, clone);
@@ -664,8 +649,9 @@ static void clone_end_io(struct bio *clone)
 		if (vio->p2p)
 			atomic64_inc(&path->stats.direct_ios);
 		update_latency(path, local_clock() - vio->start);
-		if (vio->suspect && vio->failed != path->id)
-			blame(vol, vio->failed, vio->status);
+		/* It failed elsewhere first, with an error that was that path's. */
+		if (vio->suspect && vio->suspect != path)
+			path_failed(vio->suspect, vio->status);
 		if (vio->tries > 1)
 			recovered(vol, path);
 		path_put_io(vol, vio);
@@ -706,7 +692,7 @@ static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 		return true;
 	}
 	if (vio->suspect)
-		pk.exclude = vio->failed;
+		pk.exclude = vio->suspect->id;
 	vio->p2p = bio_p2p(vio->orig, &pk.prov);
 	if (vio->p2p && !pk.prov)
 		reason = GPUPATH_REASON_UNKNOWN_MEMORY;
@@ -784,10 +770,9 @@ static void volume_submit_bio(struct bio *bio)
 	vio->iter = clone->bi_iter;
 	vio->opf = clone->bi_opf;
 	vio->flags = clone->bi_flags;
-	vio->failed = 0;
 	vio->status = BLK_STS_OK;
 	vio->tries = 0;
-	vio->suspect = false;
+	vio->suspect = NULL;
 	clone->bi_end_io = clone_end_io;
 	map_bio(vol, vio);
 }
@@ -848,16 +833,20 @@ static bool retry(struct gpupath_volume *vol, struct gpupath_vio *vio)
 {
 	struct gpupath_path *path = vio->path;
 
-	vio->failed = path->id;
 	if (path_error(vio->status) || !disk_live(path->dev.bdev->bd_disk) ||
 	    !ctrl_live(path)) {
 		path_failed(path, vio->status);
+		path_put_io(vol, vio);
 		return true;
 	}
-	if (vio->suspect)
+	if (vio->suspect || !other_usable(vol, path)) {
+		path_put_io(vol, vio);
 		return false;
-	vio->suspect = true;
-	return other_usable(vol, path);
+	}
+	/* Held until the bio ends: out of use if another path takes the bio. */
+	vio->suspect = path;
+	vio->path = NULL;
+	return true;
 }
 
 static void requeue_work(struct work_struct *work)
@@ -867,15 +856,12 @@ static void requeue_work(struct work_struct *work)
 	struct gpupath_vio *vio;
 	struct blk_plug plug;
 	struct bio *bio;
-	bool again;
 
 	take(vol, &vol->failed, &failed);
 	bio_list_init(&bios);
 	while ((bio = bio_list_pop(&failed))) {
 		vio = container_of(bio, struct gpupath_vio, clone);
-		again = retry(vol, vio);
-		path_put_io(vol, vio);
-		if (again)
+		if (retry(vol, vio))
 			bio_list_add(&bios, bio);
 		else
 			orig_end(vol, vio, vio->status);

@@ -15,14 +15,28 @@
 #   going direct, whatever the order of the paths;
 # - the volume takes stable pages from a path that needs them (nvme-tcp
 #   with data digest), and sysfs shows the stacking (slaves, holders);
-# - path add and volume delete racing leave no namespace claimed.
+# - io_uring reads of the volume are issued inline (no-wait I/O): no
+#   io-wq worker thread is started for them;
+# - path add and volume delete racing leave no namespace claimed;
+# - the volume's size follows its namespace resized on the target (a
+#   file-backed nvmet namespace of its own, over TCP).
 . /src/selftests/vm/guest-lib.sh
 
 MiB=1048576
 load_module
 prov=$(bind_bar) || fail "no provider"
+NQN2=nqn.2026-11.io.gpupath:resize
+resize_teardown() {
+	nvme disconnect -n $NQN2 >/dev/null 2>&1 || true
+	rm -f $CFG/ports/2/subsystems/$NQN2
+	[ -d $CFG/subsystems/$NQN2 ] || return 0
+	echo 0 >$CFG/subsystems/$NQN2/namespaces/1/enable
+	rmdir $CFG/subsystems/$NQN2/namespaces/1 $CFG/subsystems/$NQN2
+	rm -f /tmp/resize.img
+}
 cleanup() {
 	volumes_del_all
+	resize_teardown
 	fabric_teardown
 	unbind_bar
 }
@@ -126,6 +140,19 @@ note "stable pages and holders: $(cat /tmp/slaves | tr '\n' ' ')"
 $GP volume del "$vol" || fail "volume del"
 [ -z "$(ls /sys/block/${TCP#/dev/}/holders/)" ] || fail "holder link left after the volume"
 
+# ---- io_uring without workers ----------------------------------------------
+volume_new
+$GP path add "$vol" "$RDMA" >/dev/null || fail "path add rdma"
+fio --name=ur --filename="$VOL" --ioengine=io_uring --direct=1 --rw=randread --bs=4k \
+	--iodepth=8 --size=16M --runtime=3 --time_based --output=/tmp/ur.fio &
+fpid=$!
+sleep 2
+workers=$(cat /proc/[0-9]*/task/*/comm 2>/dev/null | grep -c '^iou-wrk')
+wait $fpid || { cat /tmp/ur.fio; fail "fio io_uring on the volume"; }
+note "io_uring on the volume: $workers io-wq workers"
+[ "$workers" = 0 ] || fail "io_uring punted the volume's I/O to $workers worker threads"
+$GP volume del "$vol" || fail "volume del"
+
 # ---- path add racing volume delete ---------------------------------------
 i=0
 while [ $i -lt 20 ]; do
@@ -141,4 +168,41 @@ volume_new
 $GP path add "$vol" "$RDMA" >/dev/null || fail "the namespace stayed claimed after the races"
 $GP volume del "$vol" || fail "volume del"
 note "20 path add / volume del races: nothing left claimed"
+
+# ---- the size follows the namespace ---------------------------------------
+truncate -s 64M /tmp/resize.img
+mkdir $CFG/subsystems/$NQN2 &&
+echo 1 >$CFG/subsystems/$NQN2/attr_allow_any_host &&
+mkdir $CFG/subsystems/$NQN2/namespaces/1 &&
+echo -n /tmp/resize.img >$CFG/subsystems/$NQN2/namespaces/1/device_path &&
+echo 1 >$CFG/subsystems/$NQN2/namespaces/1/buffered_io &&
+echo 1 >$CFG/subsystems/$NQN2/namespaces/1/enable &&
+ln -s $CFG/subsystems/$NQN2 $CFG/ports/2/subsystems/$NQN2 || fail "nvmet file namespace"
+nvme connect -t tcp -a 10.99.0.1 -s 4421 -n $NQN2 >/dev/null || fail "connect $NQN2"
+resized_ns() {
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/subsysnqn")" = $NQN2 ] || continue
+		for d in "$c"/nvme*n*; do
+			[ -b "/dev/${d##*/}" ] && { echo "${d##*/}"; return 0; }
+		done
+	done
+	return 1
+}
+wait_for 20 resized_ns || fail "no namespace of $NQN2"
+RNS=$(resized_ns)
+volume_new
+$GP path add "$vol" "/dev/$RNS" >/dev/null || fail "path add /dev/$RNS"
+[ "$(cat /sys/block/${VOL#/dev/}/size)" = $((64 * 2048)) ] || fail "volume size before"
+truncate -s 96M /tmp/resize.img
+echo 1 >$CFG/subsystems/$NQN2/namespaces/1/revalidate_size || fail "revalidate_size"
+wait_for 20 sh -c "[ \$(cat /sys/block/$RNS/size) = $((96 * 2048)) ]" ||
+	fail "the host did not see the namespace grow: $(cat /sys/block/$RNS/size)"
+$GP volume set "$vol" queue-timeout 30000 || fail "volume set"
+[ "$(cat /sys/block/${VOL#/dev/}/size)" = $((96 * 2048)) ] ||
+	fail "the volume did not follow its namespace: $(cat /sys/block/${VOL#/dev/}/size) sectors"
+dd if=/dev/zero of="$VOL" bs=$MiB seek=80 count=1 oflag=direct 2>/dev/null ||
+	fail "a write past the old end"
+note "the volume grew with its namespace to 96 MiB"
+$GP volume del "$vol" || fail "volume del"
+resize_teardown
 check_dmesg
