@@ -504,7 +504,7 @@ static void event(struct gpupath_volume *vol, int bit)
 	schedule_work(&vol->event_work);
 }
 
-static void path_put(struct gpupath_volume *vol, struct gpupath_path *path)
+static void inflight_put(struct gpupath_volume *vol, struct gpupath_path *path)
 {
 	if (atomic_dec_and_test(&path->inflight))
 		wake_up_all(&vol->wait);
@@ -513,7 +513,7 @@ static void path_put(struct gpupath_volume *vol, struct gpupath_path *path)
 /* The attempt on vio->path is over. */
 static void path_put_io(struct gpupath_volume *vol, struct gpupath_vio *vio)
 {
-	path_put(vol, vio->path);
+	inflight_put(vol, vio->path);
 	vio->path = NULL;
 }
 
@@ -537,7 +537,7 @@ static void orig_end(struct gpupath_volume *vol, struct gpupath_vio *vio, blk_st
 		atomic64_add(orig->bi_iter.bi_size, &vol->stats.bytes);
 	}
 	if (vio->suspect)
-		path_put(vol, vio->suspect);
+		inflight_put(vol, vio->suspect);
 	bio_put(&vio->clone);
 	orig->bi_status = status;
 	bio_endio(orig);
