@@ -1212,16 +1212,28 @@ int gpupath_volume_set(struct gpupath_volume *vol, const struct gpupath_volume_c
 
 static void path_free(struct gpupath_path *path)
 {
-	bd_unlink_disk_holder(path->dev.bdev, path->vol->disk);
 	gpupath_compat_bdev_close(&path->dev, path->vol);
 	gpupath_dma_put(&path->dma);
 	put_device(path->ctrl);
 	kfree(path);
 }
 
+/*
+ * The sysfs links between a path and the volume go while the volume's disk
+ * is there: when the path leaves a live volume, or all of them when the
+ * volume starts to go (del_gendisk() takes the directory away).
+ */
+static void path_unlink_locked(struct gpupath_volume *vol, struct gpupath_path *path)
+{
+	lockdep_assert_held(&vol->lock);
+	if (!vol->dead)
+		bd_unlink_disk_holder(path->dev.bdev, vol->disk);
+}
+
 static void path_unlist_locked(struct gpupath_volume *vol, struct gpupath_path *path)
 {
 	lockdep_assert_held(&vol->lock);
+	path_unlink_locked(vol, path);
 	WRITE_ONCE(path->state, GPUPATH_PATH_DRAINING);
 	list_del_rcu(&path->node);
 	vol->npaths--;
@@ -1307,6 +1319,8 @@ static void del_work(struct work_struct *work)
  */
 int gpupath_volume_del(struct gpupath_volume *vol, struct netlink_ext_ack *extack)
 {
+	struct gpupath_path *path;
+
 	mutex_lock(&volumes_lock);
 	if (list_empty(&vol->node)) {
 		mutex_unlock(&volumes_lock);
@@ -1323,6 +1337,8 @@ int gpupath_volume_del(struct gpupath_volume *vol, struct netlink_ext_ack *extac
 
 	/* No path is added or changed from here on, no bio sent again. */
 	mutex_lock(&vol->lock);
+	list_for_each_entry(path, &vol->paths, node)
+		path_unlink_locked(vol, path);
 	WRITE_ONCE(vol->dead, true);
 	mutex_unlock(&vol->lock);
 	kref_get(&vol->ref);
