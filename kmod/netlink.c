@@ -386,6 +386,20 @@ static int parse_bdf(const char *s, struct pci_dev **pdevp)
 	return *pdevp ? 0 : -ENODEV;
 }
 
+/*
+ * Providers (P2P memory registered), volumes and paths (NVMe namespaces
+ * claimed exclusively) change the machine, not only the network: they need
+ * CAP_SYS_ADMIN on top of the CAP_NET_ADMIN that GENL_ADMIN_PERM checks.
+ */
+static int need_sys_admin(struct sk_buff *skb, struct genl_info *info)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG_MOD(info->extack,
+			   "providers, volumes and paths need CAP_SYS_ADMIN");
+	return -EPERM;
+}
+
 static int provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[GPUPATH_A_PROVIDER_MAX + 1];
@@ -394,6 +408,9 @@ static int provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	if (GENL_REQ_ATTR_CHECK(info, GPUPATH_A_PROVIDER))
 		return -EINVAL;
 	ret = nla_parse_nested(tb, GPUPATH_A_PROVIDER_MAX, info->attrs[GPUPATH_A_PROVIDER],
@@ -428,7 +445,11 @@ static int provider_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[GPUPATH_A_PROVIDER_MAX + 1];
 	struct gpupath_provider *prov;
 	u32 id;
+	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	prov = provider_from_info(info, tb);
 	if (IS_ERR(prov))
 		return PTR_ERR(prov);
@@ -745,6 +766,9 @@ static int volume_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	if (info->attrs[GPUPATH_A_VOLUME]) {
 		ret = parse_nest(info, GPUPATH_A_VOLUME, GPUPATH_A_VOLUME_MAX,
 				 volume_attr_policy, tb);
@@ -780,6 +804,9 @@ static int volume_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct gpupath_volume *vol;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	vol = volume_from_info(info, tb);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
@@ -797,6 +824,9 @@ static int volume_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct gpupath_volume *vol;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	vol = volume_from_info(info, tb);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
@@ -932,6 +962,9 @@ static int path_new_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	ret = parse_nest(info, GPUPATH_A_PATH, GPUPATH_A_PATH_MAX, path_attr_policy, tb);
 	if (ret)
 		return ret;
@@ -979,6 +1012,9 @@ static int path_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	vol = path_from_info(info, tb, &id);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
@@ -1000,6 +1036,9 @@ static int path_del_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	vol = path_from_info(info, tb, &id);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
