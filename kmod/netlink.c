@@ -1160,11 +1160,18 @@ static const struct kept qos_kept = {
 	next_qos, add_qos, set_qos, del_qos,
 };
 
+/* The notification about @obj, or NULL; under the portal lock. */
+static struct sk_buff *kept_msg(const struct kept *k, void *obj, u8 cmd)
+{
+	if (!READ_ONCE(genl_ready))
+		return NULL;
+	return object_msg(0, 0, cmd, k->put, obj);
+}
+
 /* Under the portal lock. */
 static void notify_kept(const struct kept *k, void *obj, u8 cmd)
 {
-	if (READ_ONCE(genl_ready))
-		multicast(object_msg(0, 0, cmd, k->put, obj), GPUPATH_NLGRP_CONFIG);
+	multicast(kept_msg(k, obj, cmd), GPUPATH_NLGRP_CONFIG);
 }
 
 /* cb->args[0]: the id of the last object dumped. */
@@ -1225,9 +1232,13 @@ static int kept_doit(const struct kept *k, struct genl_info *info)
 		if (!ret)
 			notify_kept(k, obj, k->new_cmd);
 	} else {
-		/* DEL. The notification first: it carries the object. */
-		notify_kept(k, obj, k->del_cmd);
+		/* DEL. The notification carries the object: built before, sent after. */
+		msg = kept_msg(k, obj, k->del_cmd);
 		ret = k->del(obj, info->extack);
+		if (ret)
+			nlmsg_free(msg);
+		else
+			multicast(msg, GPUPATH_NLGRP_CONFIG);
 	}
 out:
 	gpupath_portal_unlock();
