@@ -3,6 +3,7 @@
  * The generic-netlink family "gpupath"; the protocol is documented in
  * uapi/linux/gpupath.h.
  */
+#include <linux/rwsem.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 
@@ -83,8 +84,13 @@ static const struct nla_policy qos_policy[GPUPATH_A_MAX + 1] = {
 
 static struct genl_family gpupath_genl_family;
 
-/* Notifications go out only while the family is registered. */
+/*
+ * Notifications go out only while the family is registered: senders hold
+ * genl_ready_sem for reading while they test genl_ready and send, the
+ * unregistration clears it holding the semaphore for writing first.
+ */
 static bool genl_ready;
+static DECLARE_RWSEM(genl_ready_sem);
 
 static int put_info(struct sk_buff *skb)
 {
@@ -299,10 +305,17 @@ static int dump_one(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
 	return 0;
 }
 
+/* Sends @msg (consumed) to group @grp, unless the family is going. */
 static void multicast(struct sk_buff *msg, enum gpupath_nlgrp grp)
 {
-	if (msg)
+	if (!msg)
+		return;
+	down_read(&genl_ready_sem);
+	if (genl_ready)
 		genlmsg_multicast(&gpupath_genl_family, msg, 0, grp, GFP_KERNEL);
+	else
+		nlmsg_free(msg);
+	up_read(&genl_ready_sem);
 }
 
 /**
@@ -1334,6 +1347,9 @@ int __init gpupath_genl_init(void)
  */
 void gpupath_genl_uninit(void)
 {
+	/* No sender is between its test of genl_ready and its send. */
+	down_write(&genl_ready_sem);
 	WRITE_ONCE(genl_ready, false);
+	up_write(&genl_ready_sem);
 	genl_unregister_family(&gpupath_genl_family);
 }
