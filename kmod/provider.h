@@ -28,6 +28,7 @@ struct gpupath_stats {
  * @owned: gpupath's stub driver registered the BAR
  * @bar: the BAR holding the P2P memory, -1 if none is found
  * @allocated: bytes allocated through gpupath and not yet freed
+ * @bufs: the buffers holding its memory, under provider_lock
  * @stats: I/O counters
  */
 struct gpupath_provider {
@@ -39,6 +40,7 @@ struct gpupath_provider {
 	bool owned;
 	int bar;
 	atomic64_t allocated;
+	struct list_head bufs;
 	struct gpupath_stats stats;
 };
 
@@ -56,8 +58,9 @@ int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack 
 			 struct gpupath_provider **provp);
 int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack);
 
-void *gpupath_provider_alloc(struct gpupath_provider *prov, size_t size);
-void gpupath_provider_free(struct gpupath_provider *prov, void *addr, size_t size);
+struct gpupath_buf;
+int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_buf *buf);
+void gpupath_provider_free(struct gpupath_provider *prov, struct gpupath_buf *buf);
 u64 gpupath_provider_size(struct gpupath_provider *prov);
 u64 gpupath_provider_available(struct gpupath_provider *prov);
 int gpupath_provider_peer_distance(struct gpupath_provider *prov, struct pci_dev *peer);
