@@ -7,7 +7,9 @@
 #include <linux/mm.h>
 #include <linux/pci.h>
 #include <linux/sched/mm.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 
 #include "buffer.h"
 #include "nvidia.h"
@@ -16,6 +18,10 @@
 /* Handles are xarray indices; 0 is never used. */
 #define HANDLE_LIMIT	XA_LIMIT(1, INT_MAX)
 
+/* Woken when the last I/O on a buffer completes (revocation waits). */
+static DECLARE_WAIT_QUEUE_HEAD(buf_io_wait);
+
+/* Sleeps: called in process context only (never from a bio's completion). */
 static void buf_release(struct kref *ref)
 {
 	struct gpupath_buf *buf = container_of(ref, struct gpupath_buf, ref);
@@ -23,11 +29,13 @@ static void buf_release(struct kref *ref)
 
 	switch (buf->type) {
 	case GPUPATH_BUF_DEVICE:
-		gpupath_provider_free(buf->prov, buf->kaddr, buf->size);
+		gpupath_provider_free(buf->prov, buf);
 		gpupath_provider_put(buf->prov);
+		gpupath_file_put(buf->f);
 		break;
 	case GPUPATH_BUF_HOST:
-		unpin_user_pages(buf->pages, npages);
+		/* READs wrote into them behind the CPU's back. */
+		unpin_user_pages_dirty_lock(buf->pages, npages, true);
 		account_locked_vm(buf->mm, npages, false);
 		mmdrop(buf->mm);
 		kvfree(buf->pages);
@@ -118,7 +126,8 @@ static int check_size(u64 size)
  * @f: the file
  * @req: the request, completed with the handle and mmap offset
  *
- * Return: 0, -EINVAL (size, flags), -ENOENT (provider), -ENOMEM.
+ * Return: 0, -EINVAL (size, flags), -ENOENT (provider), -ENODEV (the
+ * provider is going away), -ENOMEM.
  */
 int gpupath_buf_alloc(struct gpupath_file *f, struct gpupath_alloc *req)
 {
@@ -139,52 +148,108 @@ int gpupath_buf_alloc(struct gpupath_file *f, struct gpupath_alloc *req)
 	buf->type = GPUPATH_BUF_DEVICE;
 	buf->size = req->size;
 	buf->prov = prov;
-	buf->kaddr = gpupath_provider_alloc(prov, req->size);
-	if (!buf->kaddr)
-		goto err_free_buf;
-	ret = gpupath_buf_insert(f, buf, &req->handle);
+	init_rwsem(&buf->revoke);
+	INIT_LIST_HEAD(&buf->prov_node);
+	gpupath_file_get(f);
+	buf->f = f;
+	/* From here on a removal of the provider may revoke it. */
+	ret = gpupath_provider_alloc(prov, buf);
+	if (ret)
+		goto err_put_buf;
+	down_write(&buf->revoke);
+	ret = -ENODEV;
+	if (!buf->dead) {
+		locate(buf, req);
+		ret = gpupath_buf_insert(f, buf, &req->handle);
+	}
+	if (!ret)
+		buf->handle = req->handle;
+	up_write(&buf->revoke);
 	if (ret)
 		goto err_put_buf;
 	req->mmap_offset = req->handle << PAGE_SHIFT;
-	locate(buf, req);
 	return 0;
 
 err_put_buf:
 	gpupath_buf_put(buf);
 	return ret;
-err_free_buf:
-	kfree(buf);
 err_put_prov:
 	gpupath_provider_put(prov);
 	return ret;
 }
 
+/*
+ * Only anonymous and shmem memory: a file system writes its pages back and
+ * drops them behind a long-term pin, losing what a READ put there. Mapped
+ * throughout, or -EFAULT as pinning would say. Under mmap_lock.
+ */
+static int check_vmas(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct vm_area_struct *vma;
+
+	mmap_assert_locked(mm);
+	while (start < end) {
+		vma = find_vma(mm, start);
+		if (!vma || vma->vm_start > start)
+			return -EFAULT;
+		if (!vma_is_anonymous(vma) &&
+		    !(vma->vm_file && shmem_mapping(vma->vm_file->f_mapping)))
+			return -EOPNOTSUPP;
+		start = vma->vm_end;
+	}
+	return 0;
+}
+
+static int pin_locked(struct gpupath_buf *buf, u64 addr, unsigned long npages)
+{
+	struct mm_struct *mm = current->mm;
+	long pinned;
+	int ret;
+
+	mmap_read_lock(mm);
+	ret = check_vmas(mm, addr, addr + buf->size);
+	if (!ret) {
+		pinned = gpupath_compat_pin_user_pages(addr, npages, FOLL_WRITE | FOLL_LONGTERM,
+						       buf->pages);
+		if (pinned != npages) {
+			ret = pinned < 0 ? pinned : -EFAULT;
+			if (pinned > 0)
+				unpin_user_pages(buf->pages, pinned);
+		}
+	}
+	mmap_read_unlock(mm);
+	return ret;
+}
+
+/* The page array of a host buffer must stay below kvmalloc's limit. */
+#define HOST_PAGES_MAX	(INT_MAX / sizeof(struct page *))
+
 static int pin_host(struct gpupath_buf *buf, u64 addr)
 {
 	unsigned long npages = buf->size >> PAGE_SHIFT;
-	int ret, pinned;
+	int ret;
 
-	buf->pages = kvcalloc(npages, sizeof(*buf->pages), GFP_KERNEL);
-	if (!buf->pages)
-		return -ENOMEM;
+	/* RLIMIT_MEMLOCK first: no allocation sized by an unchecked request. */
 	ret = account_locked_vm(current->mm, npages, true);
 	if (ret)
-		goto err_free_pages;
-	pinned = pin_user_pages_fast(addr, npages, FOLL_WRITE | FOLL_LONGTERM, buf->pages);
-	if (pinned != npages) {
-		ret = pinned < 0 ? pinned : -EFAULT;
-		if (pinned > 0)
-			unpin_user_pages(buf->pages, pinned);
+		return ret;
+	ret = -ENOMEM;
+	if (npages > HOST_PAGES_MAX)
 		goto err_unaccount;
-	}
+	buf->pages = kvcalloc(npages, sizeof(*buf->pages), GFP_KERNEL | __GFP_NOWARN);
+	if (!buf->pages)
+		goto err_unaccount;
+	ret = pin_locked(buf, addr, npages);
+	if (ret)
+		goto err_free_pages;
 	mmgrab(current->mm);
 	buf->mm = current->mm;
 	return 0;
 
-err_unaccount:
-	account_locked_vm(current->mm, npages, false);
 err_free_pages:
 	kvfree(buf->pages);
+err_unaccount:
+	account_locked_vm(current->mm, npages, false);
 	return ret;
 }
 
@@ -194,7 +259,8 @@ err_free_pages:
  * @req: the request, completed with the handle
  *
  * Return: 0, -EINVAL (alignment, size, flags), -EFAULT (not the caller's
- * writable memory), -ENOMEM (also over RLIMIT_MEMLOCK).
+ * writable memory), -EOPNOTSUPP (memory of a file other than shmem),
+ * -ENOMEM (also over RLIMIT_MEMLOCK).
  */
 int gpupath_buf_reg_host(struct gpupath_file *f, struct gpupath_host_reg *req)
 {
@@ -270,10 +336,37 @@ static void vma_close(struct vm_area_struct *vma)
 	gpupath_buf_put(vma->vm_private_data);
 }
 
+/* Pages mapped per fault, at most: the rest come on their own faults. */
+#define FAULT_AROUND	256
+
 /*
- * A mapping of device memory goes whole: the page attributes of its PFN
- * range are tracked for the whole mapping, and unmapping a part would free
- * them for a range never tracked on its own.
+ * Pages are mapped on first touch, so that a revoked buffer's mappings,
+ * once zapped, fault again: and get SIGBUS.
+ */
+static vm_fault_t vma_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct gpupath_buf *buf = vma->vm_private_data;
+	unsigned long addr = vmf->address & PAGE_MASK, pfn, i;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+
+	down_read(&buf->revoke);
+	if (buf->dead)
+		goto out;
+	pfn = PHYS_PFN(virt_to_phys(buf->kaddr)) + (vmf->pgoff - vma->vm_pgoff);
+	ret = vmf_insert_pfn(vma, addr, pfn);
+	for (i = 1; ret == VM_FAULT_NOPAGE && i < FAULT_AROUND &&
+	     addr + (i << PAGE_SHIFT) < vma->vm_end; i++)
+		if (vmf_insert_pfn(vma, addr + (i << PAGE_SHIFT), pfn + i) != VM_FAULT_NOPAGE)
+			break;
+out:
+	up_read(&buf->revoke);
+	return ret;
+}
+
+/*
+ * A mapping of device memory goes whole: it stands for one buffer, and
+ * unmapping a part of it is refused as it always was.
  */
 static int vma_may_split(struct vm_area_struct *vma, unsigned long addr)
 {
@@ -283,6 +376,7 @@ static int vma_may_split(struct vm_area_struct *vma, unsigned long addr)
 static const struct vm_operations_struct gpupath_vm_ops = {
 	.open = vma_open,
 	.close = vma_close,
+	.fault = vma_fault,
 	.may_split = vma_may_split,
 };
 
@@ -291,8 +385,14 @@ static const struct vm_operations_struct gpupath_vm_ops = {
  * @f: the file
  * @vma: the mapping; its offset is the buffer's mmap_offset
  *
- * Return: 0, -EINVAL (no such buffer, not device memory, or larger than
- * the buffer), or the error of remap_pfn_range().
+ * Shared mappings only: a private one would give the CPU copies that the
+ * device never sees. The memory is mapped uncached, as memremap_pages()
+ * maps P2PDMA memory for the kernel: no alias with other attributes (on
+ * x86 the page attribute table then gives each page the very type of the
+ * kernel's mapping, UC-).
+ *
+ * Return: 0, -EINVAL (no such buffer, not device memory, larger than the
+ * buffer, or not MAP_SHARED), -ENODEV (its provider went away).
  */
 int gpupath_buf_mmap(struct gpupath_file *f, struct vm_area_struct *vma)
 {
@@ -304,13 +404,14 @@ int gpupath_buf_mmap(struct gpupath_file *f, struct vm_area_struct *vma)
 	if (IS_ERR(buf))
 		return -EINVAL;
 	ret = -EINVAL;
-	if (buf->type != GPUPATH_BUF_DEVICE || len > buf->size)
+	if (buf->type != GPUPATH_BUF_DEVICE || len > buf->size ||
+	    !(vma->vm_flags & VM_MAYSHARE))
+		goto err_put;
+	ret = -ENODEV;
+	if (READ_ONCE(buf->dead))
 		goto err_put;
 	gpupath_compat_vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
-	ret = remap_pfn_range(vma, vma->vm_start, PHYS_PFN(virt_to_phys(buf->kaddr)),
-			      len, vma->vm_page_prot);
-	if (ret)
-		goto err_put;
+	vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 	vma->vm_private_data = buf;
 	vma->vm_ops = &gpupath_vm_ops;
 	return 0;
@@ -321,11 +422,90 @@ err_put:
 }
 
 /**
- * gpupath_file_init() - state of a newly opened /dev/gpupath
+ * gpupath_buf_io_begin() - an I/O is about to use a buffer's memory
+ * @buf: the buffer
+ *
+ * Return: 0, or -ENODEV when the memory was revoked.
+ */
+int gpupath_buf_io_begin(struct gpupath_buf *buf)
+{
+	int ret = 0;
+
+	if (buf->type != GPUPATH_BUF_DEVICE)
+		return 0;
+	down_read(&buf->revoke);
+	if (buf->dead)
+		ret = -ENODEV;
+	else
+		atomic_inc(&buf->inflight);
+	up_read(&buf->revoke);
+	return ret;
+}
+
+/**
+ * gpupath_buf_io_end() - an I/O begun on a buffer is complete; any context
+ * @buf: the buffer
+ */
+void gpupath_buf_io_end(struct gpupath_buf *buf)
+{
+	if (buf->type == GPUPATH_BUF_DEVICE && atomic_dec_and_test(&buf->inflight))
+		wake_up_all(&buf_io_wait);
+}
+
+/**
+ * gpupath_buf_revoke() - the provider is going: take a buffer's memory back
+ * @buf: a device buffer, with a reference
+ *
+ * From now on its I/O fails with -ENODEV and touching its mappings gets
+ * SIGBUS; it waits for the I/O already in flight, then gives the memory
+ * back to the provider. The handle stays until freed.
+ */
+void gpupath_buf_revoke(struct gpupath_buf *buf)
+{
+	down_write(&buf->revoke);
+	buf->dead = true;
+	up_write(&buf->revoke);
+	unmap_mapping_range(&buf->f->mapping, (loff_t)buf->handle << PAGE_SHIFT,
+			    PAGE_ALIGN(buf->size), 1);
+	wait_event(buf_io_wait, !atomic_read(&buf->inflight));
+	gpupath_provider_free(buf->prov, buf);
+}
+
+static void file_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct gpupath_file, ref));
+}
+
+/**
+ * gpupath_file_get() - take a reference to an open file's state
  * @f: the state
  */
-void gpupath_file_init(struct gpupath_file *f)
+void gpupath_file_get(struct gpupath_file *f)
 {
+	kref_get(&f->ref);
+}
+
+/**
+ * gpupath_file_put() - drop a reference to an open file's state
+ * @f: the state
+ */
+void gpupath_file_put(struct gpupath_file *f)
+{
+	kref_put(&f->ref, file_free);
+}
+
+/**
+ * gpupath_file_init() - state of a newly opened /dev/gpupath
+ * @f: the state
+ * @file: the file; its mappings go into an address space of its own
+ */
+void gpupath_file_init(struct gpupath_file *f, struct file *file)
+{
+	kref_init(&f->ref);
+	address_space_init_once(&f->mapping);
+	f->mapping.host = file_inode(file);
+	f->mapping.a_ops = file_inode(file)->i_mapping->a_ops;
+	file->f_mapping = &f->mapping;
 	xa_init_flags(&f->bufs, XA_FLAGS_ALLOC1);
 }
 

@@ -2,8 +2,10 @@
 #ifndef _GPUPATH_BUFFER_H
 #define _GPUPATH_BUFFER_H
 
+#include <linux/fs.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/mm_types.h>
@@ -26,7 +28,15 @@ struct gpupath_nv_buf;
  * @type: enum gpupath_buf_type
  * @size: bytes
  * @prov: DEVICE: the provider (a reference)
- * @kaddr: DEVICE: the memory's kernel address
+ * @kaddr: DEVICE: the memory's kernel address; NULL once revoked
+ * @dead: DEVICE: the provider went away and took the memory
+ * @revoke: DEVICE: read-held by those that use @kaddr (faults, I/O starts)
+ *	while they check @dead, write-held to set it
+ * @inflight: DEVICE: I/Os started on it and not yet complete
+ * @prov_node: DEVICE: in the provider's list of buffers, under its lock
+ * @f: DEVICE: the file it was allocated on (a reference), whose mappings
+ *	are zapped when the memory is revoked
+ * @handle: DEVICE: its handle on @f, which is its mmap offset in pages
  * @pages: HOST, CUDA: the pages
  * @mm: HOST: the mm the pages are accounted to (mmgrab'ed)
  * @nv: CUDA: the NVIDIA page table and what to give it back with
@@ -37,6 +47,12 @@ struct gpupath_buf {
 	size_t size;
 	struct gpupath_provider *prov;
 	void *kaddr;
+	bool dead;
+	struct rw_semaphore revoke;
+	atomic_t inflight;
+	struct list_head prov_node;
+	struct gpupath_file *f;
+	u64 handle;
 	struct page **pages;
 	struct mm_struct *mm;
 	struct gpupath_nv_buf *nv;
@@ -44,24 +60,32 @@ struct gpupath_buf {
 
 /**
  * struct gpupath_file - state of one open /dev/gpupath
+ * @ref: held by the open file, by each device buffer and each I/O of it
+ * @mapping: the file's address space: its mappings of device memory, so
+ *	that they can be zapped when the memory goes
  * @bufs: its buffers, by handle
- * @lock: protects @done and @efd; taken in bio completion (any context)
+ * @lock: protects @done, @closed and @efd; taken in bio completion (any
+ *	context)
  * @done: completed batch I/Os, not yet reaped
- * @wait: woken on each completion (poll, release)
- * @inflight: batch I/Os started and not yet reaped
+ * @closed: the file is released: I/Os completing now free themselves
+ * @wait: woken on each completion (poll)
  * @efd: signalled once per completion, or NULL
  */
 struct gpupath_file {
+	struct kref ref;
+	struct address_space mapping;
 	struct xarray bufs;
-	spinlock_t lock;
+	spinlock_t lock;		/* done, closed, efd */
 	struct list_head done;
+	bool closed;
 	wait_queue_head_t wait;
-	atomic_t inflight;
 	struct eventfd_ctx *efd;
 };
 
-void gpupath_file_init(struct gpupath_file *f);
+void gpupath_file_init(struct gpupath_file *f, struct file *file);
 void gpupath_file_release(struct gpupath_file *f);
+void gpupath_file_get(struct gpupath_file *f);
+void gpupath_file_put(struct gpupath_file *f);
 
 int gpupath_buf_alloc(struct gpupath_file *f, struct gpupath_alloc *req);
 int gpupath_buf_reg_host(struct gpupath_file *f, struct gpupath_host_reg *req);
@@ -71,5 +95,8 @@ void gpupath_buf_put(struct gpupath_buf *buf);
 struct page *gpupath_buf_page(struct gpupath_buf *buf, u64 offset);
 int gpupath_buf_insert(struct gpupath_file *f, struct gpupath_buf *buf, u64 *handle);
 int gpupath_buf_mmap(struct gpupath_file *f, struct vm_area_struct *vma);
+int gpupath_buf_io_begin(struct gpupath_buf *buf);
+void gpupath_buf_io_end(struct gpupath_buf *buf);
+void gpupath_buf_revoke(struct gpupath_buf *buf);
 
 #endif /* _GPUPATH_BUFFER_H */

@@ -109,7 +109,7 @@ static int gpupath_open(struct inode *inode, struct file *file)
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
-	gpupath_file_init(f);
+	gpupath_file_init(f, file);
 	gpupath_io_init(f);
 	file->private_data = f;
 	return nonseekable_open(inode, file);
@@ -121,7 +121,7 @@ static int gpupath_release(struct inode *inode, struct file *file)
 
 	gpupath_io_release(f);
 	gpupath_file_release(f);
-	kfree(f);
+	gpupath_file_put(f);
 	return 0;
 }
 
@@ -156,10 +156,12 @@ static struct miscdevice gpupath_misc = {
 /**
  * gpupath_device_init() - create /dev/gpupath
  *
- * Return: 0 or a negative errno from misc_register().
+ * Return: 0 or a negative errno.
  */
 int gpupath_device_init(void)
 {
+	int ret;
+
 	BUILD_BUG_ON(sizeof(struct gpupath_version) != 32);
 	BUILD_BUG_ON(sizeof(struct gpupath_alloc) != 48);
 	BUILD_BUG_ON(sizeof(struct gpupath_host_reg) != 32);
@@ -168,7 +170,13 @@ int gpupath_device_init(void)
 	BUILD_BUG_ON(sizeof(struct gpupath_completion) != 32);
 	BUILD_BUG_ON(sizeof(struct gpupath_reap) != 16);
 	BUILD_BUG_ON(sizeof(struct gpupath_cuda_reg) != 32);
-	return misc_register(&gpupath_misc);
+	ret = gpupath_io_wq_init();
+	if (ret)
+		return ret;
+	ret = misc_register(&gpupath_misc);
+	if (ret)
+		gpupath_io_wq_uninit();
+	return ret;
 }
 
 /**
@@ -177,4 +185,5 @@ int gpupath_device_init(void)
 void gpupath_device_uninit(void)
 {
 	misc_deregister(&gpupath_misc);
+	gpupath_io_wq_uninit();
 }

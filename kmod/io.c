@@ -11,9 +11,12 @@
 #include <linux/eventfd.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/module.h>
 #include <linux/poll.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include "buffer.h"
 #include "io.h"
@@ -25,17 +28,27 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
+/* Frees requests whose last user was a bio's completion. */
+static struct workqueue_struct *io_wq;
+
 /**
  * struct gpupath_req - one I/O in flight
  * @node: in the file's done list once complete
- * @f: the file it was started on
+ * @f: the file it was started on (a reference)
  * @buf: the buffer (a reference, dropped when reaped)
  * @bdev_file: the block device's file (a reference, dropped when reaped)
  * @io: the request, with mode and reason
  * @pending: bios in flight, plus one while they are being submitted
  * @result: 0, or the first error a bio saw, or why it never started
  * @late_reason: a volume could not send a bio of it direct after all
- * @sync: set for GPUPATH_IOC_IO, which waits on it
+ * @suspect: a bio into device memory failed with a target or transport
+ *	error, which is also how a refused DMA mapping reads: to be told
+ *	apart in process context (classify())
+ * @begun: gpupath_buf_io_begin() was called, its end is due
+ * @sync: GPUPATH_IOC_IO, whose caller waits on @done
+ * @done: completed, for @sync
+ * @refs: @sync: the waiter's and the completion's; else the completion's
+ * @free_work: frees it when its completion dropped the last reference
  */
 struct gpupath_req {
 	struct list_head node;
@@ -46,7 +59,12 @@ struct gpupath_req {
 	atomic_t pending;
 	int result;
 	u32 late_reason;
-	struct completion *sync;
+	bool suspect;
+	bool begun;
+	bool sync;
+	struct completion done;
+	refcount_t refs;
+	struct work_struct free_work;
 };
 
 static void trace(struct gpupath_req *req)
@@ -76,33 +94,79 @@ static void count_refused(struct gpupath_provider *prov, const struct gpupath_io
 	atomic64_add(io->len, &prov->stats.refused_bytes[io->reason]);
 }
 
+/* Process context: the last reference of the request goes. */
+static void req_free(struct gpupath_req *req)
+{
+	if (req->begun)
+		gpupath_buf_io_end(req->buf);
+	if (req->bdev_file)
+		fput(req->bdev_file);
+	if (req->buf)
+		gpupath_buf_put(req->buf);
+	gpupath_file_put(req->f);
+	kfree(req);
+	/* Last: io_wq's teardown at unload waits for this work to return. */
+	module_put(THIS_MODULE);
+}
+
+static void req_free_work(struct work_struct *work)
+{
+	req_free(container_of(work, struct gpupath_req, free_work));
+}
+
+/* A user of the request is done with it; process context. */
+static void req_put(struct gpupath_req *req)
+{
+	if (refcount_dec_and_test(&req->refs))
+		req_free(req);
+}
+
+/* The completion is done with the request; any context. */
+static void req_put_async(struct gpupath_req *req)
+{
+	if (refcount_dec_and_test(&req->refs))
+		queue_work(io_wq, &req->free_work);
+}
+
 /* The last bio is done: counted and traced here, in whatever context. */
 static void req_done(struct gpupath_req *req)
 {
 	struct gpupath_file *f = req->f;
 	unsigned long flags;
 
+	if (req->begun) {
+		gpupath_buf_io_end(req->buf);
+		req->begun = false;
+	}
 	if (READ_ONCE(req->late_reason)) {
 		/* Failed over to paths that cannot DMA it: to be bounced. */
 		req->io.reason = req->late_reason;
 		req->io.mode = GPUPATH_MODE_NONE;
 		req->result = -EXDEV;
+		req->suspect = false;
 		count_refused(req->buf->prov, &req->io);
-	} else if (req->io.mode == GPUPATH_MODE_DIRECT) {
+	} else if (req->io.mode == GPUPATH_MODE_DIRECT && !READ_ONCE(req->suspect)) {
 		count_done(req, READ_ONCE(req->result));
 	}
 	trace(req);
 	if (req->sync) {
-		complete(req->sync);
+		complete(&req->done);
+		req_put_async(req);
 		return;
 	}
-	/* Under the lock: once it is dropped, release may free @f. */
+	/* Under the lock: release sets closed under it and drains the list. */
 	spin_lock_irqsave(&f->lock, flags);
-	list_add_tail(&req->node, &f->done);
-	if (f->efd)
-		eventfd_signal(f->efd, 1);
-	wake_up(&f->wait);
+	if (!f->closed) {
+		list_add_tail(&req->node, &f->done);
+		if (f->efd)
+			eventfd_signal(f->efd, 1);
+		wake_up(&f->wait);
+		spin_unlock_irqrestore(&f->lock, flags);
+		return;
+	}
 	spin_unlock_irqrestore(&f->lock, flags);
+	/* Nobody will reap it. */
+	req_put_async(req);
 }
 
 static void req_put_pending(struct gpupath_req *req)
@@ -117,11 +181,13 @@ static void end_io(struct bio *bio)
 
 	/*
 	 * nvme-pci ends a bio whose device memory dma_map_sgtable() refused
-	 * with a target error: the I/O is given back to be bounced.
+	 * with a target error, nvme-rdma with a transport (host path) error;
+	 * but both also mean other things. classify() tells them apart.
 	 */
-	if (bio->bi_status == BLK_STS_TARGET && req->io.mode == GPUPATH_MODE_DIRECT)
-		cmpxchg(&req->late_reason, 0, GPUPATH_REASON_DMA_MAP_FAILED);
-	else if (bio->bi_status)
+	if (req->io.mode == GPUPATH_MODE_DIRECT &&
+	    (bio->bi_status == BLK_STS_TARGET || bio->bi_status == BLK_STS_TRANSPORT))
+		WRITE_ONCE(req->suspect, true);
+	if (bio->bi_status)
 		cmpxchg(&req->result, 0, blk_status_to_errno(bio->bi_status));
 	bio_put(bio);
 	req_put_pending(req);
@@ -147,9 +213,11 @@ void gpupath_io_refused(struct bio *bio, enum gpupath_reason reason)
 static void submit(struct gpupath_req *req, struct block_device *bdev, blk_opf_t opf)
 {
 	u64 boff = req->io.buf_offset, doff = req->io.dev_offset, left = req->io.len;
+	struct blk_plug plug;
 	struct bio *bio;
 
 	atomic_set(&req->pending, 1);
+	blk_start_plug(&plug);
 	while (left) {
 		unsigned int nr = min_t(u64, DIV_ROUND_UP(offset_in_page(boff) + left, PAGE_SIZE),
 					BIO_MAX_VECS);
@@ -171,6 +239,7 @@ static void submit(struct gpupath_req *req, struct block_device *bdev, blk_opf_t
 		atomic_inc(&req->pending);
 		submit_bio(bio);
 	}
+	blk_finish_plug(&plug);
 	req_put_pending(req);
 }
 
@@ -206,6 +275,10 @@ static int start(struct gpupath_req *req)
 	ret = check_range(io, req->buf, bdev);
 	if (ret)
 		return ret;
+	ret = gpupath_buf_io_begin(req->buf);
+	if (ret)
+		return ret;
+	req->begun = true;
 	if (req->buf->type == GPUPATH_BUF_HOST) {
 		io->mode = GPUPATH_MODE_HOST;
 		submit(req, bdev, opf);
@@ -234,13 +307,19 @@ static int start(struct gpupath_req *req)
 	return 0;
 }
 
-static void req_free(struct gpupath_req *req)
+/*
+ * Writes as the block layer allows them: not to a read-only device
+ * (blockdev --setro), not to active swap.
+ */
+static int may_write(struct file *bdev_file)
 {
-	if (req->bdev_file)
-		fput(req->bdev_file);
-	if (req->buf)
-		gpupath_buf_put(req->buf);
-	kfree(req);
+	struct inode *inode = bdev_file->f_mapping->host;
+
+	if (bdev_read_only(I_BDEV(inode)))
+		return -EPERM;
+	if (IS_SWAPFILE(inode))
+		return -ETXTBSY;
+	return 0;
 }
 
 /* A request for @io: the buffer found, the block device open the right way. */
@@ -256,7 +335,12 @@ static int req_new(struct gpupath_file *f, const struct gpupath_io *io,
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return -ENOMEM;
+	/* In flight, a request may outlive its file: it keeps the module. */
+	__module_get(THIS_MODULE);
+	gpupath_file_get(f);
 	req->f = f;
+	refcount_set(&req->refs, 1);
+	INIT_WORK(&req->free_work, req_free_work);
 	req->io = *io;
 	req->io.mode = GPUPATH_MODE_NONE;
 	req->io.reason = GPUPATH_REASON_NONE;
@@ -273,7 +357,7 @@ static int req_new(struct gpupath_file *f, const struct gpupath_io *io,
 	if (!S_ISBLK(file_inode(req->bdev_file)->i_mode))
 		ret = -ENOTBLK;
 	else if (req->bdev_file->f_mode & need)
-		ret = 0;
+		ret = io->op == GPUPATH_IO_WRITE ? may_write(req->bdev_file) : 0;
 	if (ret)
 		goto err_free;
 	*reqp = req;
@@ -284,17 +368,57 @@ err_free:
 	return ret;
 }
 
+/* Whether device memory is out of the DMA engine's reach after all. */
+static bool route_refused(struct gpupath_req *req)
+{
+	struct block_device *bdev = I_BDEV(req->bdev_file->f_mapping->host);
+	struct gpupath_volume *vol = gpupath_volume_of_bdev(bdev);
+	struct gpupath_dma dma;
+	int dist;
+
+	if (vol)
+		return gpupath_volume_reason(vol, req->buf->prov) != GPUPATH_REASON_NONE;
+	gpupath_dma_find(bdev, &dma);
+	dist = gpupath_dma_distance(&dma, req->buf->prov);
+	gpupath_dma_put(&dma);
+	return dist < 0;
+}
+
+/*
+ * A target or transport error on a direct I/O: a refused DMA mapping (to be
+ * bounced) only when the route really is refused (pci_p2pdma_distance(),
+ * which the fail_p2p_route knob overrode), else the device's own error (an
+ * LBA out of range, a namespace not ready, a path gone). Process context.
+ */
+static void classify(struct gpupath_req *req)
+{
+	if (!req->suspect)
+		return;
+	req->suspect = false;
+	if (route_refused(req)) {
+		req->io.reason = GPUPATH_REASON_DMA_MAP_FAILED;
+		req->io.mode = GPUPATH_MODE_NONE;
+		req->result = -EXDEV;
+		count_refused(req->buf->prov, &req->io);
+	} else {
+		count_done(req, req->result);
+	}
+}
+
 /**
  * gpupath_io() - GPUPATH_IOC_IO: one I/O, waited for
  * @f: the file the buffer is registered on
  * @io: the request; mode and reason are filled in
  *
+ * A fatal signal ends the wait; the I/O then completes on its own.
+ *
  * Return: 0, -EXDEV when device memory cannot be reached directly (see
- * @io->reason), or -EINVAL, -EBADF, -ENOTBLK, -ENOENT, -EIO.
+ * @io->reason), or -EINVAL, -EBADF, -ENOTBLK, -ENOENT, -EPERM (read-only
+ * device), -ETXTBSY (active swap), -ENODEV (the memory was revoked), -EIO
+ * and the other errors of the block layer, -EINTR when killed.
  */
 int gpupath_io(struct gpupath_file *f, struct gpupath_io *io)
 {
-	DECLARE_COMPLETION_ONSTACK(done);
 	struct gpupath_req *req;
 	int ret;
 
@@ -303,18 +427,27 @@ int gpupath_io(struct gpupath_file *f, struct gpupath_io *io)
 	ret = req_new(f, io, &req);
 	if (ret)
 		return ret;
-	req->sync = &done;
+	req->sync = true;
+	init_completion(&req->done);
+	refcount_set(&req->refs, 2);
 	ret = start(req);
-	if (!ret) {
-		wait_for_completion_io(&done);
-		ret = req->result;
-	} else {
+	if (ret) {
 		req->result = ret;
 		trace(req);
+		io->mode = ret == -EXDEV ? req->io.mode : GPUPATH_MODE_NONE;
+		io->reason = req->io.reason;
+		req_free(req);
+		return ret;
 	}
+	if (wait_for_completion_killable(&req->done)) {
+		req_put(req);
+		return -EINTR;
+	}
+	classify(req);
+	ret = req->result;
 	io->mode = ret && ret != -EXDEV ? GPUPATH_MODE_NONE : req->io.mode;
 	io->reason = req->io.reason;
-	req_free(req);
+	req_put(req);
 	return ret;
 }
 
@@ -338,6 +471,7 @@ int gpupath_io_submit(struct gpupath_file *f, void __user *arg)
 	struct gpupath_io __user *uios;
 	struct gpupath_submit sub;
 	struct gpupath_req *req;
+	struct blk_plug plug;
 	struct gpupath_io io;
 	int ret = 0;
 	u32 i;
@@ -347,6 +481,7 @@ int gpupath_io_submit(struct gpupath_file *f, void __user *arg)
 	if (sub.flags || !sub.count || sub.count > GPUPATH_SUBMIT_MAX)
 		return -EINVAL;
 	uios = u64_to_user_ptr(sub.ios);
+	blk_start_plug(&plug);
 	for (i = 0; i < sub.count; i++) {
 		ret = -EFAULT;
 		if (copy_from_user(&io, &uios[i], sizeof(io)))
@@ -354,7 +489,6 @@ int gpupath_io_submit(struct gpupath_file *f, void __user *arg)
 		ret = req_new(f, &io, &req);
 		if (ret)
 			break;
-		atomic_inc(&f->inflight);
 		ret = start(req);
 		if (ret == -EXDEV) {
 			complete_refused(req, ret);
@@ -363,10 +497,10 @@ int gpupath_io_submit(struct gpupath_file *f, void __user *arg)
 			req->result = ret;
 			trace(req);
 			req_free(req);
-			atomic_dec(&f->inflight);
 			break;
 		}
 	}
+	blk_finish_plug(&plug);
 	return i ? i : ret;
 }
 
@@ -399,17 +533,21 @@ int gpupath_io_reap(struct gpupath_file *f, void __user *arg)
 		spin_unlock_irq(&f->lock);
 		if (!req)
 			break;
+		classify(req);
 		c.user_data = req->io.user_data;
 		c.result = req->result;
 		c.mode = c.result && c.result != -EXDEV ? GPUPATH_MODE_NONE : req->io.mode;
 		c.reason = req->io.reason;
 		c.len = req->io.len;
-		req_free(req);
-		atomic_dec(&f->inflight);
 		if (copy_to_user(&uc[rp.count], &c, sizeof(c))) {
+			/* Not lost: first in line for the next reap. */
+			spin_lock_irq(&f->lock);
+			list_add(&req->node, &f->done);
+			spin_unlock_irq(&f->lock);
 			ret = -EFAULT;
 			break;
 		}
+		req_free(req);
 		rp.count++;
 	}
 	if (copy_to_user(arg, &rp, sizeof(rp)))
@@ -479,31 +617,49 @@ void gpupath_io_init(struct gpupath_file *f)
 	spin_lock_init(&f->lock);
 	INIT_LIST_HEAD(&f->done);
 	init_waitqueue_head(&f->wait);
-	atomic_set(&f->inflight, 0);
 }
 
 /**
- * gpupath_io_release() - the file is closing: wait for its I/Os, drop them
+ * gpupath_io_release() - the file is closing: drop its completed I/Os
  * @f: the file
+ *
+ * Does not wait: I/Os still in flight free themselves when they complete.
  */
 void gpupath_io_release(struct gpupath_file *f)
 {
 	struct gpupath_req *req, *tmp;
+	struct eventfd_ctx *efd;
 	LIST_HEAD(done);
 
-	for (;;) {
-		spin_lock_irq(&f->lock);
-		list_splice_tail_init(&f->done, &done);
-		spin_unlock_irq(&f->lock);
-		list_for_each_entry_safe(req, tmp, &done, node) {
-			list_del(&req->node);
-			req_free(req);
-			atomic_dec(&f->inflight);
-		}
-		if (!atomic_read(&f->inflight))
-			break;
-		wait_event(f->wait, done_waiting(f));
+	spin_lock_irq(&f->lock);
+	f->closed = true;
+	list_splice_init(&f->done, &done);
+	efd = f->efd;
+	f->efd = NULL;
+	spin_unlock_irq(&f->lock);
+	list_for_each_entry_safe(req, tmp, &done, node) {
+		list_del(&req->node);
+		req_free(req);
 	}
-	if (f->efd)
-		eventfd_ctx_put(f->efd);
+	if (efd)
+		eventfd_ctx_put(efd);
+}
+
+/**
+ * gpupath_io_wq_init() - the workqueue that frees orphaned requests
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int gpupath_io_wq_init(void)
+{
+	io_wq = alloc_workqueue("gpupath_io", WQ_MEM_RECLAIM, 0);
+	return io_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * gpupath_io_wq_uninit() - at unload, once no request is left
+ */
+void gpupath_io_wq_uninit(void)
+{
+	destroy_workqueue(io_wq);
 }

@@ -9,6 +9,8 @@ struct bio;
 struct gpupath_file;
 
 void gpupath_io_init(struct gpupath_file *f);
+int gpupath_io_wq_init(void);
+void gpupath_io_wq_uninit(void);
 void gpupath_io_release(struct gpupath_file *f);
 int gpupath_io(struct gpupath_file *f, struct gpupath_io *io);
 int gpupath_io_submit(struct gpupath_file *f, void __user *arg);

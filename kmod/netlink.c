@@ -3,6 +3,7 @@
  * The generic-netlink family "gpupath"; the protocol is documented in
  * uapi/linux/gpupath.h.
  */
+#include <linux/rwsem.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 
@@ -83,8 +84,13 @@ static const struct nla_policy qos_policy[GPUPATH_A_MAX + 1] = {
 
 static struct genl_family gpupath_genl_family;
 
-/* Notifications go out only while the family is registered. */
+/*
+ * Notifications go out only while the family is registered: senders hold
+ * genl_ready_sem for reading while they test genl_ready and send, the
+ * unregistration clears it holding the semaphore for writing first.
+ */
 static bool genl_ready;
+static DECLARE_RWSEM(genl_ready_sem);
 
 static int put_info(struct sk_buff *skb)
 {
@@ -299,10 +305,17 @@ static int dump_one(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
 	return 0;
 }
 
+/* Sends @msg (consumed) to group @grp, unless the family is going. */
 static void multicast(struct sk_buff *msg, enum gpupath_nlgrp grp)
 {
-	if (msg)
+	if (!msg)
+		return;
+	down_read(&genl_ready_sem);
+	if (genl_ready)
 		genlmsg_multicast(&gpupath_genl_family, msg, 0, grp, GFP_KERNEL);
+	else
+		nlmsg_free(msg);
+	up_read(&genl_ready_sem);
 }
 
 /**
@@ -386,6 +399,20 @@ static int parse_bdf(const char *s, struct pci_dev **pdevp)
 	return *pdevp ? 0 : -ENODEV;
 }
 
+/*
+ * Providers (P2P memory registered), volumes and paths (NVMe namespaces
+ * claimed exclusively) change the machine, not only the network: they need
+ * CAP_SYS_ADMIN on top of the CAP_NET_ADMIN that GENL_ADMIN_PERM checks.
+ */
+static int need_sys_admin(struct sk_buff *skb, struct genl_info *info)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG_MOD(info->extack,
+			   "providers, volumes and paths need CAP_SYS_ADMIN");
+	return -EPERM;
+}
+
 static int provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[GPUPATH_A_PROVIDER_MAX + 1];
@@ -394,6 +421,9 @@ static int provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	if (GENL_REQ_ATTR_CHECK(info, GPUPATH_A_PROVIDER))
 		return -EINVAL;
 	ret = nla_parse_nested(tb, GPUPATH_A_PROVIDER_MAX, info->attrs[GPUPATH_A_PROVIDER],
@@ -428,7 +458,11 @@ static int provider_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[GPUPATH_A_PROVIDER_MAX + 1];
 	struct gpupath_provider *prov;
 	u32 id;
+	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	prov = provider_from_info(info, tb);
 	if (IS_ERR(prov))
 		return PTR_ERR(prov);
@@ -745,6 +779,9 @@ static int volume_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	if (info->attrs[GPUPATH_A_VOLUME]) {
 		ret = parse_nest(info, GPUPATH_A_VOLUME, GPUPATH_A_VOLUME_MAX,
 				 volume_attr_policy, tb);
@@ -780,6 +817,9 @@ static int volume_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct gpupath_volume *vol;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	vol = volume_from_info(info, tb);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
@@ -797,6 +837,9 @@ static int volume_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct gpupath_volume *vol;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	vol = volume_from_info(info, tb);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
@@ -932,6 +975,9 @@ static int path_new_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	ret = parse_nest(info, GPUPATH_A_PATH, GPUPATH_A_PATH_MAX, path_attr_policy, tb);
 	if (ret)
 		return ret;
@@ -979,6 +1025,9 @@ static int path_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	vol = path_from_info(info, tb, &id);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
@@ -1000,6 +1049,9 @@ static int path_del_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int ret;
 
+	ret = need_sys_admin(skb, info);
+	if (ret)
+		return ret;
 	vol = path_from_info(info, tb, &id);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
@@ -1121,11 +1173,18 @@ static const struct kept qos_kept = {
 	next_qos, add_qos, set_qos, del_qos,
 };
 
+/* The notification about @obj, or NULL; under the portal lock. */
+static struct sk_buff *kept_msg(const struct kept *k, void *obj, u8 cmd)
+{
+	if (!READ_ONCE(genl_ready))
+		return NULL;
+	return object_msg(0, 0, cmd, k->put, obj);
+}
+
 /* Under the portal lock. */
 static void notify_kept(const struct kept *k, void *obj, u8 cmd)
 {
-	if (READ_ONCE(genl_ready))
-		multicast(object_msg(0, 0, cmd, k->put, obj), GPUPATH_NLGRP_CONFIG);
+	multicast(kept_msg(k, obj, cmd), GPUPATH_NLGRP_CONFIG);
 }
 
 /* cb->args[0]: the id of the last object dumped. */
@@ -1186,9 +1245,13 @@ static int kept_doit(const struct kept *k, struct genl_info *info)
 		if (!ret)
 			notify_kept(k, obj, k->new_cmd);
 	} else {
-		/* DEL. The notification first: it carries the object. */
-		notify_kept(k, obj, k->del_cmd);
+		/* DEL. The notification carries the object: built before, sent after. */
+		msg = kept_msg(k, obj, k->del_cmd);
 		ret = k->del(obj, info->extack);
+		if (ret)
+			nlmsg_free(msg);
+		else
+			multicast(msg, GPUPATH_NLGRP_CONFIG);
 	}
 out:
 	gpupath_portal_unlock();
@@ -1284,6 +1347,9 @@ int __init gpupath_genl_init(void)
  */
 void gpupath_genl_uninit(void)
 {
+	/* No sender is between its test of genl_ready and its send. */
+	down_write(&genl_ready_sem);
 	WRITE_ONCE(genl_ready, false);
+	up_write(&genl_ready_sem);
 	genl_unregister_family(&gpupath_genl_family);
 }

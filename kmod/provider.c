@@ -7,12 +7,14 @@
  *   echo gpupath > /sys/bus/pci/devices/BDF/driver_override
  *   echo BDF > /sys/bus/pci/drivers_probe
  */
+#include <linux/delay.h>
 #include <linux/memremap.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pci-p2pdma.h>
 #include <linux/slab.h>
 
+#include "buffer.h"
 #include "devattr.h"
 #include "netlink.h"
 #include "provider.h"
@@ -34,15 +36,22 @@ static struct pci_driver stub_driver;
 static LIST_HEAD(pgmap_providers);
 static DEFINE_SPINLOCK(pgmap_lock);
 
+/* Its page map is gone, or it is: no page is found to be its any more. */
+static void forget_pgmap(struct gpupath_provider *prov)
+{
+	spin_lock(&pgmap_lock);
+	if (prov->pgmap && !IS_ERR(prov->pgmap))
+		list_del_rcu(&prov->pgmap_node);
+	/* Never learnt again: the node may still be walked until a grace period. */
+	WRITE_ONCE(prov->pgmap, ERR_PTR(-ENODEV));
+	spin_unlock(&pgmap_lock);
+}
+
 static void provider_release(struct kref *ref)
 {
 	struct gpupath_provider *prov = container_of(ref, struct gpupath_provider, ref);
 
-	if (prov->pgmap) {
-		spin_lock(&pgmap_lock);
-		list_del_rcu(&prov->pgmap_node);
-		spin_unlock(&pgmap_lock);
-	}
+	forget_pgmap(prov);
 	pci_dev_put(prov->pdev);
 	kfree_rcu(prov, rcu);
 }
@@ -242,6 +251,7 @@ int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack 
 		return -ENOMEM;
 	kref_init(&prov->ref);
 	INIT_LIST_HEAD(&prov->node);
+	INIT_LIST_HEAD(&prov->bufs);
 	prov->type = type;
 	prov->pdev = pci_dev_get(pdev);
 	prov->owned = to_pci_driver(pdev->dev.driver) == &stub_driver;
@@ -318,41 +328,51 @@ int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack)
 /**
  * gpupath_provider_alloc() - allocate P2P memory from a listed provider
  * @prov: the provider
- * @size: bytes
+ * @buf: the buffer to hold it: buf->size bytes, at buf->kaddr
  *
- * Return: the kernel address of the memory, or NULL.
+ * Return: 0, -ENODEV when the provider is going away, -ENOMEM.
  */
-void *gpupath_provider_alloc(struct gpupath_provider *prov, size_t size)
+int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_buf *buf)
 {
-	void *addr;
-
-	/* Counted under the lock, so that a deletion sees it. */
+	/* Counted and listed under the lock, so that a removal sees it. */
 	mutex_lock(&provider_lock);
 	if (list_empty(&prov->node)) {
 		mutex_unlock(&provider_lock);
-		return NULL;
+		return -ENODEV;
 	}
-	atomic64_add(size, &prov->allocated);
+	atomic64_add(buf->size, &prov->allocated);
+	list_add_tail(&buf->prov_node, &prov->bufs);
 	mutex_unlock(&provider_lock);
 
-	addr = pci_alloc_p2pmem(prov->pdev, size);
-	if (!addr)
-		atomic64_sub(size, &prov->allocated);
-	else
-		learn_pgmap(prov, virt_to_page(addr));
-	return addr;
+	buf->kaddr = pci_alloc_p2pmem(prov->pdev, buf->size);
+	if (buf->kaddr) {
+		learn_pgmap(prov, virt_to_page(buf->kaddr));
+		return 0;
+	}
+	gpupath_provider_free(prov, buf);
+	return -ENOMEM;
 }
 
 /**
- * gpupath_provider_free() - give back memory from gpupath_provider_alloc()
+ * gpupath_provider_free() - give back a buffer's memory, once
  * @prov: the provider
- * @addr: the memory
- * @size: its size
+ * @buf: the buffer; its memory is gone when this returns
  */
-void gpupath_provider_free(struct gpupath_provider *prov, void *addr, size_t size)
+void gpupath_provider_free(struct gpupath_provider *prov, struct gpupath_buf *buf)
 {
-	pci_free_p2pmem(prov->pdev, addr, size);
-	atomic64_sub(size, &prov->allocated);
+	bool listed;
+	void *addr;
+
+	mutex_lock(&provider_lock);
+	listed = !list_empty(&buf->prov_node);
+	list_del_init(&buf->prov_node);
+	addr = buf->kaddr;
+	buf->kaddr = NULL;
+	mutex_unlock(&provider_lock);
+	if (addr)
+		pci_free_p2pmem(prov->pdev, addr, buf->size);
+	if (listed)
+		atomic64_sub(buf->size, &prov->allocated);
 }
 
 static u64 p2pmem_attr(struct gpupath_provider *prov, const char *name)
@@ -442,21 +462,52 @@ static int stub_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	return 0;
 }
 
+/* The next buffer of @prov with a reference, NULL when none is left. */
+static struct gpupath_buf *next_buf(struct gpupath_provider *prov)
+{
+	struct gpupath_buf *buf;
+
+	for (;;) {
+		mutex_lock(&provider_lock);
+		buf = list_first_entry_or_null(&prov->bufs, struct gpupath_buf, prov_node);
+		if (!buf || kref_get_unless_zero(&buf->ref)) {
+			mutex_unlock(&provider_lock);
+			return buf;
+		}
+		/* Its last reference is being dropped: it leaves the list soon. */
+		mutex_unlock(&provider_lock);
+		usleep_range(1000, 2000);
+	}
+}
+
 /*
- * Unbinding cannot be refused: the provider goes now, and the devres
- * teardown of the P2P memory waits until every allocation is freed.
+ * Unbinding cannot be refused, and the devres teardown of the P2P memory
+ * waits until every allocation is freed: so the provider goes now (no new
+ * buffer), and every buffer's memory is taken back, its mappings zapped,
+ * once the I/O in flight on it is complete.
  */
 static void stub_remove(struct pci_dev *pdev)
 {
 	struct gpupath_provider *prov;
+	struct gpupath_buf *buf;
 
 	mutex_lock(&provider_lock);
 	prov = find_locked(0, pdev);
-	if (prov)
+	if (prov) {
+		kref_get(&prov->ref);
 		unlist_locked(prov);
+	}
 	mutex_unlock(&provider_lock);
-	if (prov)
-		unlisted(prov);
+	if (!prov)
+		return;
+	unlisted(prov);
+	while ((buf = next_buf(prov))) {
+		gpupath_buf_revoke(buf);
+		gpupath_buf_put(buf);
+	}
+	/* The page map goes with the device's P2P memory, after this. */
+	forget_pgmap(prov);
+	gpupath_provider_put(prov);
 }
 
 static struct pci_driver stub_driver = {

@@ -28,9 +28,11 @@ struct gpupath_stats {
  * @owned: gpupath's stub driver registered the BAR
  * @bar: the BAR holding the P2P memory, -1 if none is found
  * @allocated: bytes allocated through gpupath and not yet freed
+ * @bufs: the buffers holding its memory, under provider_lock
  * @stats: I/O counters
  * @pgmap: the P2PDMA page map of its memory, once known: at registration
- *	when the BAR's first page is P2P memory, else at the first allocation
+ *	when the BAR's first page is P2P memory, else at the first allocation;
+ *	an error pointer once its device is gone
  * @pgmap_node: in the list of known page maps (RCU), while @pgmap is set
  * @rcu: the provider is freed after an RCU grace period
  */
@@ -43,6 +45,7 @@ struct gpupath_provider {
 	bool owned;
 	int bar;
 	atomic64_t allocated;
+	struct list_head bufs;
 	struct gpupath_stats stats;
 	struct dev_pagemap *pgmap;
 	struct list_head pgmap_node;
@@ -63,8 +66,9 @@ int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack 
 			 struct gpupath_provider **provp);
 int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack);
 
-void *gpupath_provider_alloc(struct gpupath_provider *prov, size_t size);
-void gpupath_provider_free(struct gpupath_provider *prov, void *addr, size_t size);
+struct gpupath_buf;
+int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_buf *buf);
+void gpupath_provider_free(struct gpupath_provider *prov, struct gpupath_buf *buf);
 u64 gpupath_provider_size(struct gpupath_provider *prov);
 u64 gpupath_provider_available(struct gpupath_provider *prov);
 int gpupath_provider_peer_distance(struct gpupath_provider *prov, struct pci_dev *peer);

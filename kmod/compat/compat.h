@@ -25,6 +25,18 @@ static inline void gpupath_compat_vm_flags_set(struct vm_area_struct *vma, unsig
 #define gpupath_compat_vm_flags_set vm_flags_set
 #endif
 
+/* pin_user_pages() lost its vmas argument in 6.5. Under mmap_lock. */
+#include <linux/mm.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+static inline long gpupath_compat_pin_user_pages(unsigned long start, unsigned long nr_pages,
+						 unsigned int gup_flags, struct page **pages)
+{
+	return pin_user_pages(start, nr_pages, gup_flags, pages, NULL);
+}
+#else
+#define gpupath_compat_pin_user_pages pin_user_pages
+#endif
+
 /*
  * Opening a block device exclusively for a holder: blkdev_get_by_path() with
  * fmode_t until 6.5, with blk_mode_t and holder ops until 6.8, a handle in

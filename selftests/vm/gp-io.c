@@ -15,6 +15,8 @@
  *
  * Prints one line: mode=M reason=R [bar=B bar_offset=O] [error=E]
  * Exit: 0 done and data right, 1 data wrong, 2 usage, 3 the I/O failed.
+ * Device memory revoked under it (its provider removed) gets SIGBUS on the
+ * next touch: that prints a line "error=..." and exits 3 as well.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -149,6 +152,17 @@ static int batch_io(struct gpupath_dev *dev, struct gpupath_buf *buf, bool rd, i
 	return 0;
 }
 
+/* The buffer's device memory was revoked: a clean failure, said so. */
+static void revoked(int sig __attribute__((unused)))
+{
+	static const char msg[] = "error=device memory revoked (SIGBUS)\n";
+
+	/* Only async-signal-safe calls: the line above went out already. */
+	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(3);
+	_exit(3);
+}
+
 int main(int argc, char **argv)
 {
 	enum gpupath_io_policy policy = GPUPATH_POLICY_AUTO;
@@ -193,6 +207,7 @@ int main(int argc, char **argv)
 		printf("mode=none reason=none error=%s\n", strerror(-r));
 		return 3;
 	}
+	signal(SIGBUS, revoked);
 	p = (uint8_t *)gpupath_buf_addr(buf) + boff;
 	if (!rd)
 		for (i = 0; i < len; i++)

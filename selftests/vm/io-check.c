@@ -7,10 +7,26 @@
  *
  * BLOCKDEV must be at least 16 MiB; nothing is written to it (the caller
  * checks that its contents survive).
+ *
+ *   io-check host-file FILE BLOCKDEV ok|refused
+ *
+ * maps 1 MiB of FILE (created or truncated) shared and registers it as host
+ * memory: that works (ok), then the first MiB of BLOCKDEV is read into it,
+ * or it is refused with EOPNOTSUPP (refused: a file system that writes back
+ * and evicts its pages behind a pin).
+ *
+ *   io-check revoke PROVIDER_ID BLOCKDEV
+ *
+ * allocates 1 MiB of device memory, maps it, fills it, prints "ready" and
+ * waits for a line on standard input, meanwhile the provider is removed.
+ * Then touching the mapping gets SIGBUS, I/O on the handle ENODEV, a new
+ * mapping of it ENODEV, and freeing it, unmapping and closing work.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +81,10 @@ static void check_alloc(uint32_t prov)
 	expect("alloc from an unknown provider", alloc(prov + 1000, 4096, 0, &a), ENOENT);
 	expect("alloc of more than the BAR", alloc(prov, 1ULL << 40, 0, &a), ENOMEM);
 	expect("alloc of 64 KiB", alloc(prov, 65536, 0, &a), 0);
+	map = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE, ctl, a.mmap_offset);
+	expect("mmap private (writes would miss the device)", map == MAP_FAILED ? -1 : 0, EINVAL);
+	map = mmap(NULL, 65536, PROT_READ, MAP_PRIVATE, ctl, a.mmap_offset);
+	expect("mmap private, read-only", map == MAP_FAILED ? -1 : 0, EINVAL);
 	map = mmap(NULL, 65536 + 4096, PROT_READ, MAP_SHARED, ctl, a.mmap_offset);
 	expect("mmap larger than the buffer", map == MAP_FAILED ? -1 : 0, EINVAL);
 	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, ctl, (a.handle + 7) << 12);
@@ -87,6 +107,8 @@ static void check_host(void)
 	expect("host: unmapped memory", reg_host((void *)4096, 4096, &h), EFAULT);
 	expect("host: read-only memory", reg_host(ro, 4096, &h), EFAULT);
 	expect("host: wrapping range", reg_host((void *)-4096L, 8192, &h), EINVAL);
+	/* Over kvmalloc's limit for its page array: refused, no warning. */
+	expect("host: 1 TiB", reg_host(mem, 1ULL << 40, &h), ENOMEM);
 	expect("host: 8 KiB", reg_host(mem, 8192, &h), 0);
 	expect("host: free", ioctl(ctl, GPUPATH_IOC_FREE, &h), 0);
 	munmap(ro, 4096);
@@ -173,6 +195,11 @@ static void check_inflight(uint32_t prov, const char *blk)
 
 	expect("batch: 16 reads started", submit_reads(ctl, prov, bfd, 16, &h) == 16 ? 0 : -1, 0);
 	expect("batch: buffer freed while its I/O runs", ioctl(ctl, GPUPATH_IOC_FREE, &h), 0);
+	/* A completion that cannot be copied out stays to be reaped. */
+	rp.completions = 16;
+	expect("batch: reap into a bad pointer", poll(&pfd, 1, 30000) == 1 ?
+	       ioctl(ctl, GPUPATH_IOC_REAP, &rp) : 0, EFAULT);
+	rp.completions = (uintptr_t)c;
 	while (got < 16 && poll(&pfd, 1, 30000) == 1) {
 		if (ioctl(ctl, GPUPATH_IOC_REAP, &rp) < 0)
 			break;
@@ -221,15 +248,112 @@ static void check_cuda(void)
 	expect("cuda: no NVIDIA peer-memory API", ioctl(ctl, GPUPATH_IOC_REG_CUDA, &r), ENODEV);
 }
 
-int main(int argc, char **argv)
+/* Host memory that is a shared mapping of @path. */
+static int check_host_file(const char *path, const char *blk, int ok)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: io-check PROVIDER_ID BLOCKDEV\n");
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600), bfd = open(blk, O_RDONLY);
+	uint64_t h;
+	char *mem;
+
+	if (fd < 0 || bfd < 0 || ftruncate(fd, 1 << 20)) {
+		perror(path);
 		return 2;
 	}
+	mem = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (mem == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	memset(mem, 0xee, 1 << 20);
+	if (!ok) {
+		expect("host: a shared mapping of a file that is written back",
+		       reg_host(mem, 1 << 20, &h), EOPNOTSUPP);
+		return failures ? 1 : 0;
+	}
+	expect("host: a shared mapping of a shmem file", reg_host(mem, 1 << 20, &h), 0);
+	expect("host: read into it", io(h, bfd, GPUPATH_IO_READ, 0, 0, 1 << 20), 0);
+	expect("host: free it", ioctl(ctl, GPUPATH_IOC_FREE, &h), 0);
+	expect("host: unmap it", munmap(mem, 1 << 20), 0);
+	close(fd);
+	close(bfd);
+	return failures ? 1 : 0;
+}
+
+static sigjmp_buf on_sigbus;
+
+static void sigbus(int sig __attribute__((unused)))
+{
+	siglongjmp(on_sigbus, 1);
+}
+
+/* Whether reading, or writing, @p gets SIGBUS. */
+static int faults(volatile char *p, int write)
+{
+	struct sigaction sa = { .sa_handler = sigbus };
+
+	sigaction(SIGBUS, &sa, NULL);
+	if (sigsetjmp(on_sigbus, 1))
+		return 1;
+	if (write)
+		*p = 1;
+	else
+		(void)*p;
+	return 0;
+}
+
+/* Device memory whose provider is removed while it is mapped. */
+static int check_revoke(uint32_t prov, const char *blk)
+{
+	int bfd = open(blk, O_RDONLY);
+	struct gpupath_alloc a, b;
+	char line[16], *p;
+	void *q;
+
+	if (bfd < 0 || alloc(prov, 1 << 20, 0, &a)) {
+		perror("revoke: alloc");
+		return 2;
+	}
+	p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, ctl, a.mmap_offset);
+	if (p == MAP_FAILED) {
+		perror("revoke: mmap");
+		return 2;
+	}
+	memset(p, 0x5a, 1 << 20);
+	expect("revoke: the mapping works", p[12345] == 0x5a && !faults(p + 4096, 1) ? 0 : -1, 0);
+	printf("ready\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		return 2;
+	expect("revoke: reading the mapping gets SIGBUS", faults(p, 0) ? 0 : -1, 0);
+	expect("revoke: writing the mapping gets SIGBUS", faults(p + 8192, 1) ? 0 : -1, 0);
+	expect("revoke: I/O on the handle", io(a.handle, bfd, GPUPATH_IO_READ, 0, 0, 4096),
+	       ENODEV);
+	q = mmap(NULL, 1 << 20, PROT_READ, MAP_SHARED, ctl, a.mmap_offset);
+	expect("revoke: a new mapping of it", q == MAP_FAILED ? -1 : 0, ENODEV);
+	expect("revoke: alloc from the provider gone", alloc(prov, 4096, 0, &b), ENOENT);
+	expect("revoke: free", ioctl(ctl, GPUPATH_IOC_FREE, &a.handle), 0);
+	expect("revoke: unmap", munmap(p, 1 << 20), 0);
+	expect("revoke: close", close(ctl), 0);
+	close(bfd);
+	return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
 	ctl = open("/dev/gpupath", O_RDWR);
 	if (ctl < 0) {
 		perror("/dev/gpupath");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 5 && !strcmp(argv[1], "host-file"))
+		return check_host_file(argv[2], argv[3], !strcmp(argv[4], "ok"));
+	if (argc == 4 && !strcmp(argv[1], "revoke"))
+		return check_revoke(strtoul(argv[2], NULL, 0), argv[3]);
+	if (argc != 3) {
+		fprintf(stderr, "usage: io-check PROVIDER_ID BLOCKDEV\n"
+			"       io-check host-file FILE BLOCKDEV ok|refused\n"
+			"       io-check revoke PROVIDER_ID BLOCKDEV\n");
 		return 2;
 	}
 	check_alloc(strtoul(argv[1], NULL, 0));

@@ -17,7 +17,9 @@
  * attributes, wrong types, out-of-range values and unknown flag bits are
  * rejected with an errno and an extended-ACK message naming the offending
  * attribute. Commands that change state need CAP_NET_ADMIN in the network
- * namespace's user namespace; reading needs no privilege.
+ * namespace's user namespace; those that change providers, volumes and paths
+ * (which register P2P memory and claim NVMe namespaces exclusively) need
+ * CAP_SYS_ADMIN as well. Reading needs no privilege.
  *
  * Messages carry one nest per object at the top level (GPUPATH_A_INFO, ...),
  * whose members are the object's attributes (GPUPATH_A_INFO_*). There are no

@@ -33,3 +33,25 @@ gpd=
 cat /tmp/gpd.log
 [ $rc = 0 ] || fail "daemon exit status $rc on SIGTERM"
 grep -q stopping /tmp/gpd.log || fail "daemon did not log its stop"
+
+# A refused deletion is not announced: QoS class qd, named by portal pd,
+# cannot go (EBUSY), and the monitor sees one qos-del only, after the portal's.
+$GP monitor -j >/tmp/mon2.json 2>/tmp/mon2.err &
+mon=$!
+trap 'kill $mon 2>/dev/null' EXIT
+wait_for 10 grep -q 'monitoring (module loaded)' /tmp/mon2.err || fail "monitor did not start"
+$GP qos add qd dscp 8 >/dev/null || fail "qos add"
+$GP portal add pd transport tcp traddr 10.99.0.1 nqn nqn.2026-11.io.gpupath:x qos qd >/dev/null ||
+	fail "portal add"
+out=$($GP qos del qd 2>&1) && fail "qos del of a class a portal names: $out"
+echo "qos del of a named class -> $out"
+$GP portal del pd >/dev/null || fail "portal del"
+$GP qos del qd >/dev/null || fail "qos del"
+dels() { jq -s -c '[.[] | select(.cmd == "qos-del" or .cmd == "portal-del") | .cmd]' /tmp/mon2.json; }
+wait_for 10 sh -c "[ \$(jq -s '[.[] | select(.cmd == \"qos-del\")] | length' /tmp/mon2.json) -ge 1 ]" ||
+	fail "monitor saw no qos-del: $(cat /tmp/mon2.json)"
+sleep 1
+kill $mon
+trap - EXIT
+[ "$(dels)" = '["portal-del","qos-del"]' ] || fail "deletions announced: $(dels)"
+note "a refused qos del is not announced; the monitor saw $(dels)"

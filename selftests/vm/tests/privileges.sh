@@ -3,6 +3,10 @@
 #  - reads the configuration, but every change (providers, volumes, paths,
 #    portals, QoS classes) is refused with EPERM and a message, and nothing
 #    changes;
+#  - root with CAP_NET_ADMIN alone (setpriv) manages QoS classes and
+#    portals, but providers, volumes and paths, which register P2P memory
+#    and claim NVMe namespaces, are refused with EPERM: they need
+#    CAP_SYS_ADMIN too;
 #  - uses /dev/gpupath (mode 0666) for its own memory only: gp-priv check
 #    (selftests/vm/priv.c) runs as the user, each refusal with its errno;
 #  - cannot open a block device for writing that it may only read, so has
@@ -44,6 +48,35 @@ refused volume set 1 policy weighted
 $GP show -j | jq -S 'del(.stats)' | diff /tmp/before.json - ||
 	fail "a refused change changed something"
 note "uid $U: 7 configuration changes refused with EPERM, nothing changed"
+
+# Root with CAP_NET_ADMIN only.
+netadmin() { /usr/bin/setpriv --inh-caps=-all --bounding-set=-all,+net_admin "$@"; }
+caps=$(netadmin grep CapEff /proc/self/status)
+[ "${caps##*[	 ]}" = 0000000000001000 ] || fail "setpriv left: $caps"
+sys_refused() {
+	out=$(netadmin $GP "$@" 2>&1)
+	rc=$?
+	echo "CAP_NET_ADMIN only: gpupath $* -> $out (exit $rc)"
+	[ $rc = 1 ] && echo "$out" | grep -q "Operation not permitted" &&
+		echo "$out" | grep -q CAP_SYS_ADMIN ||
+		fail "gpupath $* was not refused with EPERM for want of CAP_SYS_ADMIN"
+}
+sys_refused volume add policy round-robin
+sys_refused volume set 1 policy weighted
+sys_refused volume del 1
+sys_refused path add 1 /dev/nullb0
+sys_refused path set 1 weight 2
+sys_refused path del 1
+sys_refused provider del "$prov"
+sys_refused provider add 0000:00:01.0
+netadmin $GP qos add qn dscp 12 >/dev/null || fail "CAP_NET_ADMIN cannot add a QoS class"
+netadmin $GP portal add pn transport tcp traddr 10.99.0.1 nqn $NQN qos qn >/dev/null ||
+	fail "CAP_NET_ADMIN cannot add a portal"
+netadmin $GP portal del pn >/dev/null || fail "CAP_NET_ADMIN cannot delete a portal"
+netadmin $GP qos del qn >/dev/null || fail "CAP_NET_ADMIN cannot delete a QoS class"
+$GP show -j | jq -S 'del(.stats)' | diff /tmp/before.json - ||
+	fail "a refused change changed something"
+note "CAP_NET_ADMIN only: 8 provider, volume and path changes refused, QoS and portals managed"
 
 user $PRIV check "$prov" /dev/nullb0 >/tmp/priv.out 2>&1
 rc=$?

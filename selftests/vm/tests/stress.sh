@@ -14,9 +14,11 @@
 #     gap fails cleanly. No I/O may ever return wrong bytes.
 #  3. The BAR's device removed from the PCI bus with I/O into it in flight,
 #     twice: through sysfs, and unplugged by QEMU (device_del, PCIe native
-#     hot-plug in the guest). Each I/O completes or fails cleanly, the
-#     removal finishes once the buffers are gone, and a rescan (device_add)
-#     brings the device back as a provider that direct I/O works into again.
+#     hot-plug in the guest). Each I/O completes or fails cleanly (a buffer
+#     touched after the removal took its memory back gets SIGBUS, which
+#     gp-io reports as an error), the removal finishes once the I/O in
+#     flight is done, and a rescan (device_add) brings the device back as a
+#     provider that direct I/O works into again.
 . /src/selftests/vm/guest-lib.sh
 
 MiB=1048576
