@@ -118,7 +118,12 @@ static int check_size(u64 size)
  * @f: the file
  * @req: the request, completed with the handle and mmap offset
  *
- * Return: 0, -EINVAL (size, flags), -ENOENT (provider), -ENOMEM.
+ * Only memory that is gpupath's to hand out is allocated: a provider of
+ * type %GPUPATH_PROVIDER_P2PDMA. An nvidia provider's BAR maps every
+ * process's GPU memory; its pages come only from the NVIDIA driver.
+ *
+ * Return: 0, -EINVAL (size, flags), -ENOENT (provider), -EOPNOTSUPP (not a
+ * P2PDMA provider), -ENOMEM.
  */
 int gpupath_buf_alloc(struct gpupath_file *f, struct gpupath_alloc *req)
 {
@@ -131,6 +136,9 @@ int gpupath_buf_alloc(struct gpupath_file *f, struct gpupath_alloc *req)
 	prov = gpupath_provider_get(req->provider);
 	if (IS_ERR(prov))
 		return PTR_ERR(prov);
+	ret = -EOPNOTSUPP;
+	if (prov->type != GPUPATH_PROVIDER_P2PDMA)
+		goto err_put_prov;
 	ret = -ENOMEM;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)

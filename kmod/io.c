@@ -35,6 +35,7 @@
  * @pending: bios in flight, plus one while they are being submitted
  * @result: 0, or the first error a bio saw, or why it never started
  * @late_reason: a volume could not send a bio of it direct after all
+ * @nv_use: it holds a use of its CUDA buffer (gpupath_nvidia_start_io())
  * @sync: set for GPUPATH_IOC_IO, which waits on it
  */
 struct gpupath_req {
@@ -46,6 +47,7 @@ struct gpupath_req {
 	atomic_t pending;
 	int result;
 	u32 late_reason;
+	bool nv_use;
 	struct completion *sync;
 };
 
@@ -76,6 +78,15 @@ static void count_refused(struct gpupath_provider *prov, const struct gpupath_io
 	atomic64_add(io->len, &prov->stats.refused_bytes[io->reason]);
 }
 
+/* Its CUDA memory may be revoked once @req no longer touches it. */
+static void req_end_use(struct gpupath_req *req)
+{
+	if (req->nv_use) {
+		req->nv_use = false;
+		gpupath_nvidia_end_io(req->buf);
+	}
+}
+
 /* The last bio is done: counted and traced here, in whatever context. */
 static void req_done(struct gpupath_req *req)
 {
@@ -93,12 +104,15 @@ static void req_done(struct gpupath_req *req)
 	}
 	trace(req);
 	if (req->sync) {
+		req_end_use(req);
 		complete(req->sync);
 		return;
 	}
 	/* Under the lock: once it is dropped, release may free @f. */
 	spin_lock_irqsave(&f->lock, flags);
 	list_add_tail(&req->node, &f->done);
+	/* Reapable before a revocation waiting for it returns. */
+	req_end_use(req);
 	if (f->efd)
 		eventfd_signal(f->efd, 1);
 	wake_up(&f->wait);
@@ -211,8 +225,12 @@ static int start(struct gpupath_req *req)
 		submit(req, bdev, opf);
 		return 0;
 	}
-	if (req->buf->type == GPUPATH_BUF_CUDA && gpupath_nvidia_revoked(req->buf))
-		return -ENODEV;
+	if (req->buf->type == GPUPATH_BUF_CUDA) {
+		ret = gpupath_nvidia_start_io(req->buf);
+		if (ret)
+			return ret;
+		req->nv_use = true;
+	}
 	/* A volume picks a path per bio, among those that can DMA it. */
 	if (vol)
 		io->reason = gpupath_volume_reason(vol, req->buf->prov);
@@ -236,6 +254,7 @@ static int start(struct gpupath_req *req)
 
 static void req_free(struct gpupath_req *req)
 {
+	req_end_use(req);	/* one that never started */
 	if (req->bdev_file)
 		fput(req->bdev_file);
 	if (req->buf)

@@ -291,7 +291,7 @@ int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack)
 
 /**
  * gpupath_provider_alloc() - allocate P2P memory from a listed provider
- * @prov: the provider
+ * @prov: the provider, of type %GPUPATH_PROVIDER_P2PDMA
  * @size: bytes
  *
  * Return: the kernel address of the memory, or NULL.
@@ -300,6 +300,9 @@ void *gpupath_provider_alloc(struct gpupath_provider *prov, size_t size)
 {
 	void *addr;
 
+	/* Never from a GPU BAR: other processes' memory is in it. */
+	if (WARN_ON_ONCE(prov->type != GPUPATH_PROVIDER_P2PDMA))
+		return NULL;
 	/* Counted under the lock, so that a deletion sees it. */
 	mutex_lock(&provider_lock);
 	if (list_empty(&prov->node)) {
