@@ -14,10 +14,10 @@
 #       44-52 MiB  reads in flight when revoked, checked on the host
 #       52 MiB     the release/revoke race
 #
-# Checks: an unprivileged REG_CUDA cannot create the GPU's P2PDMA region
-# (EPERM) and adds no provider; two REG_CUDA at once on a GPU without a
-# region both succeed with one provider (three rounds, the region going with
-# each unbind); an unprivileged user may register once the region exists;
+# Checks: two REG_CUDA at once on a GPU without a P2PDMA region both
+# succeed, with one region and one provider (three rounds, the region going
+# with each unbind); an unprivileged user may register once the region
+# exists, but cannot create it (EPERM);
 # GPUPATH_IOC_ALLOC on the nvidia provider fails (EOPNOTSUPP); NVMe data
 # lands in the "GPU" memory directly; cudaFree (nvfake's revoke knob) while
 # reads are in flight returns only after all of them completed, later I/O
@@ -84,10 +84,6 @@ mark_dmesg
 nv_bind
 $PATTERN fill $NS $BASE $((8 * MiB)) 961 || fail "pattern onto $NS"
 
-# An unprivileged user cannot have the whole BAR memremapped.
-$PRIV as $U $NVD reg "$(va 0)" 65536 $EPERM || flunk "unprivileged REG_CUDA created the region"
-[ "$(providers_of_gpu)" = 0 ] || flunk "an unprivileged REG_CUDA added a provider"
-
 # Two REG_CUDA at once on a GPU without a region: one region, one provider.
 race_reg() {
 	$NVD race-reg "$(va 0)" "$(va $MiB)" $MiB >/tmp/race.out || flunk "race-reg, round $1"
@@ -95,6 +91,7 @@ race_reg() {
 	[ "$(providers_of_gpu)" = 1 ] || flunk "$(providers_of_gpu) providers for $GPU, round $1"
 	fake_clean 0 "race-reg, round $1"
 }
+[ ! -d "/sys/bus/pci/devices/$GPU/p2pmem" ] || fail "$GPU has P2P memory before any REG_CUDA"
 race_reg 1
 
 # Once an admin made the region, users may register.
@@ -119,13 +116,6 @@ fake_clean 0 "revoke"
 # Release racing revoke: each table given back exactly once.
 $NVD race-release "$(va $((52 * MiB)))" 262144 $NS 200 || flunk "release against revoke"
 fake_clean 0 "the release/revoke race"
-
-# The region goes with each unbind of the GPU's driver: race again on a new one.
-for round in 2 3; do
-	nv_unbind
-	nv_bind
-	race_reg $round
-done
 
 # Unbinding the GPU while a CUDA buffer lives waits for the buffer.
 rm -f /tmp/hold.in
@@ -161,6 +151,21 @@ $NVD read "$(va $((40 * MiB)))" $((2 * MiB)) $NS $BASE >/tmp/read.out || flunk "
 cat /tmp/read.out
 [ "$(sed -n 's/^provider=//p' /tmp/read.out)" = "$prov" ] || flunk "a new provider after rebinding"
 fake_clean 0 "rebinding"
+
+# The region goes with each unbind of the GPU's driver: race again on a new one.
+for round in 2 3; do
+	nv_unbind
+	nv_bind
+	race_reg $round
+done
+
+# An unprivileged user cannot have the whole BAR memremapped (the region
+# went with the unbind).
+nv_unbind
+nv_bind
+$PRIV as $U $NVD reg "$(va 0)" 65536 $EPERM || flunk "unprivileged REG_CUDA created the region"
+[ ! -d "/sys/bus/pci/devices/$GPU/p2pmem" ] || flunk "an unprivileged REG_CUDA created the region"
+fake_clean 0 "an unprivileged REG_CUDA"
 
 check_dmesg
 nv_unbind
