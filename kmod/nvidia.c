@@ -10,9 +10,11 @@
  * The region. Registering one memremaps the whole BAR (with a resizable BAR,
  * gigabytes of struct pages), so only CAP_SYS_ADMIN may have REG_CUDA create
  * it; once it exists, any user may register CUDA memory of their own over
- * it. Setup is serialised by setup_lock. The region is never published and
- * gpupath never allocates from its pool (GPUPATH_IOC_ALLOC refuses nvidia
- * providers): that BAR maps every process's GPU memory.
+ * it. Setup is serialised by setup_lock. pci_p2pdma_add_resource() always
+ * puts the BAR into a pool too, but the region is never published, so no
+ * other kernel user finds it (pci_p2pmem_find()), and gpupath never
+ * allocates from it (GPUPATH_IOC_ALLOC refuses nvidia providers): that BAR
+ * maps every process's GPU memory.
  *
  * Unbinding the GPU's driver. The region is devres of the GPU's PCI device,
  * so it goes when the NVIDIA driver unbinds. Each CUDA buffer holds a
@@ -33,7 +35,10 @@
  * under its lock: revoke() returns only when no I/O touches the memory any
  * more, no I/O starts after REVOKING, and the page table is given back
  * exactly once, by whichever of revoke() and release comes first (a release
- * during REVOKING waits for REVOKED).
+ * during REVOKING waits for REVOKED). revoke() sleeps until the I/O drains:
+ * it takes the NVIDIA driver to call it where it may sleep, and to
+ * serialise it against put_pages of the same table. The VM tests check all
+ * of this against a test double (selftests/vm/nvfake), not the real driver.
  */
 #include <linux/memremap.h>
 #include <linux/mm.h>
