@@ -74,7 +74,7 @@ ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.
 
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
 	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv \
-	selftests/build/gp-faults selftests/build/gp-cufile
+	selftests/build/gp-faults selftests/build/gp-cufile selftests/build/gp-nvdouble
 UNIT_BINS := selftests/build/json_test selftests/build/model_test
 # kselftest_harness.h, from the kernel source tree (selftests/run.sh finds it)
 KSFT ?= /usr/src/linux/tools/testing/selftests
@@ -177,6 +177,11 @@ selftests/build/gp-priv: selftests/vm/priv.c selftests/vm/expect.h
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+selftests/build/gp-nvdouble: selftests/vm/nvdouble.c selftests/vm/expect.h
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $<
 
 selftests/build/gp-faults: selftests/vm/faults.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)

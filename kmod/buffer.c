@@ -126,8 +126,12 @@ static int check_size(u64 size)
  * @f: the file
  * @req: the request, completed with the handle and mmap offset
  *
- * Return: 0, -EINVAL (size, flags), -ENOENT (provider), -ENODEV (the
- * provider is going away), -ENOMEM.
+ * Only memory that is gpupath's to hand out is allocated: a provider of
+ * type %GPUPATH_PROVIDER_P2PDMA. An nvidia provider's BAR maps every
+ * process's GPU memory; its pages come only from the NVIDIA driver.
+ *
+ * Return: 0, -EINVAL (size, flags), -ENOENT (provider), -EOPNOTSUPP (not a
+ * P2PDMA provider), -ENODEV (the provider is going away), -ENOMEM.
  */
 int gpupath_buf_alloc(struct gpupath_file *f, struct gpupath_alloc *req)
 {
@@ -140,6 +144,9 @@ int gpupath_buf_alloc(struct gpupath_file *f, struct gpupath_alloc *req)
 	prov = gpupath_provider_get(req->provider);
 	if (IS_ERR(prov))
 		return PTR_ERR(prov);
+	ret = -EOPNOTSUPP;
+	if (prov->type != GPUPATH_PROVIDER_P2PDMA)
+		goto err_put_prov;
 	ret = -ENOMEM;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
@@ -425,12 +432,17 @@ err_put:
  * gpupath_buf_io_begin() - an I/O is about to use a buffer's memory
  * @buf: the buffer
  *
+ * Device memory and CUDA memory can be taken back (a provider removed, a
+ * cudaFree): that waits for the I/O begun and not yet ended.
+ *
  * Return: 0, or -ENODEV when the memory was revoked.
  */
 int gpupath_buf_io_begin(struct gpupath_buf *buf)
 {
 	int ret = 0;
 
+	if (buf->type == GPUPATH_BUF_CUDA)
+		return gpupath_nvidia_start_io(buf);
 	if (buf->type != GPUPATH_BUF_DEVICE)
 		return 0;
 	down_read(&buf->revoke);
@@ -448,7 +460,9 @@ int gpupath_buf_io_begin(struct gpupath_buf *buf)
  */
 void gpupath_buf_io_end(struct gpupath_buf *buf)
 {
-	if (buf->type == GPUPATH_BUF_DEVICE && atomic_dec_and_test(&buf->inflight))
+	if (buf->type == GPUPATH_BUF_CUDA)
+		gpupath_nvidia_end_io(buf);
+	else if (buf->type == GPUPATH_BUF_DEVICE && atomic_dec_and_test(&buf->inflight))
 		wake_up_all(&buf_io_wait);
 }
 

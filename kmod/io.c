@@ -128,16 +128,21 @@ static void req_put_async(struct gpupath_req *req)
 		queue_work(io_wq, &req->free_work);
 }
 
+/* The request no longer touches its buffer's memory. */
+static void io_end(struct gpupath_req *req)
+{
+	if (req->begun) {
+		gpupath_buf_io_end(req->buf);
+		req->begun = false;
+	}
+}
+
 /* The last bio is done: counted and traced here, in whatever context. */
 static void req_done(struct gpupath_req *req)
 {
 	struct gpupath_file *f = req->f;
 	unsigned long flags;
 
-	if (req->begun) {
-		gpupath_buf_io_end(req->buf);
-		req->begun = false;
-	}
 	if (READ_ONCE(req->late_reason)) {
 		/* Failed over to paths that cannot DMA it: to be bounced. */
 		req->io.reason = req->late_reason;
@@ -150,6 +155,7 @@ static void req_done(struct gpupath_req *req)
 	}
 	trace(req);
 	if (req->sync) {
+		io_end(req);
 		complete(&req->done);
 		req_put_async(req);
 		return;
@@ -158,6 +164,8 @@ static void req_done(struct gpupath_req *req)
 	spin_lock_irqsave(&f->lock, flags);
 	if (!f->closed) {
 		list_add_tail(&req->node, &f->done);
+		/* Reapable before a revocation waiting for this I/O returns. */
+		io_end(req);
 		if (f->efd)
 			eventfd_signal(f->efd, 1);
 		wake_up(&f->wait);
@@ -166,6 +174,7 @@ static void req_done(struct gpupath_req *req)
 	}
 	spin_unlock_irqrestore(&f->lock, flags);
 	/* Nobody will reap it. */
+	io_end(req);
 	req_put_async(req);
 }
 
@@ -284,8 +293,6 @@ static int start(struct gpupath_req *req)
 		submit(req, bdev, opf);
 		return 0;
 	}
-	if (req->buf->type == GPUPATH_BUF_CUDA && gpupath_nvidia_revoked(req->buf))
-		return -ENODEV;
 	/* A volume picks a path per bio, among those that can DMA it. */
 	if (vol)
 		io->reason = gpupath_volume_reason(vol, req->buf->prov);

@@ -6,17 +6,62 @@
  * their struct pages from a P2PDMA region over that BAR (the NVIDIA driver's
  * own, or one gpupath registers), so that bios can carry them and the
  * P2PDMA distance check applies as for any provider.
+ *
+ * The region. Registering one memremaps the whole BAR (with a resizable BAR,
+ * gigabytes of struct pages), so only CAP_SYS_ADMIN may have REG_CUDA create
+ * it; once it exists, any user may register CUDA memory of their own over
+ * it. Setup is serialised by setup_lock. pci_p2pdma_add_resource() always
+ * puts the BAR into a pool too, but the region is never published, so no
+ * other kernel user finds it (pci_p2pmem_find()), and gpupath never
+ * allocates from it (GPUPATH_IOC_ALLOC refuses nvidia providers): that BAR
+ * maps every process's GPU memory.
+ *
+ * Unbinding the GPU's driver. The region is devres of the GPU's PCI device,
+ * so it goes when the NVIDIA driver unbinds. Each CUDA buffer holds a
+ * reference on the dev_pagemap of every page it uses (get_dev_pagemap())
+ * until it is released or revoked, and memunmap_pages() waits for those: the
+ * unbind blocks until then, and the pages never outlive their memmap. While
+ * it waits, no new buffer can be registered there (the pagemap is dead); the
+ * provider stays listed, and once the driver is bound again an admin's
+ * REG_CUDA registers a new region.
+ *
+ * Revocation (cudaFree while registered). The NVIDIA driver calls revoke();
+ * each I/O holds a use of the buffer (gpupath_nvidia_start_io()) from before
+ * its first bio until its last one is done. A buffer goes
+ *
+ *   ACTIVE --revoke()--> REVOKING --no use left--> REVOKED  (free_page_table)
+ *   ACTIVE --release--> RELEASED                            (put_pages)
+ *
+ * under its lock: revoke() returns only when no I/O touches the memory any
+ * more, no I/O starts after REVOKING, and the page table is given back
+ * exactly once, by whichever of revoke() and release comes first (a release
+ * during REVOKING waits for REVOKED). revoke() sleeps until the I/O drains:
+ * it takes the NVIDIA driver to call it where it may sleep, and to
+ * serialise it against put_pages of the same table. The VM tests check all
+ * of this against a test double (selftests/vm/nvfake), not the real driver.
  */
 #include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/pci-p2pdma.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 
 #include "buffer.h"
 #include "nv-p2p.h"
 #include "nvidia.h"
 #include "provider.h"
+
+/* Serialises setting up a GPU: its P2PDMA region and its provider. */
+static DEFINE_MUTEX(setup_lock);
+
+enum nv_state {
+	NV_ACTIVE,	/* pinned: I/O may start */
+	NV_REVOKING,	/* the driver takes it back: waiting for I/O in flight */
+	NV_REVOKED,	/* the driver took it back: table freed, pagemaps put */
+	NV_RELEASED,	/* given back to the driver with put_pages */
+};
 
 /**
  * struct gpupath_nv_buf - what a CUDA buffer holds of the NVIDIA driver
@@ -24,16 +69,26 @@
  * @put: nvidia_p2p_put_pages (a module reference)
  * @free_table: nvidia_p2p_free_page_table (a module reference)
  * @table: the pinned pages' table
+ * @pgmaps: a reference on the pagemap of each of the table's pages, or NULL
+ * @npgmaps: entries of @pgmaps
  * @va: the CUDA address
- * @revoked: the driver took the memory back (cudaFree): no more I/O
+ * @lock: protects @state and @uses; taken in bio completion
+ * @state: enum nv_state
+ * @uses: I/Os using the memory, and registration while it sets up
+ * @wait: woken when @uses drops to 0 and when @state leaves NV_REVOKING
  */
 struct gpupath_nv_buf {
 	gpupath_nv_get_pages_t get;
 	gpupath_nv_put_pages_t put;
 	gpupath_nv_free_page_table_t free_table;
 	struct nvidia_p2p_page_table *table;
+	struct dev_pagemap **pgmaps;
+	u32 npgmaps;
 	u64 va;
-	bool revoked;
+	spinlock_t lock;	/* @state, @uses; taken in bio completion */
+	enum nv_state state;
+	unsigned int uses;
+	wait_queue_head_t wait;
 };
 
 static void put_symbols(struct gpupath_nv_buf *nv)
@@ -61,13 +116,83 @@ static int get_symbols(struct gpupath_nv_buf *nv)
 	return -ENODEV;
 }
 
-/* Called by the NVIDIA driver when the memory goes away under us. */
+/* Drop the pagemap references: an unbinding driver may take the pages. */
+static void unref_pages(struct gpupath_nv_buf *nv)
+{
+	u32 i;
+
+	for (i = 0; i < nv->npgmaps; i++)
+		if (nv->pgmaps[i])
+			put_dev_pagemap(nv->pgmaps[i]);
+	kvfree(nv->pgmaps);
+	nv->pgmaps = NULL;
+	nv->npgmaps = 0;
+}
+
+/* Called by the NVIDIA driver when the memory goes away under us (cudaFree). */
 static void revoke(void *data)
 {
 	struct gpupath_nv_buf *nv = data;
 
-	WRITE_ONCE(nv->revoked, true);
+	spin_lock_irq(&nv->lock);
+	if (nv->state != NV_ACTIVE) {
+		/* Released: put_pages, racing with us, gives the table back. */
+		spin_unlock_irq(&nv->lock);
+		return;
+	}
+	nv->state = NV_REVOKING;
+	wait_event_lock_irq(nv->wait, !nv->uses, nv->lock);
+	spin_unlock_irq(&nv->lock);
+
 	nv->free_table(nv->table);
+	unref_pages(nv);
+
+	/* Woken under the lock: a release that sees REVOKED frees @nv. */
+	spin_lock_irq(&nv->lock);
+	nv->state = NV_REVOKED;
+	wake_up(&nv->wait);
+	spin_unlock_irq(&nv->lock);
+}
+
+/**
+ * gpupath_nvidia_start_io() - an I/O is about to use a CUDA buffer's pages
+ * @buf: a CUDA buffer
+ *
+ * Each successful call is paired with gpupath_nvidia_end_io() once the I/O's
+ * last bio is done; until then a revocation waits.
+ *
+ * Return: 0, or -ENODEV when the NVIDIA driver took the memory back.
+ */
+int gpupath_nvidia_start_io(struct gpupath_buf *buf)
+{
+	struct gpupath_nv_buf *nv = buf->nv;
+	unsigned long flags;
+	int ret = -ENODEV;
+
+	spin_lock_irqsave(&nv->lock, flags);
+	if (nv->state == NV_ACTIVE) {
+		nv->uses++;
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&nv->lock, flags);
+	return ret;
+}
+
+/**
+ * gpupath_nvidia_end_io() - an I/O no longer uses a CUDA buffer's pages
+ * @buf: the buffer of a successful gpupath_nvidia_start_io()
+ *
+ * Any context.
+ */
+void gpupath_nvidia_end_io(struct gpupath_buf *buf)
+{
+	struct gpupath_nv_buf *nv = buf->nv;
+	unsigned long flags;
+
+	spin_lock_irqsave(&nv->lock, flags);
+	if (!--nv->uses)
+		wake_up(&nv->wait);
+	spin_unlock_irqrestore(&nv->lock, flags);
 }
 
 /* The PCI device, and its BAR, whose memory holds @phys. */
@@ -89,15 +214,45 @@ static struct pci_dev *bar_of(phys_addr_t phys, int *barp)
 	return NULL;
 }
 
-static bool is_p2p_pfn(unsigned long pfn)
+/* A reference on the live P2PDMA pagemap holding @nr pages from @pfn, or NULL. */
+static struct dev_pagemap *p2p_pgmap(unsigned long pfn, unsigned int nr)
 {
-	return pfn_valid(pfn) && is_pci_p2pdma_page(pfn_to_page(pfn));
+	struct dev_pagemap *pgmap = get_dev_pagemap(pfn, NULL);
+
+	if (pgmap && (pgmap->type != MEMORY_DEVICE_PCI_P2PDMA ||
+		      PFN_PHYS(pfn + nr) - 1 > pgmap->range.end)) {
+		put_dev_pagemap(pgmap);
+		pgmap = NULL;
+	}
+	return pgmap;
 }
 
 /*
- * The provider of the GPU holding @phys, with struct pages over its BAR: the
- * NVIDIA driver's P2PDMA region if it has one, else one registered here.
+ * Make sure @phys, in @bar of @pdev, has P2PDMA pages: the NVIDIA driver's
+ * region, an earlier one of ours, or a new one, which only an admin creates.
  */
+static int ensure_region(struct pci_dev *pdev, int bar, phys_addr_t phys)
+{
+	struct dev_pagemap *pgmap;
+
+	lockdep_assert_held(&setup_lock);
+	pgmap = p2p_pgmap(PHYS_PFN(phys), 1);
+	if (pgmap) {
+		put_dev_pagemap(pgmap);
+		return 0;
+	}
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	/* struct pages but no live pagemap: a region on its way out (unbind) */
+	if (pfn_valid(PHYS_PFN(phys)))
+		return -EBUSY;
+	/* The region is devres of the device: it needs its driver bound. */
+	if (!READ_ONCE(pdev->dev.driver))
+		return -ENODEV;
+	return pci_p2pdma_add_resource(pdev, bar, 0, 0);
+}
+
+/* The provider of the GPU holding @phys, with P2PDMA pages over its BAR. */
 static struct gpupath_provider *gpu_provider(phys_addr_t phys)
 {
 	struct gpupath_provider *prov;
@@ -107,44 +262,47 @@ static struct gpupath_provider *gpu_provider(phys_addr_t phys)
 	pdev = bar_of(phys, &bar);
 	if (!pdev)
 		return ERR_PTR(-ENODEV);
-	prov = gpupath_provider_find(pdev);
-	if (prov)
-		goto out;
-	if (!is_p2p_pfn(PHYS_PFN(phys))) {
-		ret = pci_p2pdma_add_resource(pdev, bar, 0, 0);
-		if (ret) {
-			prov = ERR_PTR(ret);
-			goto out;
-		}
-	}
-	ret = gpupath_provider_add(pdev, GPUPATH_PROVIDER_NVIDIA, NULL, &prov);
+	mutex_lock(&setup_lock);
+	ret = ensure_region(pdev, bar, phys);
 	if (ret)
-		prov = ERR_PTR(ret);
+		goto out;
+	prov = gpupath_provider_find(pdev);
+	if (!prov)
+		ret = gpupath_provider_add(pdev, GPUPATH_PROVIDER_NVIDIA, NULL, &prov);
 out:
+	mutex_unlock(&setup_lock);
 	pci_dev_put(pdev);
-	return prov;
+	return ret ? ERR_PTR(ret) : prov;
 }
 
-/* struct pages for every 4 KiB of the table's 64 KiB GPU pages. */
+/*
+ * struct pages for every 4 KiB of the table's 64 KiB GPU pages, each GPU
+ * page's pagemap referenced.
+ */
 static int fill_pages(struct gpupath_buf *buf)
 {
-	struct nvidia_p2p_page_table *t = buf->nv->table;
+	struct gpupath_nv_buf *nv = buf->nv;
+	struct nvidia_p2p_page_table *t = nv->table;
 	unsigned int per = GPUPATH_NV_PAGE_SIZE >> PAGE_SHIFT, i, j;
-	unsigned long pfn;
+	u64 phys;
 
 	if (t->page_size != GPUPATH_NV_PAGE_SIZE_64KB ||
 	    t->entries != buf->size >> GPUPATH_NV_PAGE_SHIFT)
 		return -EIO;
 	buf->pages = kvcalloc(buf->size >> PAGE_SHIFT, sizeof(*buf->pages), GFP_KERNEL);
-	if (!buf->pages)
+	nv->pgmaps = kvcalloc(t->entries, sizeof(*nv->pgmaps), GFP_KERNEL);
+	if (!buf->pages || !nv->pgmaps)
 		return -ENOMEM;
+	nv->npgmaps = t->entries;
 	for (i = 0; i < t->entries; i++) {
-		pfn = PHYS_PFN(t->pages[i]->physical_address);
-		for (j = 0; j < per; j++) {
-			if (!is_p2p_pfn(pfn + j))
-				return -EIO;
-			buf->pages[i * per + j] = pfn_to_page(pfn + j);
-		}
+		phys = t->pages[i]->physical_address;
+		if (!IS_ALIGNED(phys, GPUPATH_NV_PAGE_SIZE))
+			return -EIO;
+		nv->pgmaps[i] = p2p_pgmap(PHYS_PFN(phys), per);
+		if (!nv->pgmaps[i])
+			return -EIO;
+		for (j = 0; j < per; j++)
+			buf->pages[i * per + j] = pfn_to_page(PHYS_PFN(phys) + j);
 	}
 	return 0;
 }
@@ -156,13 +314,12 @@ static int pin(struct gpupath_buf *buf)
 	int ret;
 
 	ret = nv->get(0, 0, nv->va, buf->size, &nv->table, revoke, nv);
-	if (ret)
-		return ret;
-	if (!nv->table->entries) {
-		nv->put(0, 0, nv->va, nv->table);
+	if (ret) {
 		nv->table = NULL;
-		return -EIO;
+		return ret;
 	}
+	if (!nv->table->entries)
+		return -EIO;
 	buf->prov = gpu_provider(nv->table->pages[0]->physical_address);
 	if (IS_ERR(buf->prov)) {
 		ret = PTR_ERR(buf->prov);
@@ -175,29 +332,31 @@ static int pin(struct gpupath_buf *buf)
 /**
  * gpupath_nvidia_release() - give a CUDA buffer back to the NVIDIA driver
  * @buf: the buffer, no longer used by any I/O
+ *
+ * Waits for a revocation in progress; gives the pages back with put_pages
+ * only if the driver has not revoked them.
  */
 void gpupath_nvidia_release(struct gpupath_buf *buf)
 {
 	struct gpupath_nv_buf *nv = buf->nv;
+	bool put;
 
-	if (nv->table && !READ_ONCE(nv->revoked))
-		nv->put(0, 0, nv->va, nv->table);
+	spin_lock_irq(&nv->lock);
+	wait_event_lock_irq(nv->wait, nv->state != NV_REVOKING, nv->lock);
+	WARN_ON_ONCE(nv->uses);
+	put = nv->state == NV_ACTIVE;
+	nv->state = NV_RELEASED;
+	spin_unlock_irq(&nv->lock);
+	if (put) {
+		if (nv->table)
+			nv->put(0, 0, nv->va, nv->table);
+		unref_pages(nv);
+	}
 	if (buf->prov)
 		gpupath_provider_put(buf->prov);
 	put_symbols(nv);
 	kvfree(buf->pages);
 	kfree(nv);
-}
-
-/**
- * gpupath_nvidia_revoked() - whether the NVIDIA driver took the memory back
- * @buf: a CUDA buffer
- *
- * Return: true when no more I/O may use it.
- */
-bool gpupath_nvidia_revoked(struct gpupath_buf *buf)
-{
-	return READ_ONCE(buf->nv->revoked);
 }
 
 /**
@@ -215,13 +374,49 @@ bool gpupath_nvidia_present(void)
 	return true;
 }
 
+/* A buffer for @req, pinned by nobody yet, with the NVIDIA API's symbols. */
+static struct gpupath_buf *buf_new(struct gpupath_cuda_reg *req)
+{
+	struct gpupath_nv_buf *nv;
+	struct gpupath_buf *buf;
+	int ret;
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	nv = kzalloc(sizeof(*nv), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!buf || !nv)
+		goto err_free;
+	ret = get_symbols(nv);
+	if (ret)
+		goto err_free;
+	kref_init(&buf->ref);
+	buf->type = GPUPATH_BUF_CUDA;
+	buf->size = req->size;
+	buf->nv = nv;
+	nv->va = req->addr;
+	spin_lock_init(&nv->lock);
+	init_waitqueue_head(&nv->wait);
+	nv->state = NV_ACTIVE;
+	/* Setting up uses the table: a revocation meanwhile waits. */
+	nv->uses = 1;
+	return buf;
+
+err_free:
+	kfree(nv);
+	kfree(buf);
+	return ERR_PTR(ret);
+}
+
 /**
  * gpupath_nvidia_reg() - GPUPATH_IOC_REG_CUDA
  * @f: the file
  * @req: the request, completed with provider and handle
  *
  * Return: 0, -EINVAL (alignment, flags), -ENODEV (no NVIDIA peer-memory
- * API, or no PCI device holds the memory), or the NVIDIA driver's error.
+ * API, or no PCI device holds the memory, or its driver is unbound), -EPERM
+ * (the GPU's P2PDMA region would have to be created, and the caller lacks
+ * CAP_SYS_ADMIN), -EBUSY (the region is going away), -EIO (pages outside
+ * any P2PDMA region), or the NVIDIA driver's error.
  */
 int gpupath_nvidia_reg(struct gpupath_file *f, struct gpupath_cuda_reg *req)
 {
@@ -233,25 +428,11 @@ int gpupath_nvidia_reg(struct gpupath_file *f, struct gpupath_cuda_reg *req)
 	    !IS_ALIGNED(req->addr | req->size, GPUPATH_NV_PAGE_SIZE) ||
 	    check_add_overflow(req->addr, req->size, &end))
 		return -EINVAL;
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	kref_init(&buf->ref);
-	buf->type = GPUPATH_BUF_CUDA;
-	buf->size = req->size;
-	buf->nv = kzalloc(sizeof(*buf->nv), GFP_KERNEL);
-	if (!buf->nv) {
-		kfree(buf);
-		return -ENOMEM;
-	}
-	buf->nv->va = req->addr;
-	ret = get_symbols(buf->nv);
-	if (ret) {
-		kfree(buf->nv);
-		kfree(buf);
-		return ret;
-	}
+	buf = buf_new(req);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
 	ret = pin(buf);
+	gpupath_nvidia_end_io(buf);
 	if (ret)
 		goto err_put;
 	/* Once in the table another thread may free it: read it before. */

@@ -327,13 +327,16 @@ int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack)
 
 /**
  * gpupath_provider_alloc() - allocate P2P memory from a listed provider
- * @prov: the provider
+ * @prov: the provider, of type %GPUPATH_PROVIDER_P2PDMA
  * @buf: the buffer to hold it: buf->size bytes, at buf->kaddr
  *
  * Return: 0, -ENODEV when the provider is going away, -ENOMEM.
  */
 int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_buf *buf)
 {
+	/* Never from a GPU BAR: other processes' memory is in it. */
+	if (WARN_ON_ONCE(prov->type != GPUPATH_PROVIDER_P2PDMA))
+		return -EOPNOTSUPP;
 	/* Counted and listed under the lock, so that a removal sees it. */
 	mutex_lock(&provider_lock);
 	if (list_empty(&prov->node)) {

@@ -236,6 +236,11 @@ vm_prepare() {
 		selftests/vm/build-module.sh "$kdir/build" "$build/kmod-test-$KERNEL_VARIANT" ||
 		return 1
 	cp "$build/kmod-test-$KERNEL_VARIANT/gpupath.ko" "$work/"
+	# The NVIDIA peer-memory test double (tests/nvidia-double.sh), as /out/nvfake.ko.
+	check "$1: nvfake (NVIDIA test double) builds against the test kernel" \
+		selftests/vm/nvfake/build.sh "$kdir/build" "$build/nvfake-$KERNEL_VARIANT" W=1 ||
+		return 1
+	cp "$build/nvfake-$KERNEL_VARIANT/nvfake.ko" "$work/"
 	# Managed mode: every controller's namespace is its own block device.
 	append="EXPECT_P2PDMA=1 nvme_core.multipath=N"
 	[ "$KERNEL_VARIANT" = debug ] && append="$append panic_on_warn=1 kasan.fault=panic"
@@ -322,7 +327,7 @@ suite_one() {
 		esac
 		rm -rf "$work-$dir"
 		mkdir -p "$work-$dir"
-		cp "$work/gpupath.ko" "$work-$dir/"
+		cp "$work/gpupath.ko" "$work/nvfake.ko" "$work-$dir/"
 		run_guest "one-$dir" "$work-$dir" "$tests" --kernel "$kdir/bzImage" \
 			--modroot "$kdir/modroot" --topology $topo \
 			--append "${append/nvme_core.multipath=N/nvme_core.multipath=$mp}" --timeout 1500

@@ -633,6 +633,8 @@ enum gpupath_a_refused {
  *	device's own driver (an NVMe CMB) or by gpupath's PCI stub driver
  *	bound through driver_override.
  * @GPUPATH_PROVIDER_NVIDIA: CUDA memory pinned with nvidia_p2p_get_pages().
+ *	Its BAR maps every process's GPU memory: GPUPATH_IOC_ALLOC refuses it,
+ *	its memory is reached only through GPUPATH_IOC_REG_CUDA.
  */
 enum gpupath_provider_type {
 	GPUPATH_PROVIDER_UNSPEC,
@@ -761,6 +763,10 @@ struct gpupath_version {
  * @bar_offset: out, where the memory starts in the provider's BAR
  * @bar: out, which BAR of the provider's PCI device holds it
  * @pad: must be 0
+ *
+ * Only a provider of type GPUPATH_PROVIDER_P2PDMA hands out memory; any
+ * other provider (an NVIDIA GPU's BAR) fails with EOPNOTSUPP. Other errors:
+ * ENOENT (no such provider), EINVAL (size, flags, pad), ENOMEM.
  */
 struct gpupath_alloc {
 	__u32 provider;
@@ -798,10 +804,19 @@ struct gpupath_host_reg {
  * @handle: out, the buffer's handle on this file descriptor
  *
  * The memory is pinned through the NVIDIA driver's peer-memory API, and its
- * pages are those of a P2PDMA region over the GPU's BAR. Fails with ENODEV
- * when no NVIDIA driver exports that API, EINVAL on bad alignment, or the
- * NVIDIA driver's error. If the memory is freed in CUDA while registered,
- * later I/O on the buffer fails with ENODEV.
+ * pages are those of a P2PDMA region over the GPU's BAR: the NVIDIA driver's,
+ * or one the module registers (never published, never allocated from) on
+ * the first registration on that GPU. Creating that region maps the whole
+ * BAR, so it takes CAP_SYS_ADMIN; later registrations do not. Fails with
+ * ENODEV when no NVIDIA driver exports that API or the GPU's driver is
+ * unbound, EPERM when the region would have to be created by a caller
+ * without CAP_SYS_ADMIN, EBUSY while the region goes away, EINVAL on bad
+ * alignment, or the NVIDIA driver's error.
+ *
+ * If the memory is freed in CUDA while registered, the NVIDIA driver's
+ * callback waits for the buffer's I/Os in flight before it returns; later
+ * I/O on the buffer fails with ENODEV. Unbinding the GPU's driver waits
+ * until every buffer over the region is freed (or revoked).
  */
 struct gpupath_cuda_reg {
 	__u64 addr;

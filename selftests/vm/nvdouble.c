@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gp-nvdouble: CUDA buffers (GPUPATH_IOC_REG_CUDA) against nvfake, the test
+ * double of the NVIDIA peer-memory API (selftests/vm/nvfake). Run in the VM
+ * with nvfake bound to the ivshmem "GPU"; a CUDA address is nvfake's
+ * va_base plus a BAR offset. The real NVIDIA driver is not tested here.
+ *
+ *   gp-nvdouble reg VA SIZE ERRNO
+ *	register; expect ERRNO (0: success)
+ *   gp-nvdouble alloc PROVIDER ERRNO
+ *	GPUPATH_IOC_ALLOC of 1 MiB from PROVIDER; expect ERRNO
+ *   gp-nvdouble read VA SIZE BLKDEV DEVOFF
+ *	register, read SIZE bytes at DEVOFF into it (GPUPATH_IOC_IO), which
+ *	must go direct; prints "provider=N"
+ *   gp-nvdouble hold VA SIZE BLKDEV DEVOFF
+ *	register, print "held provider=N", wait for a line on stdin, then read
+ *	as above into the buffer and exit
+ *   gp-nvdouble revoke VA SIZE BLKDEV DEVOFF
+ *	register, start reads over the whole buffer in 256 KiB I/Os
+ *	(GPUPATH_IOC_SUBMIT), revoke it through nvfake's debugfs while they
+ *	are in flight, then check that every one had completed successfully
+ *	when the revocation returned (reaped without waiting), and that I/O
+ *	afterwards fails with ENODEV; retried up to 5 times while no I/O
+ *	happened to be in flight at the revocation
+ *   gp-nvdouble race-release VA SIZE BLKDEV ROUNDS
+ *	ROUNDS times: register, on odd rounds start a read, then free the
+ *	handle and revoke the memory at the same moment from two threads
+ *   gp-nvdouble race-reg VA1 VA2 SIZE
+ *	two threads register at the same moment: both must succeed, with the
+ *	same provider
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/gpupath.h>
+
+#include "expect.h"
+
+#define REVOKE_KNOB	"/sys/kernel/debug/nvfake/revoke"
+#define CHUNK		(256 * 1024)
+#define MAX_IOS		256
+
+static int dev_open(void)
+{
+	int fd = open("/dev/" GPUPATH_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror("gp-nvdouble: /dev/" GPUPATH_DEVICE_NAME);
+		exit(2);
+	}
+	return fd;
+}
+
+static int blk_open(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror(path);
+		exit(2);
+	}
+	return fd;
+}
+
+static uint64_t num(const char *s)
+{
+	return strtoull(s, NULL, 0);
+}
+
+static int reg(int ctl, uint64_t va, uint64_t size, struct gpupath_cuda_reg *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->addr = va;
+	r->size = size;
+	return ioctl(ctl, GPUPATH_IOC_REG_CUDA, r);
+}
+
+/* Write @va to nvfake's revoke knob: returns once the callback has. */
+static int fake_revoke(uint64_t va)
+{
+	char buf[32];
+	int fd, n, ret;
+
+	fd = open(REVOKE_KNOB, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = snprintf(buf, sizeof(buf), "%#" PRIx64, va);
+	ret = write(fd, buf, n) == n ? 0 : -1;
+	n = errno;
+	close(fd);
+	errno = n;
+	return ret;
+}
+
+static struct gpupath_io read_io(uint64_t handle, int blk, uint64_t boff, uint64_t doff,
+				 uint64_t len)
+{
+	struct gpupath_io io = {
+		.handle = handle, .fd = blk, .op = GPUPATH_IO_READ,
+		.buf_offset = boff, .dev_offset = doff, .len = len, .user_data = boff,
+	};
+	return io;
+}
+
+static int reap_now(int ctl, struct gpupath_completion *c, unsigned int max)
+{
+	struct gpupath_reap rp = { .completions = (uintptr_t)c, .max = max };
+
+	if (ioctl(ctl, GPUPATH_IOC_REAP, &rp) < 0)
+		return -1;
+	return rp.count;
+}
+
+static int cmd_reg(char **av)
+{
+	struct gpupath_cuda_reg r;
+	int ctl = dev_open();
+
+	expect("REG_CUDA", reg(ctl, num(av[0]), num(av[1]), &r), (int)num(av[2]));
+	close(ctl);
+	return failures;
+}
+
+static int cmd_alloc(char **av)
+{
+	struct gpupath_alloc a = { .provider = num(av[0]), .size = 1 << 20 };
+	int ctl = dev_open();
+
+	expect("ALLOC from the provider", ioctl(ctl, GPUPATH_IOC_ALLOC, &a), (int)num(av[1]));
+	close(ctl);
+	return failures;
+}
+
+/* One read into a registered buffer, which must go direct. */
+static void read_direct(int ctl, uint64_t handle, int blk, uint64_t doff, uint64_t len)
+{
+	struct gpupath_io io = read_io(handle, blk, 0, doff, len);
+	int ret = ioctl(ctl, GPUPATH_IOC_IO, &io);
+
+	expect("read into the CUDA buffer", ret, 0);
+	if (!ret && io.mode != GPUPATH_MODE_DIRECT) {
+		printf("FAIL the read was not direct (mode %u reason %u)\n", io.mode, io.reason);
+		failures++;
+	}
+}
+
+static int cmd_read(char **av, int hold)
+{
+	int ctl = dev_open(), blk = blk_open(av[2]);
+	struct gpupath_cuda_reg r;
+	char line[16];
+
+	if (reg(ctl, num(av[0]), num(av[1]), &r) < 0) {
+		expect("REG_CUDA", -1, 0);
+		return failures;
+	}
+	printf("%sprovider=%u\n", hold ? "held " : "", r.provider);
+	fflush(stdout);
+	if (hold && !fgets(line, sizeof(line), stdin))
+		printf("stdin closed\n");
+	read_direct(ctl, r.handle, blk, num(av[3]), num(av[1]));
+	return failures;
+}
+
+/*
+ * One try of cmd_revoke(): -1 when no I/O was in flight at the revocation
+ * (nothing shown), else 0 with the checks made.
+ */
+static int revoke_once(uint64_t va, uint64_t size, int blk, uint64_t doff)
+{
+	static struct gpupath_io ios[MAX_IOS];
+	static struct gpupath_completion c[MAX_IOS];
+	struct gpupath_submit sub = { .ios = (uintptr_t)ios };
+	int ctl = dev_open(), started, before, after, i, bad = 0, ret;
+	struct gpupath_cuda_reg r;
+	struct gpupath_io io;
+
+	if (reg(ctl, va, size, &r) < 0) {
+		expect("REG_CUDA", -1, 0);
+		return 0;
+	}
+	sub.count = size / CHUNK;
+	for (i = 0; i < (int)sub.count; i++)
+		ios[i] = read_io(r.handle, blk, (uint64_t)i * CHUNK, doff + (uint64_t)i * CHUNK,
+				 CHUNK);
+	started = ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub);
+	if (started != (int)sub.count) {
+		printf("FAIL submit: %d of %u started (%s)\n", started, sub.count, strerror(errno));
+		failures++;
+		return 0;
+	}
+	before = reap_now(ctl, c, MAX_IOS);
+	ret = fake_revoke(va);
+	if (ret < 0 || before == started) {
+		expect("revoke through nvfake", ret, 0);
+		close(ctl);
+		if (ret < 0)
+			return 0;
+		printf("note: all %d I/Os were done before the revocation; again\n", started);
+		return -1;
+	}
+	after = reap_now(ctl, c + before, MAX_IOS - before);
+	printf("%d I/Os of %d KiB started, %d in flight when revoking, %d reaped at once after\n",
+	       started, CHUNK >> 10, started - before, after);
+	for (i = 0; i < before + after; i++)
+		bad += c[i].result != 0 || c[i].mode != GPUPATH_MODE_DIRECT;
+	if (before + after != started || bad) {
+		printf("FAIL revoke returned with %d I/Os not complete, %d failed\n",
+		       started - before - after, bad);
+		failures++;
+	} else {
+		printf("pass every I/O in flight was complete when the revocation returned\n");
+	}
+	io = read_io(r.handle, blk, 0, doff, CHUNK);
+	expect("read after the revocation", ioctl(ctl, GPUPATH_IOC_IO, &io), ENODEV);
+	sub.count = 1;
+	expect("submit after the revocation", ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub), ENODEV);
+	expect("free the revoked buffer", ioctl(ctl, GPUPATH_IOC_FREE, &r.handle), 0);
+	close(ctl);
+	return 0;
+}
+
+static int cmd_revoke(char **av)
+{
+	uint64_t size = num(av[1]);
+	int blk = blk_open(av[2]), i;
+
+	if (size / CHUNK > MAX_IOS || size % CHUNK) {
+		fprintf(stderr, "gp-nvdouble: SIZE: a multiple of 256 KiB up to 64 MiB\n");
+		return 2;
+	}
+	for (i = 0; i < 5; i++)
+		if (!revoke_once(num(av[0]), size, blk, num(av[3])))
+			return failures;
+	printf("FAIL no I/O was ever in flight at the revocation\n");
+	return 1;
+}
+
+struct racer {
+	pthread_barrier_t *go;
+	uint64_t va;
+	uint64_t size;
+	int ctl;
+	int ret;
+	int err;
+	struct gpupath_cuda_reg r;
+};
+
+static void *revoke_thread(void *arg)
+{
+	struct racer *x = arg;
+
+	pthread_barrier_wait(x->go);
+	x->ret = fake_revoke(x->va);
+	x->err = errno;
+	return NULL;
+}
+
+static int cmd_race_release(char **av)
+{
+	uint64_t va = num(av[0]), size = num(av[1]), rounds = num(av[3]), n;
+	int ctl = dev_open(), blk = blk_open(av[2]), revoked = 0, freed_first = 0;
+	struct gpupath_completion c;
+	struct pollfd pfd = { .fd = ctl, .events = POLLIN };
+	struct gpupath_submit sub;
+	struct gpupath_io io;
+	pthread_barrier_t go;
+	struct racer x;
+	pthread_t t;
+
+	pthread_barrier_init(&go, NULL, 2);
+	for (n = 0; n < rounds; n++) {
+		struct gpupath_cuda_reg r;
+
+		if (reg(ctl, va, size, &r) < 0) {
+			expect("REG_CUDA", -1, 0);
+			break;
+		}
+		if (n & 1) {
+			io = read_io(r.handle, blk, 0, 0, size);
+			sub = (struct gpupath_submit){ .ios = (uintptr_t)&io, .count = 1 };
+			if (ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub) != 1)
+				expect("submit a read", -1, 0);
+		}
+		x = (struct racer){ .go = &go, .va = va };
+		pthread_create(&t, NULL, revoke_thread, &x);
+		pthread_barrier_wait(&go);
+		if (ioctl(ctl, GPUPATH_IOC_FREE, &r.handle) < 0)
+			expect("free the handle", -1, 0);
+		pthread_join(t, NULL);
+		if (!x.ret)
+			revoked++;
+		else if (x.err == ENOENT)
+			freed_first++;
+		else
+			expect("revoke", -1, 0);
+		if (n & 1) {
+			poll(&pfd, 1, 10000);
+			if (reap_now(ctl, &c, 1) != 1)
+				expect("the read completed", -1, 0);
+		}
+	}
+	printf("%" PRIu64 " rounds: the revocation came first %d times, the release %d times\n",
+	       n, revoked, freed_first);
+	close(ctl);
+	return failures;
+}
+
+static void *reg_thread(void *arg)
+{
+	struct racer *x = arg;
+
+	pthread_barrier_wait(x->go);
+	x->ret = reg(x->ctl, x->va, x->size, &x->r);
+	x->err = errno;
+	return NULL;
+}
+
+static int cmd_race_reg(char **av)
+{
+	struct racer x[2];
+	pthread_barrier_t go;
+	pthread_t t[2];
+	int i;
+
+	pthread_barrier_init(&go, NULL, 2);
+	for (i = 0; i < 2; i++) {
+		x[i] = (struct racer){ .go = &go, .va = num(av[i]), .size = num(av[2]),
+				       .ctl = dev_open() };
+		pthread_create(&t[i], NULL, reg_thread, &x[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		errno = x[i].err;
+		expect(i ? "second concurrent REG_CUDA" : "first concurrent REG_CUDA", x[i].ret, 0);
+	}
+	if (!x[0].ret && !x[1].ret && x[0].r.provider != x[1].r.provider) {
+		printf("FAIL two providers for one GPU: %u and %u\n", x[0].r.provider,
+		       x[1].r.provider);
+		failures++;
+	}
+	printf("provider=%u\n", x[0].r.provider);
+	return failures;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(cmd, "reg") && argc == 5)
+		return cmd_reg(argv + 2);
+	if (!strcmp(cmd, "alloc") && argc == 4)
+		return cmd_alloc(argv + 2);
+	if (!strcmp(cmd, "read") && argc == 6)
+		return cmd_read(argv + 2, 0);
+	if (!strcmp(cmd, "hold") && argc == 6)
+		return cmd_read(argv + 2, 1);
+	if (!strcmp(cmd, "revoke") && argc == 6)
+		return cmd_revoke(argv + 2);
+	if (!strcmp(cmd, "race-release") && argc == 6)
+		return cmd_race_release(argv + 2);
+	if (!strcmp(cmd, "race-reg") && argc == 5)
+		return cmd_race_reg(argv + 2);
+	fprintf(stderr, "usage: see the comment at the top of selftests/vm/nvdouble.c\n");
+	return 2;
+}

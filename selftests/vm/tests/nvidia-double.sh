@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-2.0
+# CUDA buffers (GPUPATH_IOC_REG_CUDA) against nvfake, a test double of the
+# NVIDIA driver's peer-memory API (selftests/vm/nvfake): it binds to the
+# ivshmem "GPU" and hands out 64 KiB pages of its BAR2 as "CUDA memory".
+# nvfake is NOT the NVIDIA driver: gpupath's use of the real driver (its
+# callback context and locking, its page tables) remains untested.
+#
+#   root port -- switch --+-- ivshmem "GPU", BAR2 64 MiB (bar.img) <- nvfake
+#                         '-- NVMe nvme0n1 (nvme.img)
+#
+#   CUDA address = 0x700000000000 + BAR offset
+#   BAR 40-42 MiB  read, checked in the guest and on the host
+#       42-44 MiB  read by a buffer held across an unbind, checked on the host
+#       44-52 MiB  reads in flight when revoked, checked on the host
+#       52 MiB     the release/revoke race
+#
+# Checks: two REG_CUDA at once on a GPU without a P2PDMA region both
+# succeed, with one region and one provider (three rounds, the region going
+# with each unbind); an unprivileged user may register once the region
+# exists, but cannot create it (EPERM);
+# GPUPATH_IOC_ALLOC on the nvidia provider fails (EOPNOTSUPP); NVMe data
+# lands in the "GPU" memory directly; cudaFree (nvfake's revoke knob) while
+# reads are in flight returns only after all of them completed, later I/O
+# fails with ENODEV; release racing revoke gives each page table back
+# exactly once (nvfake's bad_put and bad_free stay 0, no mapping left);
+# unbinding the GPU while a buffer lives waits until it is released, and
+# the buffer's pages stay valid meanwhile (no dangling memmap, no crash).
+. /src/selftests/vm/guest-lib.sh
+
+NVD=/usr/libexec/gpupath/gp-nvdouble
+PRIV=/usr/libexec/gpupath/gp-priv
+NVFAKE=/out/nvfake.ko
+FAKE=/sys/kernel/debug/nvfake
+NS=/dev/nvme0n1
+MiB=1048576
+BASE=$((160 * MiB))	# the pattern on the NVMe namespace
+VA0=$((0x700000000000))
+EPERM=1 ENODEV=19 EOPNOTSUPP=95
+U=1000
+
+va() { echo $((VA0 + $1)); }
+fake_stat() { awk -v k="$1" '$1 == k { print $2 }' $FAKE/stats; }
+gpu_driver() { basename "$(readlink "/sys/bus/pci/devices/$GPU/driver" 2>/dev/null)"; }
+nv_bind() {
+	echo nvfake >"/sys/bus/pci/devices/$GPU/driver_override"
+	echo "$GPU" >/sys/bus/pci/drivers_probe
+	[ "$(gpu_driver)" = nvfake ] || fail "nvfake did not bind to $GPU"
+}
+nv_unbind() { echo "$GPU" >/sys/bus/pci/drivers/nvfake/unbind; }
+providers_of_gpu() {
+	$GP provider show -j | jq --arg d "$GPU" '[.providers[] | select(.pci_dev == $d)] | length'
+}
+# No misuse of the API seen by nvfake; $1 live mappings.
+fake_clean() {
+	[ "$(fake_stat bad_put)" = 0 ] && [ "$(fake_stat bad_free)" = 0 ] &&
+		[ "$(fake_stat live)" = "$1" ] && return 0
+	cat $FAKE/stats
+	flunk "nvfake saw misuse or leftovers after $2"
+}
+
+# A check that fails the test but lets the others run (each is its own
+# proof, also against a module without the fixes).
+failed=0
+flunk() { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+cleanup() {
+	[ -z "${hpid:-}" ] || kill "$hpid" 2>/dev/null
+	if [ -n "$GPU" ]; then
+		[ "$(gpu_driver)" != nvfake ] || nv_unbind
+		echo >"/sys/bus/pci/devices/$GPU/driver_override"
+	fi
+	module_loaded && rmmod gpupath
+	[ ! -d /sys/module/nvfake ] || rmmod nvfake
+	true
+}
+GPU=
+trap cleanup EXIT
+
+[ -f $NVFAKE ] || fail "no $NVFAKE (the harness builds it)"
+load_module
+insmod $NVFAKE || fail "insmod $NVFAKE"
+GPU=$(gpu_bdf 0) || fail "no ivshmem device"
+mark_dmesg
+nv_bind
+$PATTERN fill $NS $BASE $((8 * MiB)) 961 || fail "pattern onto $NS"
+
+# Two REG_CUDA at once on a GPU without a region: one region, one provider.
+race_reg() {
+	$NVD race-reg "$(va 0)" "$(va $MiB)" $MiB >/tmp/race.out || flunk "race-reg, round $1"
+	cat /tmp/race.out
+	[ "$(providers_of_gpu)" = 1 ] || flunk "$(providers_of_gpu) providers for $GPU, round $1"
+	fake_clean 0 "race-reg, round $1"
+}
+[ ! -d "/sys/bus/pci/devices/$GPU/p2pmem" ] || fail "$GPU has P2P memory before any REG_CUDA"
+race_reg 1
+
+# Once an admin made the region, users may register.
+$PRIV as $U $NVD reg "$(va 0)" 65536 0 || flunk "unprivileged REG_CUDA over an existing region"
+$NVD read "$(va $((40 * MiB)))" $((2 * MiB)) $NS $BASE >/tmp/read.out || flunk "read into CUDA memory"
+cat /tmp/read.out
+prov=$(sed -n 's/^provider=//p' /tmp/read.out)
+[ -n "$prov" ] || fail "no nvidia provider"
+$PATTERN check "/sys/bus/pci/devices/$GPU/resource2" $((40 * MiB)) $((2 * MiB)) 961 $BASE ||
+	flunk "the bytes read are not in the BAR"
+host_expect bar.img $((40 * MiB)) $((2 * MiB)) 961 $BASE
+
+# The GPU's BAR is not gpupath's to hand out.
+$NVD alloc "$prov" $EOPNOTSUPP || flunk "ALLOC from the nvidia provider"
+
+# cudaFree while reads are in flight.
+$NVD revoke "$(va $((44 * MiB)))" $((8 * MiB)) $NS $BASE || flunk "revoke with I/O in flight"
+host_expect bar.img $((44 * MiB)) $((8 * MiB)) 961 $BASE
+note "the last revocation took $(fake_stat last_revoke_us) us"
+fake_clean 0 "revoke"
+
+# Release racing revoke: each table given back exactly once.
+$NVD race-release "$(va $((52 * MiB)))" 262144 $NS 200 || flunk "release against revoke"
+fake_clean 0 "the release/revoke race"
+
+# Unbinding the GPU while a CUDA buffer lives waits for the buffer.
+rm -f /tmp/hold.in
+mkfifo /tmp/hold.in
+$NVD hold "$(va $((42 * MiB)))" $((2 * MiB)) $NS $((BASE + 2 * MiB)) </tmp/hold.in >/tmp/hold.out 2>&1 &
+hpid=$!
+exec 3>/tmp/hold.in
+wait_for 20 grep -q '^held' /tmp/hold.out || { cat /tmp/hold.out; fail "no buffer held"; }
+nv_unbind &
+upid=$!
+sleep 3
+if kill -0 $upid 2>/dev/null; then
+	note "the unbind waits while the buffer lives"
+else
+	flunk "the unbind did not wait for the CUDA buffer"
+fi
+[ "$(fake_stat bound)" = 0 ] || flunk "nvfake still bound during the unbind"
+# The buffer's pages are still valid: read into them, then let it go.
+echo go >&3
+exec 3>&-
+wait $hpid || flunk "I/O into the held buffer during the unbind"
+hpid=
+cat /tmp/hold.out
+host_expect bar.img $((42 * MiB)) $((2 * MiB)) 961 $((BASE + 2 * MiB))
+wait_for 30 sh -c "! kill -0 $upid" || fail "the unbind still waits after the buffer went"
+wait $upid || flunk "the unbind failed"
+[ -z "$(gpu_driver)" ] || flunk "$GPU still bound to $(gpu_driver)"
+fake_clean 0 "the unbind"
+# Unbound: no CUDA memory; bound again: a new region, the same provider.
+$NVD reg "$(va 0)" 65536 $ENODEV || flunk "REG_CUDA with the GPU unbound"
+nv_bind
+$NVD read "$(va $((40 * MiB)))" $((2 * MiB)) $NS $BASE >/tmp/read.out || flunk "read after rebinding"
+cat /tmp/read.out
+[ "$(sed -n 's/^provider=//p' /tmp/read.out)" = "$prov" ] || flunk "a new provider after rebinding"
+fake_clean 0 "rebinding"
+
+# The region goes with each unbind of the GPU's driver: race again on a new one.
+for round in 2 3; do
+	nv_unbind
+	nv_bind
+	race_reg $round
+done
+
+# An unprivileged user cannot have the whole BAR memremapped (the region
+# went with the unbind).
+nv_unbind
+nv_bind
+$PRIV as $U $NVD reg "$(va 0)" 65536 $EPERM || flunk "unprivileged REG_CUDA created the region"
+[ ! -d "/sys/bus/pci/devices/$GPU/p2pmem" ] || flunk "an unprivileged REG_CUDA created the region"
+fake_clean 0 "an unprivileged REG_CUDA"
+
+check_dmesg
+nv_unbind
+echo >"/sys/bus/pci/devices/$GPU/driver_override"
+unload_module
+rmmod nvfake || fail "rmmod nvfake"
+[ $failed = 0 ] || fail "$failed checks failed (above)"
