@@ -36,6 +36,43 @@ static struct pci_driver stub_driver;
 static LIST_HEAD(pgmap_providers);
 static DEFINE_SPINLOCK(pgmap_lock);
 
+/*
+ * Notifications carry the pool's size and free space, which only sysfs
+ * publishes. They are sent from a worker, in order: a provider comes and
+ * goes inside sysfs writes (bind, unbind, drivers_probe), where reading
+ * another sysfs file would nest one kernfs file's locks in another's.
+ */
+static struct workqueue_struct *notify_wq;
+
+struct provider_event {
+	struct work_struct work;
+	struct gpupath_provider *prov;
+	u8 cmd;
+};
+
+static void notify_work(struct work_struct *work)
+{
+	struct provider_event *ev = container_of(work, struct provider_event, work);
+
+	gpupath_genl_notify_provider(ev->prov, ev->cmd);
+	gpupath_provider_put(ev->prov);
+	kfree(ev);
+}
+
+static void notify(struct gpupath_provider *prov, u8 cmd)
+{
+	struct provider_event *ev = kmalloc(sizeof(*ev), GFP_KERNEL);
+
+	/* Without memory the event is lost, as a multicast would be. */
+	if (!ev)
+		return;
+	kref_get(&prov->ref);
+	ev->prov = prov;
+	ev->cmd = cmd;
+	INIT_WORK(&ev->work, notify_work);
+	queue_work(notify_wq, &ev->work);
+}
+
 /* Its page map is gone, or it is: no page is found to be its any more. */
 static void forget_pgmap(struct gpupath_provider *prov)
 {
@@ -273,7 +310,7 @@ int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack 
 		*provp = prov;
 	}
 	mutex_unlock(&provider_lock);
-	gpupath_genl_notify_provider(prov, GPUPATH_CMD_PROVIDER_NEW);
+	notify(prov, GPUPATH_CMD_PROVIDER_NEW);
 	return 0;
 
 err_unlock:
@@ -292,7 +329,7 @@ static void unlist_locked(struct gpupath_provider *prov)
 
 static void unlisted(struct gpupath_provider *prov)
 {
-	gpupath_genl_notify_provider(prov, GPUPATH_CMD_PROVIDER_DEL);
+	notify(prov, GPUPATH_CMD_PROVIDER_DEL);
 	gpupath_provider_put(prov);
 }
 
@@ -527,7 +564,15 @@ static struct pci_driver stub_driver = {
  */
 int gpupath_provider_init(void)
 {
-	return pci_register_driver(&stub_driver);
+	int ret;
+
+	notify_wq = alloc_ordered_workqueue("gpupath_provider", 0);
+	if (!notify_wq)
+		return -ENOMEM;
+	ret = pci_register_driver(&stub_driver);
+	if (ret)
+		destroy_workqueue(notify_wq);
+	return ret;
 }
 
 /**
@@ -546,4 +591,6 @@ void gpupath_provider_uninit(void)
 		gpupath_provider_put(prov);
 	}
 	mutex_unlock(&provider_lock);
+	/* The events still queued go (unsent: the family is gone by now). */
+	destroy_workqueue(notify_wq);
 }
