@@ -6,7 +6,9 @@
 #
 #   build-module.sh KDIR OUTDIR [make arguments, e.g. W=1 C=1]
 #
-# Fails on any compiler or sparse warning.
+# MODULE_SRC names what is copied (default: gpupath's Kbuild, kmod and uapi;
+# the test-only nvfake module names its own files). Fails on any compiler or
+# sparse warning.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/vm/lib.sh"
@@ -17,7 +19,9 @@ shift 2
 [ -d "$kdir" ] || die "no kernel build tree at $kdir"
 rm -rf "$out"
 mkdir -p "$out"
-cp -r "$top/Kbuild" "$top/kmod" "$top/uapi" "$out/"
+src=${MODULE_SRC:-$top/Kbuild $top/kmod $top/uapi}
+# shellcheck disable=SC2086
+cp -r $src "$out/"
 log=$out/build.log
 if ! make -C "$kdir" M="$out" "$@" modules >"$log" 2>&1; then
 	cat "$log"

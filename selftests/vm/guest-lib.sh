@@ -187,6 +187,19 @@ fabric_setup() {
 	nvmet_port 1 rdma 10.99.0.1 4420 || fail "nvmet rdma port"
 }
 
+# fabric_paths MIB SEED: fabric_setup with pattern SEED in the first MIB MiB
+# of the namespace, connected over RDMA and TCP; sets $RDMA and $TCP to the
+# two block devices of that one namespace.
+fabric_paths() {
+	fabric_setup
+	$PATTERN gen $(($1 << 20)) "$2" | dd of=/dev/nullb0 bs=1048576 conv=fsync 2>/dev/null ||
+		fail "pattern onto the namespace"
+	fabric_connect rdma 4420
+	fabric_connect tcp 4421
+	RDMA=$(fabric_ns rdma) TCP=$(fabric_ns tcp)
+	note "paths: rdma $RDMA, tcp $TCP"
+}
+
 # Removes whatever fabric_setup or rails_setup (or a test half-way through
 # either) created; also the rails_teardown. Safe under set -e.
 fabric_teardown() {

@@ -37,11 +37,7 @@ cleanup() {
 	unbind_bar
 }
 trap cleanup EXIT
-fabric_setup
-$PATTERN gen $((16 * MiB)) 701 | dd of=/dev/nullb0 bs=$MiB conv=fsync 2>/dev/null
-fabric_connect rdma 4420
-fabric_connect tcp 4421
-RDMA=$(fabric_ns rdma) TCP=$(fabric_ns tcp)
+fabric_paths 16 701
 volume_new
 $GP path add "$vol" "$RDMA" rail 1 >/dev/null || fail "path add rdma"
 $GP path add "$vol" "$TCP" rail 2 >/dev/null || fail "path add tcp"

@@ -41,12 +41,7 @@ cleanup() {
 	unbind_bar
 }
 trap cleanup EXIT
-fabric_setup
-$PATTERN gen $((4 * MiB)) 404 | dd of=/dev/nullb0 bs=$MiB conv=fsync 2>/dev/null
-fabric_connect rdma 4420
-fabric_connect tcp 4421
-RDMA=$(fabric_ns rdma) TCP=$(fabric_ns tcp)
-note "paths: rdma $RDMA, tcp $TCP"
+fabric_paths 4 404
 
 # ---- the queue timeout holds while I/O keeps arriving ---------------------
 volume_new queue-timeout 2000

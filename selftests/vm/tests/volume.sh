@@ -23,13 +23,7 @@ cleanup() {
 	unbind_bar
 }
 trap cleanup EXIT
-fabric_setup
-$PATTERN gen $((16 * MiB)) 301 | dd of=/dev/nullb0 bs=$MiB conv=fsync 2>/dev/null
-
-fabric_connect rdma 4420
-fabric_connect tcp 4421
-RDMA=$(fabric_ns rdma) TCP=$(fabric_ns tcp)
-note "paths: rdma $RDMA, tcp $TCP"
+fabric_paths 16 301
 
 t() { want=$1; shift; out=$("$@" 2>&1); echo "$* -> $out"
 	echo "$out" | grep -q "$want" || fail "expected '$want'"; }
