@@ -7,8 +7,11 @@
 #define GPUPATH_SELFTEST_EXPECT_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <linux/gpupath.h>
 
 static int failures;
 
@@ -24,6 +27,18 @@ static void expect(const char *what, int ret, int want)
 	printf("FAIL %s: got %s (%d), expected %s (%d)\n", what, got ? strerror(got) : "success",
 	       got, want ? strerror(want) : "success", want);
 	failures++;
+}
+
+/* /dev/gpupath, or exit 2 (not a failure of the checks: no module). */
+static inline int dev_open_or_exit(const char *prog)
+{
+	int fd = open("/dev/" GPUPATH_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "%s: /dev/" GPUPATH_DEVICE_NAME ": %s\n", prog, strerror(errno));
+		exit(2);
+	}
+	return fd;
 }
 
 #endif /* GPUPATH_SELFTEST_EXPECT_H */

@@ -48,17 +48,6 @@
 #define CHUNK		(256 * 1024)
 #define MAX_IOS		256
 
-static int dev_open(void)
-{
-	int fd = open("/dev/" GPUPATH_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0) {
-		perror("gp-nvdouble: /dev/" GPUPATH_DEVICE_NAME);
-		exit(2);
-	}
-	return fd;
-}
-
 static int blk_open(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -122,7 +111,7 @@ static int reap_now(int ctl, struct gpupath_completion *c, unsigned int max)
 static int cmd_reg(char **av)
 {
 	struct gpupath_cuda_reg r;
-	int ctl = dev_open();
+	int ctl = dev_open_or_exit("gp-nvdouble");
 
 	expect("REG_CUDA", reg(ctl, num(av[0]), num(av[1]), &r), (int)num(av[2]));
 	close(ctl);
@@ -132,7 +121,7 @@ static int cmd_reg(char **av)
 static int cmd_alloc(char **av)
 {
 	struct gpupath_alloc a = { .provider = num(av[0]), .size = 1 << 20 };
-	int ctl = dev_open();
+	int ctl = dev_open_or_exit("gp-nvdouble");
 
 	expect("ALLOC from the provider", ioctl(ctl, GPUPATH_IOC_ALLOC, &a), (int)num(av[1]));
 	close(ctl);
@@ -154,7 +143,7 @@ static void read_direct(int ctl, uint64_t handle, int blk, uint64_t doff, uint64
 
 static int cmd_read(char **av, int hold)
 {
-	int ctl = dev_open(), blk = blk_open(av[2]);
+	int ctl = dev_open_or_exit("gp-nvdouble"), blk = blk_open(av[2]);
 	struct gpupath_cuda_reg r;
 	char line[16];
 
@@ -179,7 +168,7 @@ static int revoke_once(uint64_t va, uint64_t size, int blk, uint64_t doff)
 	static struct gpupath_io ios[MAX_IOS];
 	static struct gpupath_completion c[MAX_IOS];
 	struct gpupath_submit sub = { .ios = (uintptr_t)ios };
-	int ctl = dev_open(), started, before, after, i, bad = 0, ret;
+	int ctl = dev_open_or_exit("gp-nvdouble"), started, before, after, i, bad = 0, ret;
 	struct gpupath_cuda_reg r;
 	struct gpupath_io io;
 
@@ -267,7 +256,7 @@ static void *revoke_thread(void *arg)
 static int cmd_race_release(char **av)
 {
 	uint64_t va = num(av[0]), size = num(av[1]), rounds = num(av[3]), n;
-	int ctl = dev_open(), blk = blk_open(av[2]), revoked = 0, freed_first = 0;
+	int ctl = dev_open_or_exit("gp-nvdouble"), blk = blk_open(av[2]), revoked = 0, freed_first = 0;
 	struct gpupath_completion c;
 	struct pollfd pfd = { .fd = ctl, .events = POLLIN };
 	struct gpupath_submit sub;
@@ -334,7 +323,7 @@ static int cmd_race_reg(char **av)
 	pthread_barrier_init(&go, NULL, 2);
 	for (i = 0; i < 2; i++) {
 		x[i] = (struct racer){ .go = &go, .va = num(av[i]), .size = num(av[2]),
-				       .ctl = dev_open() };
+				       .ctl = dev_open_or_exit("gp-nvdouble") };
 		pthread_create(&t[i], NULL, reg_thread, &x[i]);
 	}
 	for (i = 0; i < 2; i++) {

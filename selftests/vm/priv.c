@@ -40,17 +40,6 @@
 
 #define MiB (1024 * 1024)
 
-static int dev_open(void)
-{
-	int fd = open("/dev/" GPUPATH_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0) {
-		perror("gp-priv: /dev/" GPUPATH_DEVICE_NAME);
-		exit(2);
-	}
-	return fd;
-}
-
 static int io(int ctl, uint64_t handle, int fd, uint32_t op, uint64_t len)
 {
 	struct gpupath_io req = { .handle = handle, .fd = fd, .op = op, .len = len };
@@ -62,7 +51,7 @@ static int io(int ctl, uint64_t handle, int fd, uint32_t op, uint64_t len)
 static void device_memory(uint32_t prov, int blk)
 {
 	struct gpupath_alloc a = { .provider = prov, .size = MiB };
-	int ctl = dev_open(), other = dev_open(), st;
+	int ctl = dev_open_or_exit("gp-priv"), other = dev_open_or_exit("gp-priv"), st;
 	unsigned char *p, *q;
 	pid_t pid;
 
@@ -87,7 +76,7 @@ static void device_memory(uint32_t prov, int blk)
 	pid = fork();
 	if (pid == 0) {
 		/* A child with a file of its own: nothing of the parent's. */
-		int mine = dev_open(), bad = 0;
+		int mine = dev_open_or_exit("gp-priv"), bad = 0;
 
 		q = mmap(NULL, MiB, PROT_READ, MAP_SHARED, mine, a.mmap_offset);
 		bad |= q != MAP_FAILED || errno != EINVAL;
@@ -109,7 +98,7 @@ static void device_memory(uint32_t prov, int blk)
 static void host_memory(int blk)
 {
 	struct gpupath_host_reg r = { .size = MiB };
-	int ctl = dev_open(), file;
+	int ctl = dev_open_or_exit("gp-priv"), file;
 	void *mem, *ro, *hole;
 
 	mem = mmap(NULL, MiB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
