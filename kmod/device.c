@@ -143,7 +143,6 @@ static const struct file_operations gpupath_fops = {
 	.poll = gpupath_poll,
 	.unlocked_ioctl = gpupath_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };
 
 static struct miscdevice gpupath_misc = {

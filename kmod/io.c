@@ -167,7 +167,7 @@ static void req_done(struct gpupath_req *req)
 		/* Reapable before a revocation waiting for this I/O returns. */
 		io_end(req);
 		if (f->efd)
-			eventfd_signal(f->efd, 1);
+			gpupath_compat_eventfd_signal(f->efd);
 		wake_up(&f->wait);
 		spin_unlock_irqrestore(&f->lock, flags);
 		return;

@@ -4,6 +4,7 @@
  */
 #include <linux/genetlink.h>
 #include <linux/module.h>
+#include <net/genetlink.h>
 
 #include "device.h"
 #include "fault.h"

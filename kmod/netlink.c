@@ -935,13 +935,13 @@ static int path_dump_volume(struct sk_buff *skb, struct netlink_callback *cb,
 
 static int path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr **attrs = gpupath_compat_dump_attrs(cb);
 	struct nlattr *tb[GPUPATH_A_PATH_MAX + 1] = {};
 	struct gpupath_volume *vol;
 	u32 only = 0;
 
-	if (info->attrs[GPUPATH_A_PATH]) {
-		if (nla_parse_nested(tb, GPUPATH_A_PATH_MAX, info->attrs[GPUPATH_A_PATH],
+	if (attrs[GPUPATH_A_PATH]) {
+		if (nla_parse_nested(tb, GPUPATH_A_PATH_MAX, attrs[GPUPATH_A_PATH],
 				     path_attr_policy, cb->extack))
 			return -EINVAL;
 		if (tb[GPUPATH_A_PATH_VOLUME])

@@ -47,6 +47,7 @@ static bool address_field(const char *addr, const char *key, __be32 *ip)
 static struct net_device *egress_dev(const char *addr)
 {
 	__be32 daddr = 0, saddr = 0;
+	struct flowi4 fl4 = {};
 	struct net_device *ndev;
 	struct rtable *rt;
 
@@ -57,7 +58,9 @@ static struct net_device *egress_dev(const char *addr)
 	ndev = ip_dev_find(&init_net, daddr);
 	if (ndev)
 		return ndev;
-	rt = ip_route_output(&init_net, daddr, saddr, 0, 0);
+	fl4.daddr = daddr;
+	fl4.saddr = saddr;
+	rt = ip_route_output_key(&init_net, &fl4);
 	if (IS_ERR(rt))
 		return NULL;
 	ndev = rt->dst.dev;

@@ -912,7 +912,6 @@ static void fail_queued(struct gpupath_volume *vol, blk_status_t status)
 static void refresh_locked(struct gpupath_volume *vol)
 {
 	bool wc = false, fua = true, stable = false, nowait = true, any = false;
-	struct request_queue *q = vol->disk->queue;
 	struct gpupath_path *path;
 	struct block_device *bdev;
 	sector_t size = 0;
@@ -932,9 +931,7 @@ static void refresh_locked(struct gpupath_volume *vol)
 	}
 	if (!any)
 		return;
-	gpupath_compat_queue_write_cache(q, wc, wc && fua);
-	gpupath_compat_queue_stable_writes(q, stable);
-	gpupath_compat_queue_nowait(q, nowait);
+	gpupath_compat_disk_features(vol->disk, wc, fua, stable, nowait);
 	if (size != get_capacity(vol->disk))
 		set_capacity_and_notify(vol->disk, size);
 }
@@ -1122,10 +1119,11 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 	ret = init_srcu_struct(&vol->srcu);
 	if (ret)
 		goto err_ref;
-	ret = -ENOMEM;
-	vol->disk = blk_alloc_disk(NUMA_NO_NODE);
-	if (!vol->disk)
+	vol->disk = gpupath_compat_alloc_stacking_disk();
+	if (IS_ERR(vol->disk)) {
+		ret = PTR_ERR(vol->disk);
 		goto err_srcu;
+	}
 
 	mutex_lock(&volumes_lock);
 	ret = ida_alloc_max(&index_ida, MINORMASK, GFP_KERNEL);
@@ -1145,10 +1143,11 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 	vol->disk->fops = &volume_fops;
 	vol->disk->private_data = vol;
 	snprintf(vol->disk->disk_name, DISK_NAME_LEN, "gpupath%d", vol->index);
-	blk_set_stacking_limits(&vol->disk->queue->limits);
-	blk_queue_flag_set(QUEUE_FLAG_NONROT, vol->disk->queue);
-	/* io_uring may send I/O that must not sleep: the paths take it too. */
-	gpupath_compat_queue_nowait(vol->disk->queue, true);
+	/*
+	 * Solid state, and io_uring may send I/O that must not sleep until a
+	 * path says otherwise (refresh_locked()).
+	 */
+	gpupath_compat_disk_features(vol->disk, false, false, false, true);
 	set_capacity(vol->disk, 0);
 	ret = add_disk(vol->disk);
 	if (ret)
@@ -1401,17 +1400,6 @@ static int check_identity(struct gpupath_volume *vol, struct gpupath_path *path,
 	return ret;
 }
 
-/* The volume takes the device's limits (the strictest of all paths). */
-static void stack_limits(struct gpupath_volume *vol, struct block_device *bdev)
-{
-	struct request_queue *q = vol->disk->queue;
-
-	blk_mq_freeze_queue(q);
-	blk_stack_limits(&q->limits, &bdev_get_queue(bdev)->limits, 0);
-	blk_mq_unfreeze_queue(q);
-	disk_update_readahead(vol->disk);
-}
-
 static void apply_path_cfg(struct gpupath_path *path, const struct gpupath_path_cfg *cfg)
 {
 	if (cfg->state >= 0)
@@ -1485,11 +1473,16 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 	ret = check_identity(vol, path, extack);
 	if (ret)
 		goto err_unlock;
+	/* The volume takes the device's limits (the strictest of all paths). */
+	ret = gpupath_compat_stack_bdev(vol->disk, path->dev.bdev);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "the device's queue limits do not stack with the volume's");
+		goto err_unlock;
+	}
 	/* lsblk and sysfs show the volume above the device (slaves/holders). */
 	ret = bd_link_disk_holder(path->dev.bdev, vol->disk);
 	if (ret)
 		goto err_unlock;
-	stack_limits(vol, path->dev.bdev);
 	path->id = atomic_inc_return(&path_last_id);
 	volumes_changed();
 	list_add_tail_rcu(&path->node, &vol->paths);

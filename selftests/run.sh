@@ -7,13 +7,17 @@
 #
 #   host    unit tests of the user-space code and the CLI (topology on a
 #           sysfs tree built for it), a short fuzzing run, no VM
-#   static  checkpatch --strict, and the module built with W=1 and sparse
-#   vm      the test kernel (built once, cached) in QEMU: module, netlink,
+#   static  checkpatch --strict, the supported range, and the module built
+#           with W=1 and sparse against Debian's stock headers of both series
+#   vm      the test kernel of KERNEL_SERIES (6.1 or 6.12; built once,
+#           cached; the module is built against it with W=1 and sparse) in
+#           QEMU: module, netlink,
 #           CLI, daemon, NVMe-oF over soft-RoCE and TCP, the BAR device;
 #           vm/tests/ with GPU and NVMe behind one PCIe switch, tests-flat/
 #           on the root bus, tests-rails/ with two switches (run-vm.sh)
-#   dkms    DKMS build against Debian's stock headers (P2PDMA off), then
-#           Debian's stock kernel booted with that module
+#   dkms    DKMS build against Debian's stock headers of 6.1 and 6.12
+#           (P2PDMA off), each stock kernel booted with that module; a kernel
+#           outside the supported range skipped by DKMS
 #   fuzz    not in "all": the long fuzzing run, vm/tests/fuzz.sh on the
 #           debug kernel with a million inputs (make fuzz-vm)
 #   stress  not in "all": vm/tests/faults.sh and stress.sh on the debug
@@ -22,9 +26,12 @@
 #           TESTS="volume tests-flat/datapath-flat"), each in the topology
 #           of its directory (make vm-test TESTS=...)
 #
-# Every suite prints TAP; this script counts it and ends with the line
-# "N passed, N failed, N skipped". Logs and VM work directories are kept in
-# selftests/build/. Set KERNEL_VARIANT=debug for the KASAN/lockdep kernel.
+# "all" is host, static, vm on 6.1, vm on 6.12 (the tests in SECOND_KERNEL,
+# the 6.12 kernel built in the background while 6.1 runs), dkms and deb.
+# Every suite prints TAP; this script counts it and ends with the time of
+# each phase and the line "N passed, N failed, N skipped". Logs and VM work
+# directories are kept in selftests/build/. Set KERNEL_SERIES=6.12 for the
+# 6.12 kernel, KERNEL_VARIANT=debug for the KASAN/lockdep kernel.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/selftests/vm/lib.sh"
@@ -149,32 +156,40 @@ cuda_result() {
 	esac
 }
 
+# The module against Debian's stock headers of each series (the test
+# kernels' builds are checked the same way in the vm suites).
 suite_static() {
-	local kdir
+	local series rel
 	check "static: checkpatch --strict reports no errors on kmod/ and uapi/" \
 		selftests/vm/checkpatch.sh
-	kdir=$(selftests/vm/build-kernel.sh) || { notok "static: test kernel build"; return; }
-	check "static: module builds without warnings with W=1 and sparse (C=1), test kernel" \
-		selftests/vm/build-module.sh "$kdir/build" "$build/kmod-static" W=1 C=1
-	check "static: module builds without warnings with W=1, Debian stock headers" \
-		selftests/vm/build-module.sh "$(stock_headers)" "$build/kmod-stock-w1" W=1
-}
-
-stock_headers() {
-	local rel
-	rel=$(cat "$(selftests/vm/stock-kernel.sh)/release")
-	echo "/lib/modules/$rel/build"
+	check "static: compat.h and dkms.conf state the same kernel range" \
+		selftests/vm/kernel-range.sh
+	for series in 6.1 6.12; do
+		rel=$(KERNEL_SERIES=$series stock_release) ||
+			{ notok "static: stock headers for $series"; continue; }
+		check "static: module builds without warnings with W=1 and sparse, linux-headers-$rel" \
+			selftests/vm/build-module.sh "/lib/modules/$rel/build" "$build/kmod-stock-$series" \
+			W=1 C=1
+	done
 }
 
 # run_guest NAME WORKDIR TESTS -- run-vm.sh options: the guest's TAP, then a
 # line for the VM itself.
 run_guest() {
-	local name=$1 work=$2 tests=$3 rc
+	local name=$1 work=$2 tests=$3 rc tailer
 	shift 3
+	# Each test's name as it starts, and its result, while the guest runs.
+	: >"$work/tap.log"
+	tail -n +1 -F "$work/tap.log" 2>/dev/null > >(sed -un \
+		-e "s/^# run \(.*\)/  TEST     $name: \1/p" \
+		-e "s/^\(not ok\|ok\) [0-9]* \([^ ]*\)\(.*\)/  TEST     $name: \2 \1\3/p" >&2) &
+	tailer=$!
 	selftests/vm/run-vm.sh --workdir "$work" "$@" -- \
 		"sh /src/selftests/vm/guest-run.sh $tests" >"$work/vm.log" 2>&1
 	rc=$?
-	grep -a -v '^GPUPATH_EXIT=' "$work/tap.log" | grep -a -v '^TAP version\|^1\.\.'
+	sleep 1
+	kill "$tailer" 2>/dev/null
+	grep -a -v '^GPUPATH_EXIT=\|^# run ' "$work/tap.log" | grep -a -v '^TAP version\|^1\.\.'
 	check "$name: kernel log has no warning, BUG, KASAN, lockdep or leak report" \
 		selftests/vm/check-kernel-log.sh "$work/console.log"
 	if [ $rc -eq 0 ] || [ $rc -eq 1 ]; then
@@ -220,11 +235,13 @@ host_side_checks() {
 	fi
 }
 
-# vm_prepare NAME: the test kernel (KERNEL_VARIANT) built or cached, user
-# space and the module built, $build/NAME-$KERNEL_VARIANT made the work
-# directory with the module in it; sets kdir, work and append.
+# vm_prepare NAME: the test kernel (KERNEL_SERIES, KERNEL_VARIANT) built or
+# cached, user space and the module built (W=1, sparse), the work directory
+# $build/NAME-KERNEL_VARIANT made with the module in it; sets kdir, work,
+# append and kv (SERIES-VARIANT). NAME carries the series (vm-6.12).
 vm_prepare() {
 	local start
+	kv=$KERNEL_SERIES-$KERNEL_VARIANT
 	start=$(date +%s)
 	kdir=$(selftests/vm/build-kernel.sh) || { notok "$1: test kernel build"; return 1; }
 	ok "$1: test kernel $(basename "$kdir") ready after $(( $(date +%s) - start )) s"
@@ -232,15 +249,15 @@ vm_prepare() {
 	work=$build/$1-$KERNEL_VARIANT
 	rm -rf "$work"
 	mkdir -p "$work"
-	check "$1: module builds against the test kernel" \
-		selftests/vm/build-module.sh "$kdir/build" "$build/kmod-test-$KERNEL_VARIANT" ||
+	check "$1: module builds against the test kernel without warnings (W=1, sparse)" \
+		selftests/vm/build-module.sh "$kdir/build" "$build/kmod-test-$kv" W=1 C=1 ||
 		return 1
-	cp "$build/kmod-test-$KERNEL_VARIANT/gpupath.ko" "$work/"
+	cp "$build/kmod-test-$kv/gpupath.ko" "$work/"
 	# The NVIDIA peer-memory test double (tests/nvidia-double.sh), as /out/nvfake.ko.
 	check "$1: nvfake (NVIDIA test double) builds against the test kernel" \
-		selftests/vm/nvfake/build.sh "$kdir/build" "$build/nvfake-$KERNEL_VARIANT" W=1 ||
+		selftests/vm/nvfake/build.sh "$kdir/build" "$build/nvfake-$kv" W=1 ||
 		return 1
-	cp "$build/nvfake-$KERNEL_VARIANT/nvfake.ko" "$work/"
+	cp "$build/nvfake-$kv/nvfake.ko" "$work/"
 	# Managed mode: every controller's namespace is its own block device.
 	append="EXPECT_P2PDMA=1 nvme_core.multipath=N"
 	[ "$KERNEL_VARIANT" = debug ] && append="$append panic_on_warn=1 kasan.fault=panic"
@@ -251,14 +268,14 @@ vm_prepare() {
 # debug kernel unless KERNEL_VARIANT_LONG says otherwise, VARS on the kernel
 # command line (the guest's environment).
 long() {
-	local kdir work append start
+	local kdir work append start kv
 	KERNEL_VARIANT=${KERNEL_VARIANT_LONG:-debug}
 	export KERNEL_VARIANT
-	vm_prepare "$1" || return
+	vm_prepare "$1-$KERNEL_SERIES" || return
 	start=$(date +%s)
-	run_guest "$1" "$work" "$2" --kernel "$kdir/bzImage" --modroot "$kdir/modroot" \
+	run_guest "$1-$KERNEL_SERIES" "$work" "$2" --kernel "$kdir/bzImage" --modroot "$kdir/modroot" \
 		--topology switch --append "$append $3" --timeout 5400
-	echo "# $1: guest ran for $(( $(date +%s) - start )) s"
+	echo "# $1-$KERNEL_SERIES: guest ran for $(( $(date +%s) - start )) s"
 }
 
 # make fuzz-vm: FUZZ_NL + FUZZ_IOCTL inputs (default 300000 + 700000, about
@@ -275,41 +292,67 @@ suite_stress() {
 		"STRESS_SECONDS=${STRESS_SECONDS:-300}"
 }
 
+# The tests that make test runs on its second kernel (6.12): the data path,
+# fabrics, volumes with flaps, the daemon, short fuzzing and the checks of
+# what users see; the long benchmarks, stress and fault runs are left to
+# KERNEL_SERIES=6.12 make vm-test, make stress and make fuzz-vm.
+SECOND_KERNEL="bar datapath datapath-badinput datapath-fabrics nvmeof netlink volume fuzz show
+	metrics cufile trace module-reload provider-remove route-safety privileges
+	tests-flat/datapath-flat tests-flat/multipath-head tests-flat/volume-native
+	tests-rails/volume-flap tests-rails/daemon-config tests-rails/daemon-qos tests-rails/diagnose"
+
+# vm_tests DIR: the guest paths of the tests of DIR (tests, tests-flat,
+# tests-rails) to run: all of them, or those named in ONLY.
+vm_tests() {
+	local dir=$1 t name
+	for t in selftests/vm/"$dir"/*.sh; do
+		name=${t#selftests/vm/}
+		name=${name%.sh}
+		if [ -n "${ONLY:-}" ]; then
+			case " $(echo $ONLY) " in
+			*" ${name#tests/} "* | *" $name "*) ;;
+			*) continue ;;
+			esac
+		fi
+		printf '/src/%s ' "$t"
+	done
+}
+
 suite_vm() {
-	local kdir work append start
-	vm_prepare vm || return
+	local kdir work append start kv name=vm-$KERNEL_SERIES
+	vm_prepare "$name" || return
 	start=$(date +%s)
-	run_guest "vm" "$work" "$(ls selftests/vm/tests/*.sh | sed 's|^|/src/|' | tr '\n' ' ')" \
+	run_guest "$name" "$work" "$(vm_tests tests)" \
 		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology switch \
 		--append "$append" --timeout 1500
-	echo "# vm: guest ran for $(( $(date +%s) - start )) s"
-	host_side_checks vm "$work"
+	echo "# $name: guest ran for $(( $(date +%s) - start )) s"
+	host_side_checks "$name" "$work"
 	# The same kernel with the devices on the flat root bus: P2P refused.
 	rm -rf "$work-flat"
 	mkdir -p "$work-flat"
 	cp "$work/gpupath.ko" "$work-flat/"
 	# ... and with native NVMe multipath, as a kernel has it by default.
-	run_guest "vm-flat" "$work-flat" "$(ls selftests/vm/tests-flat/*.sh | sed 's|^|/src/|' | tr '\n' ' ')" \
+	run_guest "$name-flat" "$work-flat" "$(vm_tests tests-flat)" \
 		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology flat \
 		--append "${append/nvme_core.multipath=N/nvme_core.multipath=Y}" --timeout 600
-	host_side_checks vm-flat "$work-flat" data-only
+	host_side_checks "$name-flat" "$work-flat" data-only
 	# Two PCIe switches, each with a "GPU" and an NVMe controller, the two
 	# controllers sharing one namespace (run-vm.sh --topology rails);
 	# per-path block devices as in the switch suite.
 	rm -rf "$work-rails"
 	mkdir -p "$work-rails"
 	cp "$work/gpupath.ko" "$work-rails/"
-	run_guest "vm-rails" "$work-rails" "$(ls selftests/vm/tests-rails/*.sh | sed 's|^|/src/|' | tr '\n' ' ')" \
+	run_guest "$name-rails" "$work-rails" "$(vm_tests tests-rails)" \
 		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology rails \
 		--append "$append" --timeout 1500
-	host_side_checks vm-rails "$work-rails" data-only
+	host_side_checks "$name-rails" "$work-rails" data-only
 }
 
 # TESTS="NAME..." grouped by directory, one guest per topology.
 suite_one() {
-	local kdir work append t dir topo tests mp
+	local kdir work append t dir topo tests mp kv
 	[ -n "${TESTS:-}" ] || { notok "one: TESTS names no test"; return; }
-	vm_prepare one || return
+	vm_prepare "one-$KERNEL_SERIES" || return
 	for dir in tests tests-flat tests-rails; do
 		tests=
 		for t in $TESTS; do
@@ -328,34 +371,43 @@ suite_one() {
 		rm -rf "$work-$dir"
 		mkdir -p "$work-$dir"
 		cp "$work/gpupath.ko" "$work/nvfake.ko" "$work-$dir/"
-		run_guest "one-$dir" "$work-$dir" "$tests" --kernel "$kdir/bzImage" \
+		run_guest "one-$KERNEL_SERIES-$dir" "$work-$dir" "$tests" --kernel "$kdir/bzImage" \
 			--modroot "$kdir/modroot" --topology $topo \
 			--append "${append/nvme_core.multipath=N/nvme_core.multipath=$mp}" --timeout 1500
-		host_side_checks "one-$dir" "$work-$dir" data-only
+		host_side_checks "one-$KERNEL_SERIES-$dir" "$work-$dir" data-only
 	done
 }
 
-suite_dkms() {
-	local stock rel work tree ko
-	stock=$(selftests/vm/stock-kernel.sh) || { notok "dkms: fetch Debian's stock kernel"; return; }
+# dkms_series SERIES: DKMS builds the module against Debian's stock headers
+# of SERIES, and the stock kernel boots with it (no P2PDMA there).
+dkms_series() {
+	local series=$1 stock rel work tree ko name=dkms-$1
+	stock=$(KERNEL_SERIES=$series selftests/vm/stock-kernel.sh) ||
+		{ notok "$name: fetch Debian's stock $series kernel"; return; }
 	rel=$(cat "$stock/release")
-	check "dkms: user space and test helpers build" $MAKE userspace test-bins || return
-	tree=$build/dkms
+	tree=$build/dkms-$series
 	rm -rf "$tree"
-	check "dkms: dkms build against linux-headers-$rel (P2PDMA off there)" \
+	check "$name: dkms build against linux-headers-$rel (P2PDMA off there)" \
 		selftests/vm/dkms-build.sh "$tree" "$rel" || return
 	ko=$(find "$tree/tree" -name gpupath.ko -path "*/$rel/*" | head -n 1)
-	[ -n "$ko" ] || { notok "dkms: no gpupath.ko in the DKMS tree"; return; }
-	work=$build/vm-stock
+	[ -n "$ko" ] || { notok "$name: no gpupath.ko in the DKMS tree"; return; }
+	work=$build/vm-stock-$series
 	rm -rf "$work"
 	mkdir -p "$work"
 	cp "$ko" "$work/gpupath.ko"
-	run_guest "stock" "$work" \
+	run_guest "stock-$series" "$work" \
 		"/src/selftests/vm/tests/show.sh /src/selftests/vm/tests/module-reload.sh /src/selftests/vm/tests/bar.sh /src/selftests/vm/tests/trace.sh" \
 		--kernel "$stock/vmlinuz" --modroot "$stock/modroot" --topology flat \
 		--modules configfs,virtio_pci,9pnet_virtio,9p,nvme \
 		--append "EXPECT_P2PDMA=0" --timeout 600
-	host_side_checks stock "$work"
+	host_side_checks "stock-$series" "$work"
+}
+
+suite_dkms() {
+	check "dkms: user space and test helpers build" $MAKE userspace test-bins || return
+	dkms_series 6.1
+	dkms_series 6.12
+	selftests/vm/dkms-exclude.sh "$build/dkms-exclude"
 }
 
 # The Debian packages on this machine: make deb, dpkg -i, DKMS builds the
@@ -401,23 +453,51 @@ suite_deb() {
 		'dpkg -P gpupath gpupath-dkms >/dev/null && [ ! -e /etc/gpupath/gpupath.conf ]'
 }
 
+# The second kernel of "all": its test kernel, built in the background (at
+# low priority, while the first kernel's guests run) when it is not cached,
+# then the tests of SECOND_KERNEL on it.
+second_kernel_build() {
+	KERNEL_SERIES=6.12 nice -n 19 selftests/vm/build-kernel.sh >/dev/null 2>"$build/log/kernel-6.12.log" &
+}
+
+suite_vm2() {
+	KERNEL_SERIES=6.12 ONLY=$SECOND_KERNEL suite_vm
+}
+
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=(all)
-[ "${suites[*]}" = all ] && suites=(host static vm dkms deb)
+if [ "${suites[*]}" = all ]; then
+	suites=(host static vm vm2 dkms deb)
+	[ "$KERNEL_SERIES" = 6.1 ] || die "make test runs both kernels: leave KERNEL_SERIES unset"
+fi
 log=$build/test.log
 : >"$log"
+mkdir -p "$build/log"
 start=$(date +%s)
+times=()
 for s in "${suites[@]}"; do
 	case $s in
-	host | static | vm | dkms | deb | fuzz | stress | one) ;;
+	host | static | vm | vm2 | dkms | deb | fuzz | stress | one) ;;
 	*) die "unknown suite '$s' (host, static, vm, dkms, deb, fuzz, stress, one, all)" ;;
 	esac
+	[ $s = vm ] && [ "${suites[*]}" != "${suites[*]/vm2/}" ] && second_kernel_build
 	echo "# suite $s"
+	t0=$(date +%s)
 	"suite_$s" 2>&1 | tee -a "$log"
+	label=$s
+	case $s in
+	vm | one) label="$s ($KERNEL_SERIES, $KERNEL_VARIANT)" ;;
+	fuzz | stress) label="$s ($KERNEL_SERIES, ${KERNEL_VARIANT_LONG:-debug})" ;;
+	vm2) label="vm (6.12, second kernel)" ;;
+	esac
+	times+=("$(printf '#   %-28s %5d s' "$label" $(( $(date +%s) - t0 )))")
 done
+wait
 pass=$(grep -a -c -E '^ok ' "$log")
 skip=$(grep -a -c -E '^ok .*# SKIP' "$log")
 fail=$(grep -a -c -E '^not ok ' "$log")
+echo "# time of each phase:"
+printf '%s\n' "${times[@]}"
 echo "# ${suites[*]}: $(( $(date +%s) - start )) s"
 echo "$((pass - skip)) passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

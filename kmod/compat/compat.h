@@ -10,8 +10,17 @@
 #include <linux/module.h>
 #include <linux/version.h>
 
+/*
+ * The supported range, the same as BUILD_EXCLUSIVE_KERNEL in dkms.conf: the
+ * 6.1 and 6.12 LTS series are built and tested, the kernels between them are
+ * covered by the helpers below. A later kernel is refused rather than built
+ * against APIs nobody has checked.
+ */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
-#error "gpupath needs Linux 6.1 or later"
+#error "gpupath supports Linux 6.1 to 6.12: this kernel is older"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#error "gpupath supports Linux 6.1 to 6.12: this kernel is newer"
 #endif
 
 /* vm_flags became read-only behind helpers in 6.3. */
@@ -42,6 +51,7 @@ static inline long gpupath_compat_pin_user_pages(unsigned long start, unsigned l
  * fmode_t until 6.5, with blk_mode_t and holder ops until 6.8, a handle in
  * 6.8, a struct file from 6.9.
  */
+#include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 
 struct gpupath_compat_bdev {
@@ -113,9 +123,51 @@ static inline void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h, void
 #endif
 
 /*
- * A bio-based queue's features: queue flags until 6.11, then features in
- * the queue limits.
+ * A bio-based disk that stacks on other block devices, and its features
+ * (write cache, FUA, stable pages, no-wait submission). Until 6.11 features
+ * are queue flags set on the live queue; from 6.11 they are bits of the
+ * queue limits (probe: BLK_FEAT_NOWAIT), changed in an update of the limits
+ * (probe: queue_limits_stack_bdev, 6.9), which from 6.9 blk_alloc_disk()
+ * also takes (probe). Each returns the disk or an ERR_PTR.
  */
+#ifdef GPUPATH_COMPAT_ALLOC_DISK_LIMITS
+static inline struct gendisk *gpupath_compat_alloc_stacking_disk(void)
+{
+	struct queue_limits lim;
+
+	blk_set_stacking_limits(&lim);
+	return blk_alloc_disk(&lim, NUMA_NO_NODE);
+}
+#else
+static inline struct gendisk *gpupath_compat_alloc_stacking_disk(void)
+{
+	struct gendisk *disk = blk_alloc_disk(NUMA_NO_NODE);
+
+	if (!disk)
+		return ERR_PTR(-ENOMEM);
+	blk_set_stacking_limits(&disk->queue->limits);
+	return disk;
+}
+#endif
+
+#ifdef GPUPATH_COMPAT_BLK_FEATURES
+static inline void gpupath_compat_disk_features(struct gendisk *disk, bool wc, bool fua,
+						bool stable, bool nowait)
+{
+	struct queue_limits lim = queue_limits_start_update(disk->queue);
+
+	lim.features &= ~(BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA | BLK_FEAT_STABLE_WRITES |
+			  BLK_FEAT_NOWAIT | BLK_FEAT_ROTATIONAL);
+	if (wc)
+		lim.features |= BLK_FEAT_WRITE_CACHE | (fua ? BLK_FEAT_FUA : 0);
+	if (stable)
+		lim.features |= BLK_FEAT_STABLE_WRITES;
+	if (nowait)
+		lim.features |= BLK_FEAT_NOWAIT;
+	/* Only features change: the limits are those the paths gave. */
+	WARN_ON_ONCE(queue_limits_commit_update(disk->queue, &lim));
+}
+#else
 static inline void gpupath_compat_queue_flag(struct request_queue *q, unsigned int flag, bool on)
 {
 	if (on)
@@ -124,20 +176,42 @@ static inline void gpupath_compat_queue_flag(struct request_queue *q, unsigned i
 		blk_queue_flag_clear(flag, q);
 }
 
-static inline void gpupath_compat_queue_nowait(struct request_queue *q, bool on)
+static inline void gpupath_compat_disk_features(struct gendisk *disk, bool wc, bool fua,
+						bool stable, bool nowait)
 {
-	gpupath_compat_queue_flag(q, QUEUE_FLAG_NOWAIT, on);
+	blk_queue_write_cache(disk->queue, wc, wc && fua);
+	gpupath_compat_queue_flag(disk->queue, QUEUE_FLAG_STABLE_WRITES, stable);
+	gpupath_compat_queue_flag(disk->queue, QUEUE_FLAG_NOWAIT, nowait);
+	gpupath_compat_queue_flag(disk->queue, QUEUE_FLAG_NONROT, true);
 }
+#endif
 
-static inline void gpupath_compat_queue_stable_writes(struct request_queue *q, bool on)
+/*
+ * The disk takes a device's limits (the strictest of both) with its queue
+ * frozen; its read-ahead follows the new I/O size.
+ */
+#ifdef GPUPATH_COMPAT_LIMITS_UPDATE
+static inline int gpupath_compat_stack_bdev(struct gendisk *disk, struct block_device *bdev)
 {
-	gpupath_compat_queue_flag(q, QUEUE_FLAG_STABLE_WRITES, on);
-}
+	struct queue_limits lim = queue_limits_start_update(disk->queue);
+	int ret;
 
-static inline void gpupath_compat_queue_write_cache(struct request_queue *q, bool wc, bool fua)
-{
-	blk_queue_write_cache(q, wc, fua);
+	queue_limits_stack_bdev(&lim, bdev, 0, disk->disk_name);
+	blk_mq_freeze_queue(disk->queue);
+	ret = queue_limits_commit_update(disk->queue, &lim);
+	blk_mq_unfreeze_queue(disk->queue);
+	return ret;
 }
+#else
+static inline int gpupath_compat_stack_bdev(struct gendisk *disk, struct block_device *bdev)
+{
+	blk_mq_freeze_queue(disk->queue);
+	blk_stack_limits(&disk->queue->limits, &bdev_get_queue(bdev)->limits, 0);
+	blk_mq_unfreeze_queue(disk->queue);
+	disk_update_readahead(disk);
+	return 0;
+}
+#endif
 
 /* Whether a block device's driver takes P2PDMA pages in its requests. */
 static inline bool gpupath_compat_bdev_p2pdma(struct block_device *bdev)
@@ -149,6 +223,28 @@ static inline bool gpupath_compat_bdev_p2pdma(struct block_device *bdev)
 static inline struct dev_pagemap *gpupath_compat_page_pgmap(struct page *page)
 {
 	return page->pgmap;
+}
+
+/* eventfd_signal() lost its count in 6.8 (probe). */
+#include <linux/eventfd.h>
+static inline void gpupath_compat_eventfd_signal(struct eventfd_ctx *ctx)
+{
+#ifdef GPUPATH_COMPAT_EVENTFD_SIGNAL_NO_COUNT
+	eventfd_signal(ctx);
+#else
+	eventfd_signal(ctx, 1);
+#endif
+}
+
+/* A dump's parsed request attributes: in its genl_info from 6.7 (probe). */
+#include <net/genetlink.h>
+static inline struct nlattr **gpupath_compat_dump_attrs(struct netlink_callback *cb)
+{
+#ifdef GPUPATH_COMPAT_GENL_INFO_DUMP
+	return genl_info_dump(cb)->attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
 }
 
 /* BLK_STS_OFFLINE (a device that went away) came in 6.6. */

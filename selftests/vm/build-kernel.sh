@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the test kernel from Debian's linux-source-6.1 with selftests/config
+# Build the test kernel from Debian's linux-source-$KERNEL_SERIES with selftests/config
 # (plus selftests/config.debug when KERNEL_VARIANT=debug). The result is cached
 # outside the tree, keyed by source version, variant and config hash, and
 # reused until one of those changes. Prints the kernel directory on stdout:
@@ -13,17 +13,41 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/vm/lib.sh"
 
 kdir=$(kernel_dir "$top")
+ver=$(ksrc_version)
+log=$kdir/build.log
+# How far a build is: files compiled against about as many as the last
+# measured build of the series compiled.
+case $KERNEL_SERIES in
+6.1) expect=2250 ;;
+*) expect=2500 ;;
+esac
+progress() {
+	local n pct
+	n=$(grep -c '^  CC' "$log" 2>/dev/null || true)
+	n=${n:-0}
+	pct=$((n * 100 / expect))
+	[ $pct -le 99 ] || pct=99
+	echo "linux-$ver: $n of about $expect files compiled ($pct%), $(( ($(date +%s) - start) / 60 )) min"
+}
+
+mkdir -p "$(dirname "$kdir")"
+# One build of a kernel at a time (make test may have one running in the
+# background): a second caller waits for it, showing how far it is, and
+# takes the result.
+exec 9>"$kdir.lock"
+start=$(date +%s)
+while ! flock -w 30 9; do
+	msg WAIT "for the build already running: $(progress)"
+done
 if [ -f "$kdir/.done" ]; then
 	msg KERNEL "cached $(basename "$kdir")"
 	echo "$kdir"
 	exit 0
 fi
 
-ver=$(ksrc_version)
 src=$(ksrc_dir)
 rm -rf "$kdir"
 mkdir -p "$kdir/build"
-log=$kdir/build.log
 export CCACHE_DIR=${CCACHE_DIR:-$GPUPATH_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export KBUILD_BUILD_TIMESTAMP=gpupath KBUILD_BUILD_USER=gpupath KBUILD_BUILD_HOST=gpupath
@@ -60,7 +84,16 @@ done < <(variant_fragments "$top" | xargs cat)
 
 msg BUILD "linux-$ver ($(nproc) jobs, log $log)"
 start=$(date +%s)
-kmake bzImage modules >>"$log" 2>&1 || { tail -40 "$log" >&2; die "kernel build failed, see $log"; }
+kmake bzImage modules >>"$log" 2>&1 &
+pid=$!
+next=$((start + 30))
+while kill -0 "$pid" 2>/dev/null; do
+	sleep 2
+	[ "$(date +%s)" -ge "$next" ] || continue
+	next=$((next + 30))
+	msg BUILD "$(progress)"
+done
+wait "$pid" || { tail -40 "$log" >&2; die "kernel build failed, see $log"; }
 kmake INSTALL_MOD_PATH="$kdir/modroot" INSTALL_MOD_STRIP=1 modules_install >>"$log" 2>&1 ||
 	die "modules_install failed, see $log"
 cp "$kdir/build/arch/x86/boot/bzImage" "$kdir/bzImage"

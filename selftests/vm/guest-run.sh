@@ -11,6 +11,7 @@ for t in "$@"; do
 	n=$((n + 1))
 	name=$(basename "$t" .sh)
 	start=$(date +%s)
+	echo "# run $name"
 	sh "$t" >"/tmp/$name.log" 2>&1
 	rc=$?
 	sed 's/^/# /' "/tmp/$name.log"

@@ -2,7 +2,16 @@
 # Shared settings of the VM harness scripts; sourced, not run.
 
 GPUPATH_CACHE=${GPUPATH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpupath}
-KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+# The kernel series the VM tests run (Debian 12 ships linux-source for both
+# LTS series gpupath supports) and the variant: default, or debug (KASAN,
+# lockdep, kmemleak, panic_on_warn).
+KERNEL_SERIES=${KERNEL_SERIES:-6.1}
+case $KERNEL_SERIES in
+6.1 | 6.12) ;;
+*) printf 'error: KERNEL_SERIES must be 6.1 or 6.12, not %s\n' "$KERNEL_SERIES" >&2; exit 1 ;;
+esac
+KSRC_PACKAGE=linux-source-$KERNEL_SERIES
+KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/$KSRC_PACKAGE.tar.xz}
 KERNEL_VARIANT=${KERNEL_VARIANT:-default}
 
 msg() { printf '  %-8s %s\n' "$1" "$2" >&2; }
@@ -10,14 +19,16 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Debian package version of the kernel source, part of every cache key.
 ksrc_version() {
-	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
-		die "linux-source-6.1 is not installed (run selftests/vm/setup-host.sh)"
+	dpkg-query -W -f='${Version}' "$KSRC_PACKAGE" 2>/dev/null ||
+		die "$KSRC_PACKAGE is not installed (run selftests/vm/setup-host.sh)"
 }
 
-# The config fragments that make up a variant, in merge order.
+# The config fragments that make up a variant, in merge order: the common
+# one, the series' own where it has one, then the variant's.
 variant_fragments() {
 	local top=$1
 	echo "$top/selftests/config"
+	[ ! -f "$top/selftests/config.$KERNEL_SERIES" ] || echo "$top/selftests/config.$KERNEL_SERIES"
 	case $KERNEL_VARIANT in
 	default) ;;
 	debug) echo "$top/selftests/config.debug" ;;
@@ -37,7 +48,7 @@ kernel_dir() {
 	echo "$GPUPATH_CACHE/kernel/$(ksrc_version)-$KERNEL_VARIANT-$key"
 }
 
-# The unpacked kernel source (Debian's linux-source-6.1), unpacked once into
+# The unpacked kernel source (Debian's linux-source-$KERNEL_SERIES), unpacked once into
 # the cache. Prints its directory.
 ksrc_dir() {
 	local ver src
@@ -52,6 +63,22 @@ ksrc_dir() {
 		mv "$src.tmp" "$src"
 	fi
 	echo "$src"
+}
+
+# The release of Debian's stock kernel of KERNEL_SERIES whose headers are
+# installed: linux-headers-amd64's for 6.1; for 6.12, which has no
+# metapackage in Debian 12, the newest linux-headers-6.12.*+deb12-amd64.
+stock_release() {
+	local hdr
+	case $KERNEL_SERIES in
+	6.1) hdr=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+		   grep -o 'linux-headers-[^ ,]*') ;;
+	*) hdr=$(dpkg-query -W -f='${db:Status-Status} ${Package}\n' \
+		 "linux-headers-$KERNEL_SERIES.*+deb12-amd64" 2>/dev/null |
+		 awk '$1 == "installed" { print $2 }' | sort -V | tail -n 1) ;;
+	esac
+	[ -n "$hdr" ] || die "no stock linux-headers for $KERNEL_SERIES (run selftests/vm/setup-host.sh)"
+	echo "${hdr#linux-headers-}"
 }
 
 # The module's version, from kmod/version.h.

@@ -10,9 +10,9 @@ pkgs=(
 	# user space
 	gcc g++ make pkg-config libc6-dev libnl-3-dev libnl-genl-3-dev
 	libnvme-dev libjson-c-dev
-	# test kernel, module, static checks
-	linux-source-6.1 flex bison bc libelf-dev libssl-dev ccache xz-utils
-	sparse perl dkms openssl linux-headers-amd64 kmod
+	# test kernels (both LTS series), module, static checks
+	linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev libssl-dev
+	ccache xz-utils sparse perl dkms openssl linux-headers-amd64 kmod
 	# VM and what goes into its initramfs
 	qemu-system-x86 cpio busybox-static nvme-cli iproute2 fio jq dmsetup tcpdump
 	# host-side checks, the fuzzing harnesses (libFuzzer is in libclang-rt)
@@ -26,6 +26,13 @@ for p in "${pkgs[@]}"; do
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] ||
 		missing+=("$p")
 done
+# Debian 12's stock 6.12 kernel (linux-image-6.12.*+deb12-amd64) has no
+# metapackage: its headers are the newest installed, else the newest in the
+# archive (named once the package lists are read, below).
+h612=$(dpkg-query -W -f='${db:Status-Status} ${Package}\n' \
+	'linux-headers-6.12.*+deb12-amd64' 2>/dev/null | awk '$1 == "installed" { print $2 }' |
+	sort -V | tail -n 1)
+[ -n "$h612" ] || missing+=(linux-headers-6.12)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "  SETUP    installing: ${missing[*]}" >&2
@@ -39,4 +46,10 @@ if [ "$(id -u)" != 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q >/dev/null
+if [ "${missing[-1]}" = linux-headers-6.12 ]; then
+	h612=$(apt-cache pkgnames linux-headers-6.12. | grep -E '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
+		sort -V | tail -n 1)
+	[ -n "$h612" ] || { echo "error: no linux-headers-6.12.*+deb12-amd64 in the archive" >&2; exit 1; }
+	missing[-1]=$h612
+fi
 $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

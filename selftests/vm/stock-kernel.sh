@@ -1,17 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Fetch Debian's stock kernel image that matches the installed
-# linux-headers-amd64 and unpack it (vmlinuz + modules) into the cache, to
-# boot it in the VM with a module built by DKMS. Prints the directory:
+# Fetch Debian's stock kernel image of KERNEL_SERIES that matches the
+# installed headers (linux-headers-amd64 for 6.1, the newest
+# linux-headers-6.12.*+deb12-amd64 for 6.12) and unpack it (vmlinuz +
+# modules) into the cache, to boot it in the VM with a module built by DKMS.
+# Prints the directory:
 #   DIR/vmlinuz, DIR/modroot/lib/modules/RELEASE, DIR/release
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/vm/lib.sh"
 
-hdr=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null | grep -o 'linux-headers-[^ ,]*') ||
-	die "linux-headers-amd64 is not installed"
-release=${hdr#linux-headers-}
+release=$(stock_release) || exit 1
 dir=$GPUPATH_CACHE/stock/$release
 if [ ! -f "$dir/.done" ]; then
 	msg FETCH "linux-image-$release"

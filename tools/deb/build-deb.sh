@@ -68,8 +68,13 @@ if [ "\$1" = configure ]; then
 		[ -d "\$k" ] || continue
 		k=\${k%/build}
 		k=\${k##*/}
-		dkms install -m gpupath -v $ver -k "\$k" ||
-			echo "gpupath-dkms: could not build for \$k (see above)" >&2
+		rc=0
+		dkms install -m gpupath -v $ver -k "\$k" || rc=\$?
+		case \$rc in
+		0) ;;
+		77) echo "gpupath-dkms: skipped \$k: gpupath supports Linux 6.1 to 6.12" >&2 ;;
+		*) echo "gpupath-dkms: could not build for \$k (see above)" >&2 ;;
+		esac
 	done
 fi
 exit 0
