@@ -180,9 +180,10 @@ run_guest() {
 	shift 3
 	# Each test's name as it starts, and its result, while the guest runs.
 	: >"$work/tap.log"
-	tail -n +1 -F "$work/tap.log" 2>/dev/null > >(sed -un \
+	# (The sed is set up before tail's stderr goes: it keeps this one.)
+	tail -n +1 -F "$work/tap.log" > >(sed -un -e 's/\r$//' \
 		-e "s/^# run \(.*\)/  TEST     $name: \1/p" \
-		-e "s/^\(not ok\|ok\) [0-9]* \([^ ]*\)\(.*\)/  TEST     $name: \2 \1\3/p" >&2) &
+		-e "s/^\(not ok\|ok\) [0-9]* \([^ ]*\)\(.*\)/  TEST     $name: \2 \1\3/p" >&2) 2>/dev/null &
 	tailer=$!
 	selftests/vm/run-vm.sh --workdir "$work" "$@" -- \
 		"sh /src/selftests/vm/guest-run.sh $tests" >"$work/vm.log" 2>&1

@@ -136,6 +136,11 @@ static inline struct gendisk *gpupath_compat_alloc_stacking_disk(void)
 	struct queue_limits lim;
 
 	blk_set_stacking_limits(&lim);
+	/*
+	 * The limits are checked before any path stacks on them: a disk that
+	 * is not zoned has no zone append size (stacking would make it 0).
+	 */
+	lim.max_zone_append_sectors = 0;
 	return blk_alloc_disk(&lim, NUMA_NO_NODE);
 }
 #else

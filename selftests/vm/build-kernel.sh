@@ -19,7 +19,7 @@ log=$kdir/build.log
 # measured build of the series compiled.
 case $KERNEL_SERIES in
 6.1) expect=2250 ;;
-*) expect=2500 ;;
+*) expect=2380 ;;
 esac
 progress() {
 	local n pct

@@ -11,6 +11,8 @@
 # - an error that recurs on every path (fail_make_request on both) reaches
 #   the caller within seconds, once, and fails no path; an error on one
 #   path only is failed over and that path is taken out of use;
+# - with no queueing (queue timeout 0), a path flapping beside one that
+#   stays up never fails an I/O (a path picked in one pass);
 # - device memory refused on every path: the reason of the path closest to
 #   going direct, whatever the order of the paths;
 # - the volume takes stable pages from a path that needs them (nvme-tcp
@@ -19,13 +21,28 @@
 #   io-wq worker thread is started for them;
 # - path add and volume delete racing leave no namespace claimed;
 # - the volume's size follows its namespace resized on the target (a
-#   file-backed nvmet namespace of its own, over TCP).
+#   file-backed nvmet namespace of its own, over TCP);
+# - the volume's read-ahead follows the optimal I/O size it takes from a
+#   path (a namespace on a dm stripe, whose NOWS the host reads as io_opt).
 . /src/selftests/vm/guest-lib.sh
 
 MiB=1048576
 load_module
 prov=$(bind_bar) || fail "no provider"
 NQN2=nqn.2026-11.io.gpupath:resize
+NQN3=nqn.2026-11.io.gpupath:stripe
+stripe_teardown() {
+	nvme disconnect -n $NQN3 >/dev/null 2>&1 || true
+	rm -f $CFG/ports/2/subsystems/$NQN3
+	if [ -d $CFG/subsystems/$NQN3 ]; then
+		echo 0 >$CFG/subsystems/$NQN3/namespaces/1/enable
+		rmdir $CFG/subsystems/$NQN3/namespaces/1 $CFG/subsystems/$NQN3
+	fi
+	dmsetup --noudevsync remove gpstripe 2>/dev/null
+	for l in $LOOPS; do losetup -d "$l"; done
+	LOOPS=
+	rm -f /tmp/stripe0.img /tmp/stripe1.img
+}
 resize_teardown() {
 	nvme disconnect -n $NQN2 >/dev/null 2>&1 || true
 	rm -f $CFG/ports/2/subsystems/$NQN2
@@ -37,6 +54,7 @@ resize_teardown() {
 cleanup() {
 	volumes_del_all
 	resize_teardown
+	stripe_teardown
 	fabric_teardown
 	unbind_bar
 }
@@ -104,6 +122,27 @@ wait_for 10 sh -c "$GP volume show $vol -j | jq -e '.usable == 2'" ||
 	fail "the RDMA path did not come back"
 note "an error on one path: failed over, path back"
 
+# ---- no queueing: a flapping path beside a healthy one fails nothing ------
+$GP volume set "$vol" queue-timeout 0 || fail "queue-timeout 0"
+for pol in round-robin weighted; do
+	$GP volume set "$vol" policy $pol || fail "policy $pol"
+	(while :; do $GP path set "$p2" state down; $GP path set "$p2" state up; done) \
+		>/dev/null 2>&1 &
+	flapper=$!
+	bad=0 n=0
+	while [ $n -lt 300 ]; do
+		dd if="$VOL" of=/tmp/flap.out bs=4k count=1 skip=$((n % 64)) iflag=direct \
+			2>/dev/null || bad=$((bad + 1))
+		n=$((n + 1))
+	done
+	kill $flapper
+	wait $flapper 2>/dev/null
+	$GP path set "$p2" state up
+	note "$pol, queue timeout 0, path $p2 flapping: $bad of $n reads failed"
+	[ $bad = 0 ] || fail "$bad reads failed although path $p1 stayed up ($pol)"
+done
+$GP volume set "$vol" queue-timeout 30000 policy round-robin || fail "volume set"
+
 # ---- the reason of the path closest to direct -----------------------------
 # TCP was added first: still virtual-dma (an RDMA device without DMA is
 # closer to direct than a transport that copies).
@@ -164,6 +203,50 @@ $GP path add "$vol" "$RDMA" >/dev/null || fail "the namespace stayed claimed aft
 $GP volume del "$vol" || fail "volume del"
 note "20 path add / volume del races: nothing left claimed"
 
+# ---- read-ahead follows the stacked optimal I/O size -----------------------
+# Two 32 MiB loop devices striped in 128 KiB chunks: io_opt 256 KiB, which
+# nvmet gives as NOWS and the host's namespace takes as io_opt again.
+LOOPS=
+for i in 0 1; do
+	truncate -s 32M /tmp/stripe$i.img
+	LOOPS="$LOOPS $(losetup -f --show /tmp/stripe$i.img)" || fail "losetup"
+done
+set -- $LOOPS
+echo "0 $((64 * 2048)) striped 2 256 $1 0 $2 0" | dmsetup --noudevsync create gpstripe ||
+	fail "dm stripe"
+mkdir $CFG/subsystems/$NQN3 &&
+echo 1 >$CFG/subsystems/$NQN3/attr_allow_any_host &&
+mkdir $CFG/subsystems/$NQN3/namespaces/1 &&
+echo -n /dev/mapper/gpstripe >$CFG/subsystems/$NQN3/namespaces/1/device_path &&
+echo 1 >$CFG/subsystems/$NQN3/namespaces/1/enable &&
+ln -s $CFG/subsystems/$NQN3 $CFG/ports/2/subsystems/$NQN3 || fail "nvmet stripe namespace"
+nvme connect -t tcp -a 10.99.0.1 -s 4421 -n $NQN3 >/dev/null || fail "connect $NQN3"
+subsys_ns() {
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/subsysnqn")" = "$1" ] || continue
+		for d in "$c"/nvme*n*; do
+			[ -b "/dev/${d##*/}" ] && { echo "${d##*/}"; return 0; }
+		done
+	done
+	return 1
+}
+wait_for 20 subsys_ns $NQN3 || fail "no namespace of $NQN3"
+SNS=$(subsys_ns $NQN3)
+opt=$(cat /sys/block/$SNS/queue/optimal_io_size)
+ra=$(cat /sys/block/$SNS/queue/read_ahead_kb)
+[ "$opt" = $((256 * 1024)) ] || fail "the striped namespace's io_opt is $opt, not 256 KiB"
+volume_new
+vra0=$(cat /sys/block/${VOL#/dev/}/queue/read_ahead_kb)
+$GP path add "$vol" "/dev/$SNS" >/dev/null || fail "path add /dev/$SNS"
+vopt=$(cat /sys/block/${VOL#/dev/}/queue/optimal_io_size)
+vra=$(cat /sys/block/${VOL#/dev/}/queue/read_ahead_kb)
+note "namespace $SNS: io_opt $opt, read_ahead_kb $ra; volume: io_opt $vopt, read_ahead_kb $vra0 -> $vra"
+[ "$vopt" = "$opt" ] || fail "the volume did not take the path's io_opt"
+[ "$vra" = "$ra" ] && [ "$vra" -gt "$vra0" ] ||
+	fail "the volume's read-ahead ($vra KiB) did not follow its io_opt (the path has $ra KiB)"
+$GP volume del "$vol" || fail "volume del"
+stripe_teardown
+
 # ---- the size follows the namespace ---------------------------------------
 truncate -s 64M /tmp/resize.img
 mkdir $CFG/subsystems/$NQN2 &&
@@ -174,17 +257,8 @@ echo 1 >$CFG/subsystems/$NQN2/namespaces/1/buffered_io &&
 echo 1 >$CFG/subsystems/$NQN2/namespaces/1/enable &&
 ln -s $CFG/subsystems/$NQN2 $CFG/ports/2/subsystems/$NQN2 || fail "nvmet file namespace"
 nvme connect -t tcp -a 10.99.0.1 -s 4421 -n $NQN2 >/dev/null || fail "connect $NQN2"
-resized_ns() {
-	for c in /sys/class/nvme/nvme*; do
-		[ "$(cat "$c/subsysnqn")" = $NQN2 ] || continue
-		for d in "$c"/nvme*n*; do
-			[ -b "/dev/${d##*/}" ] && { echo "${d##*/}"; return 0; }
-		done
-	done
-	return 1
-}
-wait_for 20 resized_ns || fail "no namespace of $NQN2"
-RNS=$(resized_ns)
+wait_for 20 subsys_ns $NQN2 || fail "no namespace of $NQN2"
+RNS=$(subsys_ns $NQN2)
 volume_new
 $GP path add "$vol" "/dev/$RNS" >/dev/null || fail "path add /dev/$RNS"
 [ "$(cat /sys/block/${VOL#/dev/}/size)" = $((64 * 2048)) ] || fail "volume size before"
