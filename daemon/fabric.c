@@ -594,8 +594,7 @@ static void assemble_ns(struct gpupath_ctl *ctl, struct gpupath_volume **vols, s
 		vconf.wwid = wwid;
 		r = gpupath_ctl_volume_add(ctl, &vconf, &(*vols)[*nvols]);
 		if (r < 0) {
-			log_errno(r, "volume for %s (%s): %s", disk, wwid,
-				  gpupath_ctl_errmsg(ctl) ?: "");
+			log_errno_why(r, gpupath_ctl_errmsg(ctl), "volume for %s (%s)", disk, wwid);
 			return;
 		}
 		vol = &(*vols)[(*nvols)++];
@@ -604,7 +603,7 @@ static void assemble_ns(struct gpupath_ctl *ctl, struct gpupath_volume **vols, s
 	snprintf(dev, sizeof(dev), "/dev/%s", disk);
 	r = gpupath_ctl_path_add(ctl, vol->id, dev, &pconf, &path);
 	if (r < 0) {
-		log_errno(r, "path %s of %s: %s", disk, vol->name, gpupath_ctl_errmsg(ctl) ?: "");
+		log_errno_why(r, gpupath_ctl_errmsg(ctl), "path %s of %s", disk, vol->name);
 		return;
 	}
 	log_info("path %u: %s into %s (rail %u)", path.id, disk, vol->name, c->rep.rail);

@@ -65,14 +65,32 @@ void log_msg(int prio, const char *fmt, ...)
 	va_end(ap);
 }
 
-int log_errno(int r, const char *fmt, ...)
+static int log_errno_ap(int r, const char *why, const char *fmt, va_list ap)
 {
 	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	log_msg(LOG_ERR, "%s: %s%s%s", msg, strerror(r < 0 ? -r : r), why ? ": " : "",
+		why ? why : "");
+	return r;
+}
+
+int log_errno(int r, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	log_errno_ap(r, NULL, fmt, ap);
 	va_end(ap);
-	log_msg(LOG_ERR, "%s: %s", msg, strerror(r < 0 ? -r : r));
+	return r;
+}
+
+int log_errno_why(int r, const char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_errno_ap(r, why, fmt, ap);
+	va_end(ap);
 	return r;
 }

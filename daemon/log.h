@@ -22,6 +22,13 @@ void log_msg(int prio, const char *fmt, ...)
 int log_errno(int r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * The same, with ": @why" after the errno's text where @why (the kernel's
+ * extended ACK message, say) is not NULL.
+ */
+int log_errno_why(int r, const char *why, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #define log_err(...)	log_msg(LOG_ERR, __VA_ARGS__)
 #define log_warn(...)	log_msg(LOG_WARNING, __VA_ARGS__)
 #define log_info(...)	log_msg(LOG_INFO, __VA_ARGS__)
