@@ -209,7 +209,8 @@ note "20 path add / volume del races: nothing left claimed"
 LOOPS=
 for i in 0 1; do
 	truncate -s 32M /tmp/stripe$i.img
-	LOOPS="$LOOPS $(losetup -f --show /tmp/stripe$i.img)" || fail "losetup"
+	l=$(losetup -f) && losetup "$l" /tmp/stripe$i.img || fail "losetup $l"
+	LOOPS="$LOOPS $l"
 done
 set -- $LOOPS
 echo "0 $((64 * 2048)) striped 2 256 $1 0 $2 0" | dmsetup --noudevsync create gpstripe ||
