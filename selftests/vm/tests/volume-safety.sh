@@ -213,12 +213,17 @@ for i in 0 1; do
 	LOOPS="$LOOPS $l"
 done
 set -- $LOOPS
-echo "0 $((64 * 2048)) striped 2 256 $1 0 $2 0" | dmsetup --noudevsync create gpstripe ||
+dmsetup --noudevsync create gpstripe --table "0 $((64 * 2048)) striped 2 256 $1 0 $2 0" ||
 	fail "dm stripe"
+STRIPE=
+for d in /sys/block/dm-*; do
+	[ "$(cat "$d/dm/name")" = gpstripe ] && STRIPE=/dev/${d##*/}
+done
+[ -b "$STRIPE" ] || fail "no block device for gpstripe"
 mkdir $CFG/subsystems/$NQN3 &&
 echo 1 >$CFG/subsystems/$NQN3/attr_allow_any_host &&
 mkdir $CFG/subsystems/$NQN3/namespaces/1 &&
-echo -n /dev/mapper/gpstripe >$CFG/subsystems/$NQN3/namespaces/1/device_path &&
+echo -n "$STRIPE" >$CFG/subsystems/$NQN3/namespaces/1/device_path &&
 echo 1 >$CFG/subsystems/$NQN3/namespaces/1/enable &&
 ln -s $CFG/subsystems/$NQN3 $CFG/ports/2/subsystems/$NQN3 || fail "nvmet stripe namespace"
 nvme connect -t tcp -a 10.99.0.1 -s 4421 -n $NQN3 >/dev/null || fail "connect $NQN3"
