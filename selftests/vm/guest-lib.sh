@@ -167,15 +167,18 @@ fabric_common() {
 # fabric_ns TRANSPORT: the namespace device of the controller on that
 # transport; fabric_connect TRANSPORT PORT: connect to fabric_setup's target
 # there and wait for the namespace.
-fabric_ns() {
+# ctrl_ns ATTR VALUE: the name of the namespace device of the first
+# controller whose sysfs ATTR (transport, subsysnqn) is VALUE.
+ctrl_ns() {
 	for c in /sys/class/nvme/nvme*; do
-		[ "$(cat "$c/transport")" = "$1" ] || continue
+		[ "$(cat "$c/$1")" = "$2" ] || continue
 		for d in "$c"/nvme*n*; do
-			[ -b "/dev/${d##*/}" ] && { echo "/dev/${d##*/}"; return 0; }
+			[ -b "/dev/${d##*/}" ] && { echo "${d##*/}"; return 0; }
 		done
 	done
 	return 1
 }
+fabric_ns() { _ns=$(ctrl_ns transport "$1") && echo "/dev/$_ns"; }
 fabric_connect() {
 	nvme connect -t "$1" -a 10.99.0.1 -s "$2" -n $NQN >/dev/null || fail "$1: connect"
 	wait_for 20 fabric_ns "$1" || fail "$1: no namespace"

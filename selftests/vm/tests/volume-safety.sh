@@ -227,17 +227,8 @@ echo -n "$STRIPE" >$CFG/subsystems/$NQN3/namespaces/1/device_path &&
 echo 1 >$CFG/subsystems/$NQN3/namespaces/1/enable &&
 ln -s $CFG/subsystems/$NQN3 $CFG/ports/2/subsystems/$NQN3 || fail "nvmet stripe namespace"
 nvme connect -t tcp -a 10.99.0.1 -s 4421 -n $NQN3 >/dev/null || fail "connect $NQN3"
-subsys_ns() {
-	for c in /sys/class/nvme/nvme*; do
-		[ "$(cat "$c/subsysnqn")" = "$1" ] || continue
-		for d in "$c"/nvme*n*; do
-			[ -b "/dev/${d##*/}" ] && { echo "${d##*/}"; return 0; }
-		done
-	done
-	return 1
-}
-wait_for 20 subsys_ns $NQN3 || fail "no namespace of $NQN3"
-SNS=$(subsys_ns $NQN3)
+wait_for 20 ctrl_ns subsysnqn $NQN3 || fail "no namespace of $NQN3"
+SNS=$(ctrl_ns subsysnqn $NQN3)
 opt=$(cat /sys/block/$SNS/queue/optimal_io_size)
 ra=$(cat /sys/block/$SNS/queue/read_ahead_kb)
 [ "$opt" = $((256 * 1024)) ] || fail "the striped namespace's io_opt is $opt, not 256 KiB"
@@ -263,8 +254,8 @@ echo 1 >$CFG/subsystems/$NQN2/namespaces/1/buffered_io &&
 echo 1 >$CFG/subsystems/$NQN2/namespaces/1/enable &&
 ln -s $CFG/subsystems/$NQN2 $CFG/ports/2/subsystems/$NQN2 || fail "nvmet file namespace"
 nvme connect -t tcp -a 10.99.0.1 -s 4421 -n $NQN2 >/dev/null || fail "connect $NQN2"
-wait_for 20 subsys_ns $NQN2 || fail "no namespace of $NQN2"
-RNS=$(subsys_ns $NQN2)
+wait_for 20 ctrl_ns subsysnqn $NQN2 || fail "no namespace of $NQN2"
+RNS=$(ctrl_ns subsysnqn $NQN2)
 volume_new
 $GP path add "$vol" "/dev/$RNS" >/dev/null || fail "path add /dev/$RNS"
 [ "$(cat /sys/block/${VOL#/dev/}/size)" = $((64 * 2048)) ] || fail "volume size before"
