@@ -187,11 +187,16 @@ rails)
 *) die "run-vm.sh: --topology must be switch, flat or rails" ;;
 esac
 
-cmdline="console=ttyS0 panic=-1 oops=panic nvme.use_cmb_sqes=0 $append"
+# The CPU has RDRAND and the kernel trusts it, so the random number
+# generator is ready while the boot CPU runs alone: 6.12 then flips its
+# crng_is_ready static branch before the second CPU starts. Flipped later,
+# the patch raced the other emulated CPU running get_random_u64() (an int3
+# oops under TCG, once in four 6.12 boots without this).
+cmdline="console=ttyS0 panic=-1 oops=panic random.trust_cpu=on nvme.use_cmb_sqes=0 $append"
 "$top/selftests/vm/qmp-agent.py" "$stage/qmp.sock" "$workdir" &
 agent=$!
 set +e
-timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -M q35 -m "$mem" -smp 2 \
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -M q35 -cpu qemu64,+rdrand -m "$mem" -smp 2 \
 	-display none -monitor none -no-reboot -nic none \
 	-qmp unix:"$stage/qmp.sock",server=on,wait=off \
 	-global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off \
