@@ -31,7 +31,7 @@ done
 # archive (named once the package lists are read, below).
 h612=$(dpkg-query -W -f='${db:Status-Status} ${Package}\n' \
 	'linux-headers-6.12.*+deb12-amd64' 2>/dev/null | awk '$1 == "installed" { print $2 }' |
-	sort -V | tail -n 1)
+	sort -V | tail -n 1) || true
 [ -n "$h612" ] || missing+=(linux-headers-6.12)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
