@@ -50,6 +50,10 @@ rm -rf "$kdir"
 mkdir -p "$kdir/build"
 export CCACHE_DIR=${CCACHE_DIR:-$GPUPATH_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+# Depend mode: a cache miss runs the compiler once, without the extra
+# preprocessor pass of ccache's default mode (the kernel's -Wp,-MMD gives
+# ccache the dependencies).
+export CCACHE_DEPEND=${CCACHE_DEPEND:-true}
 export KBUILD_BUILD_TIMESTAMP=gpupath KBUILD_BUILD_USER=gpupath KBUILD_BUILD_HOST=gpupath
 cc="gcc"
 command -v ccache >/dev/null && cc="ccache gcc"
