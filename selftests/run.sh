@@ -174,6 +174,14 @@ suite_static() {
 	done
 }
 
+# rng_before_smp CONSOLE: the guest's RNG became ready while its boot CPU
+# ran alone (run-vm.sh gives it RDRAND), so that the static branch flipped
+# then was patched with no other CPU running it (6.12 oopsed under TCG).
+rng_before_smp() {
+	awk '/random: crng init done/ && !c { c = NR } /smp: Bringing up secondary CPUs/ && !s { s = NR }
+	     END { exit !(c && s && c < s) }' "$1"
+}
+
 # run_guest NAME WORKDIR TESTS -- run-vm.sh options: the guest's TAP, then a
 # line for the VM itself.
 run_guest() {
@@ -194,6 +202,7 @@ run_guest() {
 	grep -a -v '^GPUPATH_EXIT=\|^# run ' "$work/tap.log" | grep -a -v '^TAP version\|^1\.\.'
 	check "$name: kernel log has no warning, BUG, KASAN, lockdep or leak report" \
 		selftests/vm/check-kernel-log.sh "$work/console.log"
+	check "$name: the RNG was ready before the second CPU started" rng_before_smp "$work/console.log"
 	if [ $rc -eq 0 ] || [ $rc -eq 1 ]; then
 		ok "$name: VM ran to the end"
 	else
