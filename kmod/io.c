@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * I/O between registered buffers and block devices, with bios built here
- * from the buffer's pages: one at a time (GPUPATH_IOC_IO, waits) or in
- * batches (GPUPATH_IOC_SUBMIT, completions reaped later). Device memory goes
- * directly or not at all: when the device's DMA engine cannot reach it the
- * I/O is refused with the reason, and counted.
+ * from the buffer's pages, or regular files, through the file system's
+ * direct I/O (file.c): one at a time (GPUPATH_IOC_IO, waits) or in batches
+ * (GPUPATH_IOC_SUBMIT, completions reaped later). Device memory goes
+ * directly or not at all: when the device's DMA engine cannot reach it, or
+ * the file system would not hand it to the device, the I/O is refused with
+ * the reason, and counted.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -19,6 +21,7 @@
 #include <linux/workqueue.h>
 
 #include "buffer.h"
+#include "file.h"
 #include "io.h"
 #include "nvidia.h"
 #include "provider.h"
@@ -36,10 +39,18 @@ static struct workqueue_struct *io_wq;
  * @node: in the file's done list once complete
  * @f: the file it was started on (a reference)
  * @buf: the buffer (a reference, dropped when reaped)
- * @bdev_file: the block device's file (a reference, dropped when reaped)
+ * @target: the block device's or regular file's file (a reference,
+ *	dropped when reaped)
+ * @bdev: the block device the data goes to: @target's, or its file
+ *	system's
+ * @is_file: @target is a regular file
  * @io: the request, with mode and reason
- * @pending: bios in flight, plus one while they are being submitted
+ * @pending: bios in flight, plus one while they are being submitted; for
+ *	a file, one for the kiocb
  * @result: 0, or the first error a bio saw, or why it never started
+ * @moved: bytes transferred once complete
+ * @iocb: a file's kiocb
+ * @bvec: a file's bvec table over the buffer's pages
  * @late_reason: a volume could not send a bio of it direct after all
  * @suspect: a bio into device memory failed with a target or transport
  *	error, which is also how a refused DMA mapping reads: to be told
@@ -54,10 +65,15 @@ struct gpupath_req {
 	struct list_head node;
 	struct gpupath_file *f;
 	struct gpupath_buf *buf;
-	struct file *bdev_file;
+	struct file *target;
+	struct block_device *bdev;
+	bool is_file;
 	struct gpupath_io io;
 	atomic_t pending;
 	int result;
+	u64 moved;
+	struct kiocb iocb;
+	struct bio_vec *bvec;
 	u32 late_reason;
 	bool suspect;
 	bool begun;
@@ -69,8 +85,11 @@ struct gpupath_req {
 
 static void trace(struct gpupath_req *req)
 {
+	struct inode *inode = file_inode(req->target);
+
 	trace_gpupath_io(req->buf->prov ? req->buf->prov->id : 0,
-			 file_inode(req->bdev_file)->i_rdev, req->io.op, req->io.dev_offset,
+			 req->is_file ? inode->i_sb->s_dev : inode->i_rdev,
+			 req->is_file ? inode->i_ino : 0, req->io.op, req->io.dev_offset,
 			 req->io.len, req->io.mode, req->io.reason, READ_ONCE(req->result));
 }
 
@@ -85,7 +104,7 @@ static void count_done(struct gpupath_req *req, int ret)
 		return;
 	}
 	atomic64_inc(&prov->stats.direct_ios);
-	atomic64_add(req->io.len, &prov->stats.direct_bytes);
+	atomic64_add(req->moved, &prov->stats.direct_bytes);
 }
 
 static void count_refused(struct gpupath_provider *prov, const struct gpupath_io *io)
@@ -99,8 +118,9 @@ static void req_free(struct gpupath_req *req)
 {
 	if (req->begun)
 		gpupath_buf_io_end(req->buf);
-	if (req->bdev_file)
-		fput(req->bdev_file);
+	kvfree(req->bvec);
+	if (req->target)
+		fput(req->target);
 	if (req->buf)
 		gpupath_buf_put(req->buf);
 	gpupath_file_put(req->f);
@@ -202,6 +222,45 @@ static void end_io(struct bio *bio)
 	req_put_pending(req);
 }
 
+/*
+ * A file I/O is complete. A direct one that failed with what a refused
+ * DMA mapping reads as from below the file system (nvme-pci: a target
+ * error; nvme-rdma: a transport error; a volume: not supported) is for
+ * classify() to tell apart. Any context.
+ */
+static void file_end_io(struct kiocb *iocb, long ret)
+{
+	struct gpupath_req *req = container_of(iocb, struct gpupath_req, iocb);
+
+	gpupath_file_done(iocb, ret);
+	if (ret < 0) {
+		if (req->io.mode == GPUPATH_MODE_DIRECT &&
+		    (ret == -EREMOTEIO || ret == -EIO || ret == -EOPNOTSUPP))
+			WRITE_ONCE(req->suspect, true);
+		req->result = ret;
+	} else {
+		req->moved = ret;
+	}
+	req_put_pending(req);
+}
+
+/* Hand @req to the file system; it completes through file_end_io(). */
+static int submit_file(struct gpupath_req *req)
+{
+	unsigned int nr;
+	ssize_t ret;
+
+	req->bvec = gpupath_file_bvecs(req->buf, req->io.buf_offset, req->io.len, &nr);
+	if (!req->bvec)
+		return -ENOMEM;
+	atomic_set(&req->pending, 1);
+	ret = gpupath_file_start(&req->iocb, req->target, req->io.op, req->io.dev_offset,
+				 req->bvec, nr, req->io.len, file_end_io);
+	if (ret != -EIOCBQUEUED)
+		file_end_io(&req->iocb, ret);
+	return 0;
+}
+
 /**
  * gpupath_io_refused() - a volume refuses device memory it cannot DMA
  * @bio: a bio, ended by the caller with an error right after
@@ -226,6 +285,7 @@ static void submit(struct gpupath_req *req, struct block_device *bdev, blk_opf_t
 	struct bio *bio;
 
 	atomic_set(&req->pending, 1);
+	req->moved = req->io.len;
 	blk_start_plug(&plug);
 	while (left) {
 		unsigned int nr = min_t(u64, DIV_ROUND_UP(offset_in_page(boff) + left, PAGE_SIZE),
@@ -275,21 +335,34 @@ static int check_range(const struct gpupath_io *io, struct gpupath_buf *buf,
 static int start(struct gpupath_req *req)
 {
 	struct gpupath_io *io = &req->io;
-	struct block_device *bdev = I_BDEV(req->bdev_file->f_mapping->host);
+	struct block_device *bdev = req->bdev;
 	blk_opf_t opf = (io->op == GPUPATH_IO_READ ? REQ_OP_READ : REQ_OP_WRITE) | REQ_SYNC;
-	struct gpupath_volume *vol = gpupath_volume_of_bdev(bdev);
+	struct gpupath_volume *vol = bdev ? gpupath_volume_of_bdev(bdev) : NULL;
 	bool fabrics = false;
 	int ret;
 
-	ret = check_range(io, req->buf, bdev);
+	if (req->is_file)
+		ret = gpupath_file_check(req->target, io, req->buf);
+	else
+		ret = check_range(io, req->buf, bdev);
 	if (ret)
 		return ret;
 	ret = gpupath_buf_io_begin(req->buf);
 	if (ret)
 		return ret;
 	req->begun = true;
+	/* Host memory too needs a file system that does direct I/O. */
+	if (req->is_file)
+		io->reason = gpupath_file_reason(req->target, io->op);
+	if (io->reason != GPUPATH_REASON_NONE) {
+		if (req->buf->prov)
+			count_refused(req->buf->prov, io);
+		return -EXDEV;
+	}
 	if (req->buf->type == GPUPATH_BUF_HOST) {
 		io->mode = GPUPATH_MODE_HOST;
+		if (req->is_file)
+			return submit_file(req);
 		submit(req, bdev, opf);
 		return 0;
 	}
@@ -301,6 +374,14 @@ static int start(struct gpupath_req *req)
 	if (io->reason != GPUPATH_REASON_NONE) {
 		count_refused(req->buf->prov, io);
 		return -EXDEV;
+	}
+	if (req->is_file) {
+		/*
+		 * The file system builds the bios, one plug around those of
+		 * this I/O, all of them device memory of this buffer.
+		 */
+		io->mode = GPUPATH_MODE_DIRECT;
+		return submit_file(req);
 	}
 	/*
 	 * P2P bios never merge with host-memory bios, and over a fabric a
@@ -329,7 +410,25 @@ static int may_write(struct file *bdev_file)
 	return 0;
 }
 
-/* A request for @io: the buffer found, the block device open the right way. */
+/* A block device, or a regular file on a file system with a device. */
+static int target_type(struct gpupath_req *req)
+{
+	umode_t mode = file_inode(req->target)->i_mode;
+
+	if (S_ISBLK(mode)) {
+		req->bdev = I_BDEV(req->target->f_mapping->host);
+		return 0;
+	}
+	if (S_ISDIR(mode))
+		return -EISDIR;
+	if (!S_ISREG(mode))
+		return -ENOTBLK;
+	req->is_file = true;
+	req->bdev = gpupath_file_bdev(req->target);
+	return 0;
+}
+
+/* A request for @io: the buffer found, the target open the right way. */
 static int req_new(struct gpupath_file *f, const struct gpupath_io *io,
 		   struct gpupath_req **reqp)
 {
@@ -358,13 +457,16 @@ static int req_new(struct gpupath_file *f, const struct gpupath_io *io,
 		goto err_free;
 	}
 	ret = -EBADF;
-	req->bdev_file = fget(io->fd);
-	if (!req->bdev_file)
+	/* (fget() gives no O_PATH descriptor: EBADF, as read() says.) */
+	req->target = fget(io->fd);
+	if (!req->target)
 		goto err_free;
-	if (!S_ISBLK(file_inode(req->bdev_file)->i_mode))
-		ret = -ENOTBLK;
-	else if (req->bdev_file->f_mode & need)
-		ret = io->op == GPUPATH_IO_WRITE ? may_write(req->bdev_file) : 0;
+	ret = target_type(req);
+	if (!ret && !(req->target->f_mode & need))
+		ret = io->op == GPUPATH_IO_WRITE && req->is_file &&
+		      gpupath_file_rdonly(req->target) ? -EROFS : -EBADF;
+	if (!ret && io->op == GPUPATH_IO_WRITE && !req->is_file)
+		ret = may_write(req->target);
 	if (ret)
 		goto err_free;
 	*reqp = req;
@@ -378,7 +480,7 @@ err_free:
 /* Whether device memory is out of the DMA engine's reach after all. */
 static bool route_refused(struct gpupath_req *req)
 {
-	struct block_device *bdev = I_BDEV(req->bdev_file->f_mapping->host);
+	struct block_device *bdev = req->bdev;
 	struct gpupath_volume *vol = gpupath_volume_of_bdev(bdev);
 	struct gpupath_dma dma;
 	int dist;
@@ -419,10 +521,12 @@ static void classify(struct gpupath_req *req)
  *
  * A fatal signal ends the wait; the I/O then completes on its own.
  *
- * Return: 0, -EXDEV when device memory cannot be reached directly (see
- * @io->reason), or -EINVAL, -EBADF, -ENOTBLK, -ENOENT, -EPERM (read-only
- * device), -ETXTBSY (active swap), -ENODEV (the memory was revoked), -EIO
- * and the other errors of the block layer, -EINTR when killed.
+ * Return: 0 (@io->len then holds the bytes moved), -EXDEV when device
+ * memory cannot be reached directly (see @io->reason), or -EINVAL, -EBADF,
+ * -EISDIR, -ENOTBLK, -ENOENT, -EPERM (read-only device, immutable file),
+ * -EROFS, -EFBIG, -ETXTBSY (active swap), -ENODEV (the memory was
+ * revoked), -EIO and the other errors of the block layer and the file
+ * system, -EINTR when killed.
  */
 int gpupath_io(struct gpupath_file *f, struct gpupath_io *io)
 {
@@ -454,6 +558,8 @@ int gpupath_io(struct gpupath_file *f, struct gpupath_io *io)
 	ret = req->result;
 	io->mode = ret && ret != -EXDEV ? GPUPATH_MODE_NONE : req->io.mode;
 	io->reason = req->io.reason;
+	if (!ret)
+		io->len = req->moved;
 	req_put(req);
 	return ret;
 }
@@ -496,7 +602,16 @@ int gpupath_io_submit(struct gpupath_file *f, void __user *arg)
 		ret = req_new(f, &io, &req);
 		if (ret)
 			break;
+		/*
+		 * A file system plugs each direct I/O's bios on its own: ours
+		 * would gather those of several buffers into one plug, where
+		 * bios of device memory and of host memory could merge.
+		 */
+		if (req->is_file)
+			blk_finish_plug(&plug);
 		ret = start(req);
+		if (req->is_file)
+			blk_start_plug(&plug);
 		if (ret == -EXDEV) {
 			complete_refused(req, ret);
 		} else if (ret) {
@@ -545,7 +660,7 @@ int gpupath_io_reap(struct gpupath_file *f, void __user *arg)
 		c.result = req->result;
 		c.mode = c.result && c.result != -EXDEV ? GPUPATH_MODE_NONE : req->io.mode;
 		c.reason = req->io.reason;
-		c.len = req->io.len;
+		c.len = c.result ? req->io.len : req->moved;
 		if (copy_to_user(&uc[rp.count], &c, sizeof(c))) {
 			/* Not lost: first in line for the next reap. */
 			spin_lock_irq(&f->lock);

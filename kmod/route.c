@@ -11,6 +11,7 @@
 #include <linux/blkdev.h>
 #include <linux/inet.h>
 #include <linux/inetdevice.h>
+#include <linux/major.h>
 #include <linux/pci-p2pdma.h>
 #include <net/route.h>
 
@@ -129,6 +130,11 @@ void gpupath_dma_find(struct block_device *bdev, struct gpupath_dma *dma)
 	}
 	if (ctrl && ctrl->class && !strcmp(ctrl->class->name, "nvme-subsystem")) {
 		dma->reason = GPUPATH_REASON_MULTIPATH_HEAD;
+		return;
+	}
+	/* Bio-based drivers remap to devices of their own (dm, md, zram). */
+	if (bdev->bd_disk->fops->submit_bio || MAJOR(disk_devt(bdev->bd_disk)) == LOOP_MAJOR) {
+		dma->reason = GPUPATH_REASON_STACKED_DEVICE;
 		return;
 	}
 	pci = pci_ancestor(disk);

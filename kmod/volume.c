@@ -741,6 +741,12 @@ static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 	/* Fail fast on a broken transport: the volume has other paths. */
 	if (!path->head)
 		clone->bi_opf |= REQ_FAILFAST_TRANSPORT;
+	/*
+	 * Device memory never shares a request with host memory on the path:
+	 * bios a file system built for it carry no such flag of their own.
+	 */
+	if (vio->p2p)
+		clone->bi_opf |= REQ_NOMERGE;
 	vio->start = local_clock();
 	submit_bio_noacct(clone);
 	return true;

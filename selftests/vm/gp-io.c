@@ -3,17 +3,22 @@
  * gp-io: one I/O through libgpupath between a block device and a buffer of
  * device memory (or host memory), checked against the test pattern.
  *
- *   gp-io [-p auto|direct|compat] [-o BUF_OFF] [-H] read|write PROVIDER DEVICE DEV_OFF LEN SEED
+ *   gp-io [-p auto|direct|compat] [-o BUF_OFF] [-H] [-b N] [-Z FROM]
+ *         read|write PROVIDER DEVICE DEV_OFF LEN SEED
  *
- * PROVIDER is a provider id, or "host". read: the device range is expected
+ * PROVIDER is a provider id, or "host". DEVICE is a block device or a
+ * regular file (created by a write when missing). read: the device range is expected
  * to hold pattern SEED (positions = device offsets); it is read into the
  * buffer at BUF_OFF and compared there. write: the buffer is filled with
  * that pattern and written to the device. -H holds the buffer after the
  * I/O until standard input reaches its end. -b N splits the transfer into N
  * I/Os submitted as one batch and reaped through an eventfd; with policy
- * auto, those refused are bounced one by one.
+ * auto, those refused are bounced one by one. -Z FROM: a read expects zeros
+ * (a hole) from device offset FROM on, instead of the pattern; -z: zeros
+ * are taken anywhere (a file truncated and grown under the read).
  *
- * Prints one line: mode=M reason=R [bar=B bar_offset=O] [error=E]
+ * Prints one line: mode=M reason=R [ios=N] [bar=B bar_offset=O] [len=MOVED]
+ * [error=E], len= only when fewer bytes moved than asked (a file's end).
  * Exit: 0 done and data right, 1 data wrong, 2 usage, 3 the I/O failed.
  * Device memory revoked under it (its provider removed) gets SIGBUS on the
  * next touch: that prints a line "error=..." and exits 3 as well.
@@ -21,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +62,8 @@ static int parse_policy(const char *s, enum gpupath_io_policy *p)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: gp-io [-p auto|direct|compat] [-o BUF_OFF] read|write "
-		"PROVIDER|host DEVICE DEV_OFF LEN SEED\n");
+	fprintf(stderr, "usage: gp-io [-p auto|direct|compat] [-o BUF_OFF] [-H] [-b N] [-Z FROM] "
+		"read|write PROVIDER|host DEVICE DEV_OFF LEN SEED\n");
 	return 2;
 }
 
@@ -78,15 +84,23 @@ static int get_buf(struct gpupath_dev *dev, const char *prov, size_t size,
 	return gpupath_buf_host(dev, *host, size, buf);
 }
 
-/* Compare the buffer with the pattern; the first difference is reported. */
-static int verify(const volatile uint8_t *p, uint64_t len, uint64_t seed, uint64_t pos)
+/*
+ * Compare the buffer with the pattern, zeros from device offset @zero on;
+ * the first difference is reported.
+ */
+static bool zeros_too;
+
+static int verify(const volatile uint8_t *p, uint64_t len, uint64_t seed, uint64_t pos,
+		  uint64_t zero)
 {
 	uint64_t i;
+	uint8_t want;
 
 	for (i = 0; i < len; i++) {
-		if (p[i] != pattern_byte(seed, pos + i)) {
+		want = pos + i >= zero ? 0 : pattern_byte(seed, pos + i);
+		if (p[i] != want && !(zeros_too && !p[i])) {
 			fprintf(stderr, "gp-io: mismatch at +%" PRIu64 ": 0x%02x, expected 0x%02x\n",
-				i, p[i], pattern_byte(seed, pos + i));
+				i, p[i], want);
 			return 1;
 		}
 	}
@@ -126,7 +140,7 @@ static int batch_io(struct gpupath_dev *dev, struct gpupath_buf *buf, bool rd, i
 			return -ETIMEDOUT;
 		while ((k = gpupath_reap(dev, c, 64, 0)) > 0) {
 			for (i = 0; i < (unsigned int)k; i++, got++) {
-				one = (struct gpupath_result){ c[i].mode, c[i].reason };
+				one = (struct gpupath_result){ c[i].mode, c[i].reason, c[i].len };
 				r = c[i].result;
 				/* Refused already: bounce without asking again. */
 				if (r == -EXDEV && policy == GPUPATH_POLICY_AUTO) {
@@ -166,7 +180,7 @@ static void revoked(int sig __attribute__((unused)))
 int main(int argc, char **argv)
 {
 	enum gpupath_io_policy policy = GPUPATH_POLICY_AUTO;
-	uint64_t boff = 0, doff, len, seed, i, batch = 0;
+	uint64_t boff = 0, doff, len, seed, i, batch = 0, zero = UINT64_MAX;
 	struct gpupath_result res = { 0 };
 	struct gpupath_dev *dev;
 	struct gpupath_buf *buf;
@@ -175,9 +189,13 @@ int main(int argc, char **argv)
 	uint8_t *p;
 	int c, fd, r, ret;
 
-	while ((c = getopt(argc, argv, "p:o:Hb:")) != -1) {
+	while ((c = getopt(argc, argv, "p:o:Hb:Z:z")) != -1) {
 		if (c == 'H') {
 			hold = true;
+			continue;
+		}
+		if (c == 'z') {
+			zeros_too = true;
 			continue;
 		}
 		if (c == 'b' && !parse_u64(optarg, &batch))
@@ -185,6 +203,8 @@ int main(int argc, char **argv)
 		if (c == 'p' && !parse_policy(optarg, &policy))
 			continue;
 		if (c == 'o' && !parse_u64(optarg, &boff))
+			continue;
+		if (c == 'Z' && !parse_u64(optarg, &zero))
 			continue;
 		return usage();
 	}
@@ -195,7 +215,7 @@ int main(int argc, char **argv)
 	if (!rd && strcmp(argv[optind], "write"))
 		return usage();
 
-	fd = open(argv[optind + 2], rd ? O_RDONLY : O_WRONLY);
+	fd = open(argv[optind + 2], rd ? O_RDONLY : O_WRONLY | O_CREAT, 0644);
 	if (fd < 0) {
 		fprintf(stderr, "gp-io: %s: %s\n", argv[optind + 2], strerror(errno));
 		return 3;
@@ -227,11 +247,15 @@ int main(int argc, char **argv)
 		gpupath_buf_location(buf, &bar, &off);
 		printf(" bar=%u bar_offset=%" PRIu64, bar, off + boff);
 	}
+	if (r == 0 && !batch && res.len != len)
+		printf(" len=%" PRIu64, res.len);
 	if (r < 0)
 		printf(" error=%s", strerror(-r));
 	printf("\n");
 	fflush(stdout);
-	ret = r < 0 ? 3 : rd ? verify(p, len, seed, doff) : 0;
+	if (!batch && r == 0)
+		len = res.len;
+	ret = r < 0 ? 3 : rd ? verify(p, len, seed, doff, zero) : 0;
 	while (hold && getchar() != EOF)
 		;
 	gpupath_buf_free(buf);

@@ -15,6 +15,13 @@
  * or it is refused with EOPNOTSUPP (refused: a file system that writes back
  * and evicts its pages behind a pin).
  *
+ *   io-check file PROVIDER_ID DIR RODIR
+ *
+ * bad input of file I/O, in DIR on ext4 (files used there: f, imm, app,
+ * del; f must exist) and RODIR, a read-only mount of it: each gets its exact errno, and a file
+ * deleted while open can still be read. What the files hold afterwards is
+ * the caller's to check.
+ *
  *   io-check revoke PROVIDER_ID BLOCKDEV
  *
  * allocates 1 MiB of device memory, maps it, fills it, prints "ready" and
@@ -22,6 +29,7 @@
  * Then touching the mapping gets SIGBUS, I/O on the handle ENODEV, a new
  * mapping of it ENODEV, and freeing it, unmapping and closing work.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -35,6 +43,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <linux/fs.h>
 #include <linux/gpupath.h>
 
 #include "expect.h"
@@ -148,7 +157,7 @@ static void check_io(uint32_t prov, const char *blk)
 	       EINVAL);
 	expect("io: fd -1", io(h, -1, GPUPATH_IO_READ, 0, 0, 4096), EBADF);
 	expect("io: character device", io(h, chr, GPUPATH_IO_READ, 0, 0, 4096), ENOTBLK);
-	expect("io: regular file", io(h, reg, GPUPATH_IO_READ, 0, 0, 4096), ENOTBLK);
+	expect("io: a file on procfs", io(h, reg, GPUPATH_IO_READ, 0, 0, 4096), EXDEV);
 	expect("io: write through a read-only fd", io(h, rd, GPUPATH_IO_WRITE, 0, 0, 4096), EBADF);
 	expect("io: read through a write-only fd", io(h, wr, GPUPATH_IO_READ, 0, 0, 4096), EBADF);
 	ioctl(ctl, GPUPATH_IOC_FREE, &h);
@@ -338,6 +347,88 @@ static int check_revoke(uint32_t prov, const char *blk)
 	return failures ? 1 : 0;
 }
 
+static int open_in(const char *dir, const char *name, int flags)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return open(path, flags | O_CLOEXEC, 0644);
+}
+
+static int check_file(uint32_t prov, const char *dir, const char *rodir)
+{
+	int d = open(dir, O_RDONLY | O_DIRECTORY), p = open_in(dir, "f", O_PATH);
+	int rd = open_in(dir, "f", O_RDONLY), rw = open_in(dir, "f", O_RDWR);
+	int ap = open_in(dir, "f", O_WRONLY | O_APPEND), ro = open_in(rodir, "f", O_RDONLY);
+	int imm = open_in(dir, "imm", O_RDWR | O_CREAT), app = open_in(dir, "app", O_RDWR | O_CREAT);
+	int immfl = FS_IMMUTABLE_FL, appfl = FS_APPEND_FL, none = 0;
+	int del = open_in(dir, "del", O_RDWR | O_CREAT | O_TRUNC);
+	struct gpupath_alloc a;
+	struct gpupath_io req;
+	char path[512];
+	uint64_t h;
+
+	if (d < 0 || p < 0 || rd < 0 || rw < 0 || ap < 0 || ro < 0 || imm < 0 || app < 0 ||
+	    del < 0 || alloc(prov, 1 << 20, 0, &a) < 0 || ioctl(imm, FS_IOC_SETFLAGS, &immfl) ||
+	    ioctl(app, FS_IOC_SETFLAGS, &appfl)) {
+		perror("io-check file: setup");
+		return 2;
+	}
+	h = a.handle;
+	expect("file: a directory", io(h, d, GPUPATH_IO_READ, 0, 0, 4096), EISDIR);
+	expect("file: an O_PATH descriptor", io(h, p, GPUPATH_IO_READ, 0, 0, 4096), EBADF);
+	expect("file: a write through O_RDONLY", io(h, rd, GPUPATH_IO_WRITE, 0, 0, 4096), EBADF);
+	expect("file: a write on a read-only mount", io(h, ro, GPUPATH_IO_WRITE, 0, 0, 4096),
+	       EROFS);
+	expect("file: a write to an O_APPEND descriptor", io(h, ap, GPUPATH_IO_WRITE, 0, 0, 4096),
+	       EINVAL);
+	expect("file: a negative offset", io(h, rd, GPUPATH_IO_READ, 0, 1ULL << 63, 4096), EINVAL);
+	expect("file: a read at an unaligned offset", io(h, rd, GPUPATH_IO_READ, 0, 100, 512),
+	       EINVAL);
+	expect("file: a read of an unaligned length", io(h, rd, GPUPATH_IO_READ, 0, 0, 1000),
+	       EINVAL);
+	expect("file: a write of part of a block", io(h, rw, GPUPATH_IO_WRITE, 0, 512, 512),
+	       EINVAL);
+	expect("file: an unaligned buffer offset", io(h, rd, GPUPATH_IO_READ, 100, 0, 512),
+	       EINVAL);
+	expect("file: past the buffer", io(h, rd, GPUPATH_IO_READ, 0, 0, 2 << 20), EINVAL);
+	expect("file: more than the largest I/O", io(h, rd, GPUPATH_IO_READ, 0, 0, 0x80000000ULL),
+	       EINVAL);
+	expect("file: a write past the largest file", io(h, rw, GPUPATH_IO_WRITE, 0, 1ULL << 50,
+							   4096), EFBIG);
+	/* Both opened for writing before chattr +i and +a. */
+	expect("file: a write to an immutable file", io(h, imm, GPUPATH_IO_WRITE, 0, 0, 4096),
+	       EPERM);
+	expect("file: a write to an append-only file", io(h, app, GPUPATH_IO_WRITE, 0, 0, 4096),
+	       EPERM);
+	memset(&req, 0, sizeof(req));
+	req = (struct gpupath_io){ .handle = h, .fd = rd, .op = GPUPATH_IO_READ,
+				   .dev_offset = 1 << 30, .len = 4096 };
+	expect("file: a read past the end", ioctl(ctl, GPUPATH_IOC_IO, &req), 0);
+	expect("file: ... moved 0 bytes", req.len == 0 ? 0 : -1, 0);
+	/* Deleted while open: still a file, written and read back. */
+	snprintf(path, sizeof(path), "%s/del", dir);
+	unlink(path);
+	expect("file: a write to a deleted file", io(h, del, GPUPATH_IO_WRITE, 0, 0, 65536), 0);
+	req = (struct gpupath_io){ .handle = h, .fd = del, .op = GPUPATH_IO_READ,
+				   .buf_offset = 65536, .len = 1 << 19 };
+	expect("file: a read of a deleted file", ioctl(ctl, GPUPATH_IOC_IO, &req), 0);
+	expect("file: ... moved its 64 KiB", req.len == 65536 ? 0 : -1, 0);
+	ioctl(ctl, GPUPATH_IOC_FREE, &h);
+	ioctl(imm, FS_IOC_SETFLAGS, &none);
+	ioctl(app, FS_IOC_SETFLAGS, &none);
+	close(d);
+	close(p);
+	close(rd);
+	close(rw);
+	close(ap);
+	close(ro);
+	close(imm);
+	close(app);
+	close(del);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	ctl = open("/dev/gpupath", O_RDWR);
@@ -348,11 +439,14 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 5 && !strcmp(argv[1], "host-file"))
 		return check_host_file(argv[2], argv[3], !strcmp(argv[4], "ok"));
+	if (argc == 5 && !strcmp(argv[1], "file"))
+		return check_file(strtoul(argv[2], NULL, 0), argv[3], argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "revoke"))
 		return check_revoke(strtoul(argv[2], NULL, 0), argv[3]);
 	if (argc != 3) {
 		fprintf(stderr, "usage: io-check PROVIDER_ID BLOCKDEV\n"
 			"       io-check host-file FILE BLOCKDEV ok|refused\n"
+			"       io-check file PROVIDER_ID DIR RODIR\n"
 			"       io-check revoke PROVIDER_ID BLOCKDEV\n");
 		return 2;
 	}

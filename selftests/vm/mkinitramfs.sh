@@ -8,7 +8,9 @@
 # Writes a gzip'd newc cpio archive holding:
 #   - busybox (Debian's busybox-static) with symlinks for its applets, except
 #     applets whose names collide with the real tools below;
-#   - nvme-cli, iproute2's ip, rdma and tc, fio, jq, dmsetup, tcpdump and
+#   - nvme-cli, iproute2's ip, rdma and tc, fio, jq, dmsetup, tcpdump,
+#     e2fsprogs' mke2fs, e2fsck, chattr, lsattr and e4crypt, xfsprogs'
+#     mkfs.xfs, xfs_io and xfs_repair, fsverity, and
 #     kmod (with modprobe, insmod, rmmod, lsmod, depmod and modinfo links),
 #     each with every shared library ldd lists for it, at the same absolute
 #     paths as on the host;
@@ -146,6 +148,16 @@ install_bin "$jq" /usr/bin/jq
 install_bin "$dmsetup" /usr/sbin/dmsetup /sbin/dmsetup
 install_bin "$tcpdump" /usr/bin/tcpdump /usr/sbin/tcpdump
 install_bin "$(find_tool util-linux /usr/bin/setpriv)" /usr/bin/setpriv
+install_bin "$(find_tool e2fsprogs /usr/sbin/mke2fs /sbin/mke2fs)" /usr/sbin/mke2fs \
+	/usr/sbin/mkfs.ext4 /usr/sbin/mkfs.ext3
+install_bin "$(find_tool e2fsprogs /usr/sbin/e2fsck /sbin/e2fsck)" /usr/sbin/e2fsck
+install_bin "$(find_tool e2fsprogs /usr/bin/chattr)" /usr/bin/chattr
+install_bin "$(find_tool e2fsprogs /usr/bin/lsattr)" /usr/bin/lsattr
+install_bin "$(find_tool xfsprogs /usr/sbin/mkfs.xfs /sbin/mkfs.xfs)" /usr/sbin/mkfs.xfs
+install_bin "$(find_tool xfsprogs /usr/sbin/xfs_io /usr/bin/xfs_io)" /usr/sbin/xfs_io
+install_bin "$(find_tool xfsprogs /usr/sbin/xfs_repair /sbin/xfs_repair)" /usr/sbin/xfs_repair
+install_bin "$(find_tool e2fsprogs /usr/sbin/e4crypt)" /usr/sbin/e4crypt
+install_bin "$(find_tool fsverity /usr/bin/fsverity)" /usr/bin/fsverity
 install_bin "$kmod" /usr/bin/kmod /bin/kmod \
 	/sbin/modprobe /sbin/insmod /sbin/rmmod /sbin/lsmod /sbin/depmod /sbin/modinfo
 
@@ -178,6 +190,7 @@ for d in /etc/iproute2 /usr/share/iproute2 /usr/lib/iproute2; do
 		cp -rL "$d" "$root$d"
 	fi
 done
+[ -e /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/"
 echo "$HOST_NQN" >"$root/etc/nvme/hostnqn"
 echo "$HOST_UUID" >"$root/etc/nvme/hostid"
 

@@ -15,6 +15,7 @@ pkgs=(
 	ccache xz-utils sparse perl dkms openssl linux-headers-amd64 kmod
 	# VM and what goes into its initramfs
 	qemu-system-x86 cpio busybox-static nvme-cli iproute2 fio jq dmsetup tcpdump
+	e2fsprogs xfsprogs fsverity
 	# host-side checks, the fuzzing harnesses (libFuzzer is in libclang-rt)
 	python3 clang libclang-rt-14-dev
 	# bash completion and man pages, checked on the host

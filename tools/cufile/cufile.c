@@ -72,7 +72,7 @@ struct fh {
 	int cfd;		/* for compat I/O */
 	bool bdev;
 	uint64_t size;		/* block device: bytes */
-	unsigned int lbs;	/* block device: logical block size */
+	unsigned int lbs;	/* direct I/O's unit: a block device's logical block, a file system's block */
 };
 
 struct mem {
@@ -516,6 +516,9 @@ EXPORT CUfileError_t cuFileHandleRegister(CUfileHandle_t *fhp, CUfileDescr_t *de
 		free(f);
 		return status(CU_FILE_INVALID_FILE_TYPE);
 	}
+	/* A file: whole blocks of its file system (its writes need them). */
+	if (!f->bdev)
+		f->lbs = st.st_blksize > 0 ? st.st_blksize : 4096;
 	pthread_mutex_lock(&drv.lock);
 	for (struct link *l = drv.fhs; l; l = l->next) {
 		if (((struct fh *)l)->fd == f->fd) {
@@ -779,8 +782,6 @@ static int module_io(struct fh *f, const struct target *t, size_t size, off_t fo
 static uint32_t module_refusal(const struct fh *f, const struct target *t, size_t size,
 			       off_t foff)
 {
-	if (!f->bdev)
-		return GPUPATH_REASON_NOT_BLOCK_DEVICE;
 	if (!drv.dev)
 		return GPUPATH_REASON_NO_MODULE;
 	if (!t->buf && !t->cuda)
@@ -820,7 +821,8 @@ static ssize_t run_io(struct fh *f, const struct target *t, size_t size, off_t f
 		return 0;
 	if (via_module(t, refusal)) {
 		r = module_io(f, t, size, foff, wr);
-		return r < 0 ? r : (ssize_t)size;
+		/* A file read may end at the end of the file. */
+		return r < 0 ? r : (ssize_t)last.len;
 	}
 	if (t->cuda && !drv.cuda_copy)
 		return -EOPNOTSUPP;
@@ -1029,13 +1031,17 @@ static void reap(int ms)
 	for (i = 0; i < n; i++) {
 		struct slot *s = (struct slot *)(uintptr_t)c[i].user_data;
 		ssize_t r = c[i].result;
+		/* Bytes moved: fewer at the end of a file. */
+		size_t moved = c[i].len;
 
 		/* Refused direct: bounced here, as cuFileRead() would. */
-		if (r == -EXDEV && !s->canceled)
+		if (r == -EXDEV && !s->canceled) {
 			r = module_io(s->fh, &s->t, s->len, s->p.u.batch.file_offset,
 				      s->p.opcode == CUFILE_WRITE);
+			moved = last.len;
+		}
 		pthread_mutex_lock(&drv.lock);
-		slot_done(s, r < 0 ? r : (ssize_t)s->len);
+		slot_done(s, r < 0 ? r : (ssize_t)moved);
 		pthread_mutex_unlock(&drv.lock);
 	}
 	if (n <= 0 && ms > 0 && !drv.dev)

@@ -370,6 +370,27 @@ static const char *reason_fix(uint32_t reason)
 	case GPUPATH_REASON_UNKNOWN_MEMORY:
 		return "the memory's provider is gone: free the buffer and allocate from a listed "
 		       "provider";
+	case GPUPATH_REASON_FS_UNSUPPORTED:
+		return "keep the data on ext4 (mounted as ext4) or XFS on an NVMe namespace or a "
+		       "gpupath volume";
+	case GPUPATH_REASON_FILE_DAX:
+		return "mount without -o dax (or chattr -x the file) to read it through its device";
+	case GPUPATH_REASON_FILE_ENCRYPTED:
+		return "keep data meant for device memory outside encrypted directories";
+	case GPUPATH_REASON_FILE_VERITY:
+		return "verity files are read through the page cache: copy the data to a plain file";
+	case GPUPATH_REASON_FILE_INLINE_DATA:
+		return "the file is tiny (inline in its inode): bouncing it costs nothing";
+	case GPUPATH_REASON_FILE_DATA_JOURNAL:
+		return "mount with data=ordered (the default) and chattr -j the file";
+	case GPUPATH_REASON_FILE_BLOCK_MAPPED:
+		return "the file has no extents (made on ext3): copy it to a new file on ext4";
+	case GPUPATH_REASON_FILE_REALTIME:
+		return "keep the file on the XFS data device (chattr -r, or a file system without an "
+		       "rt device)";
+	case GPUPATH_REASON_STACKED_DEVICE:
+		return "put the file system on an NVMe namespace or a gpupath volume instead of "
+		       "device mapper, md or loop";
 	default:
 		return "see gpupath provider show";
 	}

@@ -79,7 +79,7 @@ static int cuda_io(struct gpupath_dev *dev, uint32_t op, void *dptr, int fd, uin
 		if (r != -EXDEV || policy == GPUPATH_POLICY_DIRECT)
 			return r;
 	}
-	r = gpupath_bounce(dev, op, fd, dev_off, len, copy_cuda, &c);
+	r = gpupath_bounce(dev, op, fd, dev_off, len, copy_cuda, &c, &res->len);
 	if (r == 0)
 		res->mode = GPUPATH_MODE_BOUNCE;
 	return r;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libgpupath.h"
@@ -266,7 +267,37 @@ static int io_once(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int f
 
 	res->mode = io.mode;
 	res->reason = io.reason;
+	res->len = r ? 0 : io.len;
 	return r;
+}
+
+static bool regular_file(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* One chunk of a file through the page cache: bytes moved, or -errno. */
+static int64_t file_chunk(uint32_t op, int fd, void *mem, uint64_t off, uint64_t n)
+{
+	uint64_t done = 0;
+	ssize_t k;
+
+	while (done < n) {
+		if (op == GPUPATH_IO_READ)
+			k = pread(fd, (char *)mem + done, n - done, off + done);
+		else
+			k = pwrite(fd, (char *)mem + done, n - done, off + done);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			break;
+		done += k;
+	}
+	return done;
 }
 
 static int bounce_get(struct gpupath_dev *dev, struct gpupath_buf **bp)
@@ -297,11 +328,13 @@ static int bounce_get(struct gpupath_dev *dev, struct gpupath_buf **bp)
  * the device I/O for writes (to_bounce), after it for reads.
  */
 int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_off,
-		   uint64_t len, gpupath_copy_fn copy, void *arg)
+		   uint64_t len, gpupath_copy_fn copy, void *arg, uint64_t *moved)
 {
+	bool file = regular_file(fd);
 	struct gpupath_result res;
 	struct gpupath_buf *b;
 	uint64_t done = 0, n;
+	int64_t k;
 	int r;
 
 	pthread_mutex_lock(&dev->bounce_lock);
@@ -310,13 +343,24 @@ int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_of
 		n = len - done < BOUNCE_SIZE ? len - done : BOUNCE_SIZE;
 		if (op == GPUPATH_IO_WRITE)
 			r = copy(b->addr, done, n, true, arg);
-		if (r == 0)
+		if (r == 0 && file) {
+			k = file_chunk(op, fd, b->addr, dev_off + done, n);
+			r = k < 0 ? (int)k : 0;
+			/* A read reached the end of the file. */
+			if (k >= 0 && (uint64_t)k < n)
+				len = done + k;
+			n = k < 0 ? 0 : k;
+		} else if (r == 0) {
 			r = io_once(b, op, 0, fd, dev_off + done, n, &res);
-		if (r == 0 && op == GPUPATH_IO_READ)
+		}
+		if (r == 0 && n && op == GPUPATH_IO_READ)
 			r = copy(b->addr, done, n, false, arg);
-		done += n;
+		if (r == 0)
+			done += n;
 	}
 	pthread_mutex_unlock(&dev->bounce_lock);
+	if (moved)
+		*moved = done;
 	return r;
 }
 
@@ -336,11 +380,11 @@ static int copy_mapped(void *bounce, uint64_t off, uint64_t n, bool to_bounce, v
 }
 
 static int bounce_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
-		     uint64_t dev_off, uint64_t len)
+		     uint64_t dev_off, uint64_t len, uint64_t *moved)
 {
 	struct map_copy m = { (char *)buf->addr + buf_off };
 
-	return gpupath_bounce(buf->dev, op, fd, dev_off, len, copy_mapped, &m);
+	return gpupath_bounce(buf->dev, op, fd, dev_off, len, copy_mapped, &m, moved);
 }
 
 static int do_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
@@ -354,10 +398,16 @@ static int do_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
 		res = &local;
 	res->mode = GPUPATH_MODE_NONE;
 	res->reason = GPUPATH_REASON_NONE;
+	res->len = 0;
 	if (policy > GPUPATH_POLICY_COMPAT)
 		return -EINVAL;
 	if (policy != GPUPATH_POLICY_COMPAT || !buf->device) {
 		r = io_once(buf, op, buf_off, fd, dev_off, len, res);
+		/* A module from before files: through the page cache. */
+		if (r == -ENOTBLK && regular_file(fd)) {
+			res->reason = GPUPATH_REASON_NOT_BLOCK_DEVICE;
+			r = -EXDEV;
+		}
 		if (r != -EXDEV || policy == GPUPATH_POLICY_DIRECT)
 			return r;
 	}
@@ -367,7 +417,7 @@ static int do_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
 	/* Check what the kernel would check, before copying anything. */
 	if (buf_off > buf->size || len > buf->size - buf_off)
 		return -EINVAL;
-	r = bounce_io(buf, op, buf_off, fd, dev_off, len);
+	r = bounce_io(buf, op, buf_off, fd, dev_off, len, &res->len);
 	if (r == 0)
 		res->mode = GPUPATH_MODE_BOUNCE;
 	return r;

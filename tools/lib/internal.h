@@ -20,9 +20,14 @@ extern "C" {
 typedef int (*gpupath_copy_fn)(void *bounce, uint64_t off, uint64_t n, bool to_bounce,
 			       void *arg);
 
-/* Host I/O through the device's pinned bounce buffer, @copy around each chunk. */
+/*
+ * Host I/O through the device's pinned bounce buffer, @copy around each
+ * chunk: through the module for a block device, pread()/pwrite() for a
+ * regular file, where a read stops at the file's end. @moved (may be NULL)
+ * gets the bytes moved.
+ */
 int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_off,
-		   uint64_t len, gpupath_copy_fn copy, void *arg);
+		   uint64_t len, gpupath_copy_fn copy, void *arg, uint64_t *moved);
 
 /*
  * The first line of sysfs attribute @name of directory @dir, without its

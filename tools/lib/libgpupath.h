@@ -83,18 +83,22 @@ enum gpupath_io_policy {
  * Extends enum gpupath_reason: reasons the libraries find before asking the
  * module, which never sends these.
  */
-#define GPUPATH_REASON_NOT_BLOCK_DEVICE	100	/* a file: read through the file system */
+#define GPUPATH_REASON_NOT_BLOCK_DEVICE	100	/* a file, and a module that takes none */
 #define GPUPATH_REASON_UNALIGNED	101	/* not in logical blocks of the device */
 #define GPUPATH_REASON_NO_MODULE	102	/* /dev/gpupath cannot be opened */
 /* What served an I/O, and why it was not direct when it was not. */
 struct gpupath_result {
 	uint32_t mode;		/* GPUPATH_MODE_DIRECT, _HOST or _BOUNCE */
 	uint32_t reason;	/* enum gpupath_reason */
+	uint64_t len;		/* bytes moved: the length, or fewer at a file's end */
 };
 
 /*
- * Read @len bytes at @dev_off of the block device open as @fd into @buf at
- * @buf_off (write: the other way). @res may be NULL.
+ * Read @len bytes at @dev_off of the block device or regular file open as
+ * @fd into @buf at @buf_off (write: the other way). A file on ext4 or XFS
+ * goes direct as a block device does; a read there stops at the end of the
+ * file (@res->len). A file the module refuses is bounced through the file
+ * system's page cache with pread()/pwrite(). @res may be NULL.
  */
 int gpupath_read(struct gpupath_buf *buf, uint64_t buf_off, int fd, uint64_t dev_off,
 		 uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res);
@@ -172,7 +176,7 @@ struct gpupath_info {
 };
 
 /* Per-reason counters are kept for reasons below this. */
-#define GPUPATH_REASONS_KNOWN	16
+#define GPUPATH_REASONS_KNOWN	32
 /* P2P peers kept per provider (more are dropped). */
 #define GPUPATH_PEERS_MAX	32
 

@@ -155,6 +155,37 @@ static const struct {
 	[GPUPATH_REASON_UNKNOWN_MEMORY] = {
 		"unknown-memory", "device memory of no provider gpupath knows (removed, or another driver's)",
 	},
+	[GPUPATH_REASON_FS_UNSUPPORTED] = {
+		"fs-unsupported",
+		"the file is not on ext4 or XFS (tmpfs, NFS, btrfs, FUSE, ...): its file system's direct I/O is not one gpupath vouches for",
+	},
+	[GPUPATH_REASON_FILE_DAX] = {
+		"file-dax", "the file is in DAX mode: the file system copies its data with the CPU",
+	},
+	[GPUPATH_REASON_FILE_ENCRYPTED] = {
+		"file-encrypted", "the file is encrypted (fscrypt): its data is transformed on the way",
+	},
+	[GPUPATH_REASON_FILE_VERITY] = {
+		"file-verity", "the file has fs-verity: the CPU verifies its data through the page cache",
+	},
+	[GPUPATH_REASON_FILE_INLINE_DATA] = {
+		"file-inline-data", "the file's data is inline in its ext4 inode: no data blocks to DMA",
+	},
+	[GPUPATH_REASON_FILE_DATA_JOURNAL] = {
+		"file-data-journal",
+		"ext4 journals the file's data (data=journal or chattr +j): its I/O goes through the page cache",
+	},
+	[GPUPATH_REASON_FILE_BLOCK_MAPPED] = {
+		"file-block-mapped",
+		"a write to an ext4 file without extents, which ext4 may finish through the page cache",
+	},
+	[GPUPATH_REASON_FILE_REALTIME] = {
+		"file-realtime", "an XFS realtime file: its data is on the realtime device",
+	},
+	[GPUPATH_REASON_STACKED_DEVICE] = {
+		"stacked-device",
+		"the block device is a stacking or memory-backed driver gpupath cannot see through (device mapper, md, loop, zram)",
+	},
 };
 
 _Static_assert(__GPUPATH_REASON_MAX <= GPUPATH_REASONS_KNOWN,

@@ -677,6 +677,27 @@ enum gpupath_provider_type {
  * @GPUPATH_REASON_UNKNOWN_MEMORY: the pages are device memory of no
  *	provider gpupath knows now (its provider was removed, or another driver
  *	owns it): no path can be checked against it.
+ * @GPUPATH_REASON_FS_UNSUPPORTED: the file is on a file system other than
+ *	ext4 or XFS (tmpfs, NFS, btrfs, FUSE, ext2/ext3 mounted as such...),
+ *	whose direct I/O gpupath cannot vouch for.
+ * @GPUPATH_REASON_FILE_DAX: the file is in DAX mode: the file system copies
+ *	its data with the CPU, there is no device to DMA.
+ * @GPUPATH_REASON_FILE_ENCRYPTED: the file is encrypted (fscrypt): its data
+ *	is transformed on the way.
+ * @GPUPATH_REASON_FILE_VERITY: the file has fs-verity: reads are verified
+ *	by the CPU through the page cache.
+ * @GPUPATH_REASON_FILE_INLINE_DATA: an ext4 file whose data sits inline in
+ *	its inode: no data blocks to DMA.
+ * @GPUPATH_REASON_FILE_DATA_JOURNAL: ext4 journals this file's data
+ *	(data=journal, or chattr +j), so its I/O goes through the page cache.
+ * @GPUPATH_REASON_FILE_BLOCK_MAPPED: a write to an ext4 file without
+ *	extents (block-mapped, ext3 layout), which ext4 may finish through the
+ *	page cache when it fills a hole.
+ * @GPUPATH_REASON_FILE_REALTIME: an XFS realtime file: its data lives on
+ *	the realtime device, not on the file system's block device.
+ * @GPUPATH_REASON_STACKED_DEVICE: the file system's block device is a
+ *	stacking or memory-backed driver gpupath cannot see through (device
+ *	mapper, md, loop, zram).
  */
 enum gpupath_reason {
 	GPUPATH_REASON_NONE,
@@ -690,6 +711,15 @@ enum gpupath_reason {
 	GPUPATH_REASON_DMA_MAP_FAILED,
 	GPUPATH_REASON_NO_P2P_QUEUE,
 	GPUPATH_REASON_UNKNOWN_MEMORY,
+	GPUPATH_REASON_FS_UNSUPPORTED,
+	GPUPATH_REASON_FILE_DAX,
+	GPUPATH_REASON_FILE_ENCRYPTED,
+	GPUPATH_REASON_FILE_VERITY,
+	GPUPATH_REASON_FILE_INLINE_DATA,
+	GPUPATH_REASON_FILE_DATA_JOURNAL,
+	GPUPATH_REASON_FILE_BLOCK_MAPPED,
+	GPUPATH_REASON_FILE_REALTIME,
+	GPUPATH_REASON_STACKED_DEVICE,
 
 	__GPUPATH_REASON_MAX,
 	GPUPATH_REASON_MAX = __GPUPATH_REASON_MAX - 1
@@ -704,14 +734,17 @@ enum gpupath_reason {
  *	GPUPATH_A_INFO_P2PDMA_STATUS says why.
  * @GPUPATH_FEATURE_NVIDIA_P2P: the NVIDIA peer-memory API
  *	(nvidia_p2p_get_pages) is exported by a loaded NVIDIA driver.
+ * @GPUPATH_FEATURE_FILE_IO: GPUPATH_IOC_IO and GPUPATH_IOC_SUBMIT take
+ *	regular files on ext4 and XFS as well as block devices.
  * @GPUPATH_FEATURE_ALL: every bit defined so far.
  */
 enum gpupath_feature {
 	GPUPATH_FEATURE_P2PDMA_BUILT	= 1ULL << 0,
 	GPUPATH_FEATURE_P2PDMA_USABLE	= 1ULL << 1,
 	GPUPATH_FEATURE_NVIDIA_P2P	= 1ULL << 2,
+	GPUPATH_FEATURE_FILE_IO		= 1ULL << 3,
 
-	GPUPATH_FEATURE_ALL		= (1ULL << 3) - 1,
+	GPUPATH_FEATURE_ALL		= (1ULL << 4) - 1,
 };
 
 /**
@@ -842,11 +875,17 @@ enum gpupath_io_mode {
  * struct gpupath_io - GPUPATH_IOC_IO: one read or write
  * @handle: buffer handle on this file descriptor
  * @buf_offset: offset into the buffer
- * @dev_offset: byte offset on the block device
- * @len: bytes; offsets and length must be multiples of the device's
- *	logical block size, and the range must lie within buffer and device
- * @fd: an open block device; read needs it open for reading, write for
- *	writing
+ * @dev_offset: byte offset on the block device, or in the file
+ * @len: bytes; the range must lie within the buffer. A block device: the
+ *	offsets and the length are multiples of its logical block size, and
+ *	the range lies within the device. A regular file: reads in multiples
+ *	of the logical block size of the file system's device, writes in
+ *	multiples of the file system's block size; at most 0x7ffff000 bytes.
+ *	Out: GPUPATH_IOC_IO sets it to the bytes transferred, fewer than asked
+ *	only when a file read reaches the end of the file (0 past it).
+ * @fd: an open block device, or (GPUPATH_FEATURE_FILE_IO) a regular file on
+ *	ext4 or XFS, which need not be opened with O_DIRECT; read needs it
+ *	open for reading, write for writing
  * @op: enum gpupath_io_op
  * @flags: none defined, must be 0
  * @mode: out, enum gpupath_io_mode
@@ -856,9 +895,17 @@ enum gpupath_io_mode {
  *
  * Returns 0 when done. When device memory cannot be reached directly the
  * ioctl fails with EXDEV and fills @reason; nothing was transferred and the
- * caller may bounce through host memory. Other errors are the usual ones:
- * EINVAL (alignment, range, flags), EBADF (fd not open for the direction),
- * ENOTBLK (fd not a block device), ENOENT (no such handle), EIO.
+ * caller may bounce through host memory. Files are read and written by the
+ * file system's own direct I/O (it maps extents, reads holes as zeros,
+ * keeps the page cache coherent); where it would touch the data with the
+ * CPU instead, the I/O is refused the same way, with a file reason. Other
+ * errors are the usual ones: EINVAL (alignment, range, flags, a file
+ * opened with O_APPEND for a write), EBADF (fd not open for the direction,
+ * or an O_PATH descriptor), EISDIR (a directory), ENOTBLK (neither a block
+ * device nor a regular file), EROFS (a write on a read-only file system),
+ * EPERM (a read-only block device, an immutable or append-only file),
+ * ETXTBSY (active swap), EFBIG (a write past the file system's largest
+ * file), ENOENT (no such handle), EIO.
  */
 struct gpupath_io {
 	__u64 handle;
@@ -903,7 +950,8 @@ struct gpupath_submit {
  * @mode: enum gpupath_io_mode
  * @reason: enum gpupath_reason
  * @pad: 0
- * @len: bytes the I/O covered
+ * @len: the I/O's length; when it succeeded, the bytes transferred, fewer
+ *	only for a file read that reached the end of the file
  */
 struct gpupath_completion {
 	__u64 user_data;

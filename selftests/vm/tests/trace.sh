@@ -17,7 +17,7 @@ expect_io 0 'mode=host' read host $NS 0 65536 501
 expect_io 3 'error=Invalid argument' read host $NS 1 4096 501
 echo 0 >$EV/enable
 cat /sys/kernel/tracing/trace | grep gpupath_io
-grep -Eq "gpupath_io: provider=0 dev=[0-9]+:[0-9]+ op=read offset=0 len=65536 mode=host reason=0 ret=0" \
+grep -Eq "gpupath_io: provider=0 dev=[0-9]+:[0-9]+ ino=0 op=read offset=0 len=65536 mode=host reason=0 ret=0" \
 	/sys/kernel/tracing/trace || fail "no event for the read"
 grep -Eq "gpupath_io: .* offset=1 len=4096 mode=none reason=0 ret=-22" /sys/kernel/tracing/trace ||
 	fail "no event for the refused read"
