@@ -40,6 +40,8 @@ NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl
 # libnvme (Debian: libnvme-dev, whose .pc needs libjson-c-dev) for gpupathd.
 daemon/%.o: override CFLAGS += $(shell pkg-config --cflags libnvme 2>/dev/null)
 NVME_LIBS = $(shell pkg-config --libs libnvme 2>/dev/null || echo -lnvme)
+# json-c (libjson-c-dev, which libnvme pulls in) for the cuFile configuration.
+JSON_LIBS = $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 
 # CUDA, where installed: libgpupath-cuda and its check are built with it.
 NVCC ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
@@ -107,13 +109,14 @@ tools/cufile/cufile.o: override CFLAGS += -fvisibility=hidden -Itools/cufile
 tools/cufile/libgpupath-cufile.so: tools/cufile/cufile.o tools/lib/libgpupath.so
 	$(quiet) LD $@
 	$(Q)$(CC) -shared -Wl,-soname,libgpupath-cufile.so.0 -o $@.0 $< -Ltools/lib -lgpupath \
-		-ldl -pthread
+		$(JSON_LIBS) -ldl -pthread
 	$(Q)ln -sf libgpupath-cufile.so.0 $@
 
 tools/cufile/compat/libcufile.so: tools/cufile/cufile.o tools/lib/libgpupath.so
 	@mkdir -p $(@D)
 	$(quiet) LD $@
-	$(Q)$(CC) -shared -Wl,-soname,libcufile.so.0 -o $@.0 $< -Ltools/lib -lgpupath -ldl -pthread
+	$(Q)$(CC) -shared -Wl,-soname,libcufile.so.0 -o $@.0 $< -Ltools/lib -lgpupath $(JSON_LIBS) \
+		-ldl -pthread
 	$(Q)ln -sf libcufile.so.0 $@
 
 tools/lib/cuda.o: tools/lib/cuda.cu tools/lib/internal.h tools/lib/libgpupath.h

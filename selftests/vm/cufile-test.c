@@ -5,6 +5,12 @@
  * program built for NVIDIA's libcufile would be.
  *
  *   gp-cufile [-b BASE] [-o MEMOFF] PROVIDER|host FILE SEED
+ *   gp-cufile -1 LEN PROVIDER FILE SEED
+ *
+ * The second form is one cuFileRead() of LEN bytes at 0 of FILE into
+ * registered device memory: it prints "io one mode=M reason=R ret=N" and
+ * exits 0 when all LEN bytes arrived right, 1 when they did not, 3 when the
+ * read failed (ret: -1 with errno, or minus a CUfileOpError).
  *
  * FILE (a block device, or a regular file) holds pattern SEED, positions
  * being its offsets, over 4 MiB at BASE (default 0) and over its last 4 KiB;
@@ -203,6 +209,38 @@ static void batch(CUfileHandle_t fh, unsigned char *mem, unsigned long long seed
 	want("a destroyed batch", cuFileBatchIOGetStatus(b, 0, &n, ev, &t), CU_FILE_INVALID_VALUE);
 }
 
+static int one_read(const char *prov, const char *file, unsigned long long seed, size_t len)
+{
+	CUfileDescr_t d = { .type = CU_FILE_HANDLE_TYPE_OPAQUE_FD };
+	struct gpupath_buf *buf;
+	struct gpupath_cufile_io io;
+	CUfileHandle_t fh;
+	unsigned char *mem;
+	ssize_t r;
+	int fd;
+
+	if (cuFileDriverOpen().err != CU_FILE_SUCCESS || !gpupath_cufile_dev() ||
+	    gpupath_buf_alloc(gpupath_cufile_dev(), strtoul(prov, NULL, 0), len, &buf))
+		return 2;
+	mem = gpupath_buf_addr(buf);
+	fd = open(file, O_RDONLY);
+	d.handle.fd = fd;
+	if (fd < 0 || cuFileHandleRegister(&fh, &d).err != CU_FILE_SUCCESS ||
+	    cuFileBufRegister(mem, len, 0).err != CU_FILE_SUCCESS)
+		return 2;
+	r = cuFileRead(fh, mem, len, 0, 0);
+	gpupath_cufile_last(&io);
+	printf("io one mode=%s reason=%s ret=%zd%s%s\n", io.mode_name, io.reason_name, r,
+	       r == -1 ? " errno=" : "", r == -1 ? strerror(errno) : "");
+	cuFileBufDeregister(mem);
+	cuFileHandleDeregister(fh);
+	close(fd);
+	cuFileDriverClose_v2();
+	if (r < 0)
+		return 3;
+	return (size_t)r == len && same(mem, len, seed, 0) ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long seed, size, memoff = 0;
@@ -215,6 +253,9 @@ int main(int argc, char **argv)
 	int fd, version = 0, bdev, opt;
 	size_t i;
 
+	if (argc == 6 && !strcmp(argv[1], "-1"))
+		return one_read(argv[3], argv[4], strtoull(argv[5], NULL, 0),
+				strtoull(argv[2], NULL, 0));
 	while ((opt = getopt(argc, argv, "b:o:")) != -1) {
 		if (opt == 'b')
 			base = strtoull(optarg, NULL, 0);

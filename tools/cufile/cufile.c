@@ -6,19 +6,25 @@
  *  - The driver is /dev/gpupath, opened by cuFileDriverOpen() (or by the
  *    first registration or I/O) and reference-counted. Without the module
  *    every I/O goes the compat way, through the file system.
- *  - A file handle is a block device (namespace, gpupath volume: I/O through
- *    the module) or a regular file (compat). A second descriptor of the same
- *    file is opened for compat I/O: with O_DIRECT for block devices, so that
- *    no page cache stands between it and the module's bios; without it for
- *    files, so that any length and offset can be read.
+ *  - A file handle is a block device (namespace, gpupath volume) or a regular
+ *    file (ext4 and XFS go direct; the module refuses the rest with its
+ *    reason), I/O through the module either way. A second descriptor of the
+ *    same file is opened for compat I/O: with O_DIRECT for block devices, so
+ *    that no page cache stands between it and the module's bios; without it
+ *    for files, so that any length and offset can be read.
  *  - Memory is gpupath device memory (found with gpupath_buf_lookup()), host
  *    memory (pinned by cuFileBufRegister() when the module is there) or CUDA
  *    device memory (through libgpupath-cuda, loaded when installed).
- *  - cuFileRead()/cuFileWrite() go through the module when the file is a
- *    block device, the memory is a gpupath buffer and the I/O is in logical
- *    blocks: direct when the route allows, else bounced by libgpupath, with
- *    the module's reason. Everything else is compat: through a host buffer
- *    and the second descriptor, with the reason gpupath_cufile_last() gives.
+ *  - cuFileRead()/cuFileWrite() go through the module when the memory is a
+ *    gpupath buffer and the I/O is in whole blocks: direct when the route
+ *    and the file system allow, else bounced by libgpupath, with the
+ *    module's reason. Everything else is compat: through a host buffer and
+ *    the second descriptor, with the reason gpupath_cufile_last() gives.
+ *  - As NVIDIA's library: "properties": {"allow_compat_mode": false} in the
+ *    JSON file CUFILE_ENV_PATH_JSON names (default /etc/cufile.json) makes an
+ *    I/O of device memory that cannot go direct fail with
+ *    CU_FILE_IO_NOT_SUPPORTED instead of bouncing; CUFILE_FORCE_COMPAT_MODE
+ *    =true sends every I/O the compat way.
  *  - Batches go to the module's batched I/O (GPUPATH_IOC_SUBMIT) where they
  *    can, and run at once the compat way where they cannot; completions are
  *    reaped by whichever thread waits, and handed to their batch.
@@ -38,6 +44,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <json-c/json.h>
 
 #include "libgpupath.h"
 #include "cufile.h"
@@ -120,6 +128,8 @@ static struct {
 	struct link *fhs, *mems, *batches;
 	size_t poll_kb, max_direct_kb, max_cache_kb, max_pinned_kb;
 	bool poll;
+	bool allow_compat;		/* allow_compat_mode */
+	bool force_compat;		/* CUFILE_FORCE_COMPAT_MODE */
 	void *cuda_lib;
 	int (*cuda_is_device)(const void *p);
 	int (*cuda_copy)(void *dst, const void *src, uint64_t n, int to_device);
@@ -135,6 +145,7 @@ static struct {
 	.max_direct_kb = 16384,
 	.max_cache_kb = 131072,
 	.max_pinned_kb = 33554432,
+	.allow_compat = true,
 };
 
 static __thread struct gpupath_result last;
@@ -294,11 +305,41 @@ static void cuda_load(void)
 	drv.cuda_lib = lib;
 }
 
+/*
+ * NVIDIA's configuration, where it concerns gpupath: properties.
+ * allow_compat_mode in the JSON file (json-c takes its // comments), and the
+ * environment. A file named and unreadable, or not JSON, is said once.
+ */
+static void config_load(void)
+{
+	const char *env = getenv("CUFILE_ENV_PATH_JSON"), *force;
+	const char *path = env && *env ? env : "/etc/cufile.json";
+	struct json_object *root, *props, *v;
+
+	drv.allow_compat = true;
+	root = access(path, F_OK) == 0 || env ? json_object_from_file(path) : NULL;
+	if (!root && env && *env)
+		fprintf(stderr, "libgpupath-cufile: %s: %s; allow_compat_mode stays true\n", path,
+			json_util_get_last_err() ?: "cannot read it");
+	if (root && json_object_object_get_ex(root, "properties", &props) &&
+	    json_object_object_get_ex(props, "allow_compat_mode", &v)) {
+		if (json_object_is_type(v, json_type_boolean))
+			drv.allow_compat = json_object_get_boolean(v);
+		else
+			fprintf(stderr, "libgpupath-cufile: %s: allow_compat_mode is not true or "
+				"false; it stays true\n", path);
+	}
+	json_object_put(root);
+	force = getenv("CUFILE_FORCE_COMPAT_MODE");
+	drv.force_compat = force && (!strcasecmp(force, "true") || !strcmp(force, "1"));
+}
+
 /* Called with drv.lock held. */
 static void driver_open_locked(void)
 {
 	if (drv.opens++)
 		return;
+	config_load();
 	if (gpupath_dev_open(&drv.dev) < 0)
 		drv.dev = NULL;
 	cuda_load();
@@ -415,7 +456,7 @@ EXPORT CUfileError_t cuFileDriverGetProperties(CUfileDrvProps_t *props)
 		props->nvfs.dstatusflags = bit(CU_FILE_NVME_SUPPORTED) |
 					   bit(CU_FILE_NVMEOF_SUPPORTED) |
 					   bit(CU_FILE_NVME_P2P_SUPPORTED);
-	props->nvfs.dcontrolflags = bit(CU_FILE_ALLOW_COMPAT_MODE) |
+	props->nvfs.dcontrolflags = (drv.allow_compat ? bit(CU_FILE_ALLOW_COMPAT_MODE) : 0) |
 				    (drv.poll ? bit(CU_FILE_USE_POLL_MODE) : 0);
 	props->fflags = bit(CU_FILE_BATCH_IO_SUPPORTED) | (drv.dev ? bit(CU_FILE_P2P_SUPPORTED) : 0);
 	props->max_device_cache_size = kb_u32(drv.max_cache_kb);
@@ -768,14 +809,28 @@ static ssize_t compat(struct fh *f, const struct target *t, size_t size, off_t f
 	return done ? (ssize_t)done : ret;
 }
 
+/* How the module is to serve device memory: as the configuration says. */
+static enum gpupath_io_policy io_policy(void)
+{
+	if (drv.force_compat)
+		return GPUPATH_POLICY_COMPAT;
+	return drv.allow_compat ? GPUPATH_POLICY_AUTO : GPUPATH_POLICY_DIRECT;
+}
+
+/* 0, a negative errno, or -CU_FILE_IO_NOT_SUPPORTED: not direct, no compat. */
 static int module_io(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr)
 {
+	enum gpupath_io_policy policy = io_policy();
+	int r;
+
 	if (t->cuda && wr)
-		return drv.cuda_write(drv.dev, t->addr, f->fd, foff, size, GPUPATH_POLICY_AUTO, &last);
-	if (t->cuda)
-		return drv.cuda_read(drv.dev, t->addr, f->fd, foff, size, GPUPATH_POLICY_AUTO, &last);
-	return (wr ? gpupath_write : gpupath_read)(t->buf, t->off, f->fd, foff, size,
-						   GPUPATH_POLICY_AUTO, &last);
+		r = drv.cuda_write(drv.dev, t->addr, f->fd, foff, size, policy, &last);
+	else if (t->cuda)
+		r = drv.cuda_read(drv.dev, t->addr, f->fd, foff, size, policy, &last);
+	else
+		r = (wr ? gpupath_write : gpupath_read)(t->buf, t->off, f->fd, foff, size, policy,
+							&last);
+	return r == -EXDEV && policy == GPUPATH_POLICY_DIRECT ? -CU_FILE_IO_NOT_SUPPORTED : r;
 }
 
 /* Why the module cannot do this I/O; GPUPATH_REASON_NONE when it can. */
@@ -826,6 +881,11 @@ static ssize_t run_io(struct fh *f, const struct target *t, size_t size, off_t f
 	}
 	if (t->cuda && !drv.cuda_copy)
 		return -EOPNOTSUPP;
+	/* Device memory that cannot go direct, and compat mode not allowed. */
+	if ((t->buf || t->cuda) && !drv.allow_compat && !drv.force_compat) {
+		last.reason = refusal;
+		return -CU_FILE_IO_NOT_SUPPORTED;
+	}
 	r = compat(f, t, size, foff, wr);
 	if (r >= 0) {
 		last.mode = t->buf || t->cuda ? GPUPATH_MODE_BOUNCE : GPUPATH_MODE_HOST;
@@ -856,6 +916,9 @@ static ssize_t do_io(CUfileHandle_t h, const void *base, size_t size, off_t foff
 	if (err != CU_FILE_SUCCESS)
 		return -(ssize_t)err;
 	r = run_io(f, &t, size, foff, wr);
+	/* cuFile's own errors are returned negated, errnos through errno. */
+	if (r <= -CUFILEOP_BASE_ERR)
+		return r;
 	if (r < 0) {
 		errno = (int)-r;
 		return -1;

@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpupath-bench: throughput and latency of I/O between a block device and
- * device memory, for each way gpupath can move it, side by side from one run
- * (these machines are noisy: only ratios within a run mean much).
+ * gpupath-bench: throughput and latency of I/O between a block device (or a
+ * regular file) and device memory, for each way gpupath can move it, side by
+ * side from one run (these machines are noisy: only ratios within a run mean
+ * much).
  *
- *   gpupath-bench -d DEVICE [-p PROVIDER] [-m direct,compat,host] [-t THREADS]
- *                 [-s IOSIZE] [-q BATCH] [-D SECONDS] [-S SPAN] [-r] [-w] [-v] [-j]
+ *   gpupath-bench -d DEVICE|FILE [-F SIZE] [-p PROVIDER] [-m direct,compat,host]
+ *                 [-t THREADS] [-s IOSIZE] [-q BATCH] [-D SECONDS] [-S SPAN] [-r] [-w]
+ *                 [-v] [-j]
+ *
+ * -F makes FILE (created when missing) at least SIZE bytes, written with
+ * data (not holes, which the file system would zero with the CPU) and
+ * synced; a file's span is its size.
  *
  * Modes: direct (device memory, DMA or nothing), compat (device memory,
  * always through pinned host memory and a copy), host (host memory: the
@@ -23,6 +29,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/fs.h>
@@ -38,7 +45,7 @@ struct opts {
 	uint32_t provider;
 	bool modes[NR_MODES];
 	unsigned int threads, batch;
-	uint64_t iosize, span, dev_size;
+	uint64_t iosize, span, dev_size, file_size;
 	double seconds;
 	bool random, write, verify, json;
 };
@@ -308,6 +315,57 @@ static int lay_pattern(const struct opts *o)
 	return r;
 }
 
+/* -F: the file at least @size bytes, of data, synced. */
+static int make_file(const char *path, uint64_t size)
+{
+	uint64_t chunk = 1 << 20, off, i, n;
+	struct stat st;
+	uint8_t *mem;
+	int fd, r = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	mem = malloc(chunk);
+	if (!mem) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (off = st.st_size - st.st_size % chunk; off < size && r == 0; off += n) {
+		n = size - off < chunk ? size - off : chunk;
+		for (i = 0; i < n; i++)
+			mem[i] = pattern_byte(1, off + i);
+		if (pwrite(fd, mem, n, off) != (ssize_t)n)
+			r = errno ? -errno : -EIO;
+	}
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	free(mem);
+	close(fd);
+	return r;
+}
+
+/* A block device's size, or a regular file's. */
+static int target_size(const char *path, uint64_t *size)
+{
+	struct stat st;
+	int fd, r = 0;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISREG(st.st_mode))
+		*size = st.st_size;
+	else if (ioctl(fd, BLKGETSIZE64, size) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
 static void print_text(const struct opts *o, const struct result *res)
 {
 	const struct result *base = &res[MODE_HOST];
@@ -371,8 +429,9 @@ static void print_json(const struct opts *o, const struct result *res)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: gpupath-bench -d DEVICE [-p PROVIDER] [-m direct,compat,host] "
-		"[-t THREADS] [-s IOSIZE] [-q BATCH] [-D SECONDS] [-S SPAN] [-r] [-w] [-v] [-j]\n");
+	fprintf(stderr, "usage: gpupath-bench -d DEVICE|FILE [-F SIZE] [-p PROVIDER] "
+		"[-m direct,compat,host] [-t THREADS] [-s IOSIZE] [-q BATCH] [-D SECONDS] "
+		"[-S SPAN] [-r] [-w] [-v] [-j]\n");
 	return 2;
 }
 
@@ -413,9 +472,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	uint64_t v;
 	int c;
 
-	while ((c = getopt(argc, argv, "d:p:m:t:s:q:D:S:rwvj")) != -1) {
+	while ((c = getopt(argc, argv, "d:F:p:m:t:s:q:D:S:rwvj")) != -1) {
 		switch (c) {
 		case 'd': o->dev = optarg; break;
+		case 'F': if (parse_size(optarg, &o->file_size) || !o->file_size ||
+			      o->file_size % 4096)
+				  return -1;
+			  break;
 		case 'p': if (parse_size(optarg, &v) || !v || v > UINT32_MAX) return -1;
 			  o->provider = v; break;
 		case 'm': if (parse_modes(optarg, o)) return -1; break;
@@ -444,16 +507,19 @@ int main(int argc, char **argv)
 			  .modes = { true, true, true } };
 	struct result res[NR_MODES] = {};
 	enum mode m;
-	int fd, r;
+	int r;
 
 	if (parse_args(argc, argv, &o))
 		return usage();
-	fd = open(o.dev, O_RDONLY);
-	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &o.dev_size) < 0) {
-		fprintf(stderr, "gpupath-bench: %s: %s\n", o.dev, strerror(errno));
+	if (o.file_size && (r = make_file(o.dev, o.file_size)) < 0) {
+		fprintf(stderr, "gpupath-bench: making %s: %s\n", o.dev, strerror(-r));
 		return 1;
 	}
-	close(fd);
+	r = target_size(o.dev, &o.dev_size);
+	if (r < 0) {
+		fprintf(stderr, "gpupath-bench: %s: %s\n", o.dev, strerror(-r));
+		return 1;
+	}
 	if (!o.span || o.span > o.dev_size)
 		o.span = o.dev_size;
 	o.span -= o.span % o.iosize;

@@ -3,6 +3,7 @@
  * gpupath diagnose: where is the GPU waiting?
  *
  *   gpupath diagnose [-j] [--no-probe]
+ *   gpupath diagnose [-j] FILE
  *
  * For each provider (a GPU, or the device memory gpupath serves), every
  * NVMe namespace that could feed it, as a path: the PCI function that DMAs
@@ -13,6 +14,10 @@
  * probe: 4 KiB reads for latency and 1 MiB reads for throughput into the
  * provider's memory, under a quarter of a second per path. Then the bounce
  * reasons the provider has counted so far, and a verdict with the fix.
+ *
+ * With a FILE: the file system it is on and the block device under it, and
+ * for each provider whether a read of the file's first block goes direct
+ * into its memory, and if not why, with the fix.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -29,6 +34,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -713,7 +721,134 @@ static void provider_out(struct diag *d, const struct gpupath_provider *prov)
 		printf("  fix: %s\n", fix);
 }
 
-static const char usage[] = "gpupath diagnose [-j] [--no-probe]";
+/* The file system types a file may be on, by magic, for the report. */
+static const char *fs_name(long type)
+{
+	switch ((unsigned long)type) {
+	case 0xEF53: return "ext2/ext3/ext4";
+	case 0x58465342: return "xfs";
+	case 0x01021994: return "tmpfs";
+	case 0x858458f6: return "ramfs";
+	case 0x9123683E: return "btrfs";
+	case 0x6969: return "nfs";
+	case 0x65735546: return "fuse";
+	case 0x9fa0: return "proc";
+	default: return "other";
+	}
+}
+
+/* One provider against the file: a read of its first block, direct or nothing. */
+static void file_probe(struct cli *cli, struct gpupath_dev *dev, const struct gpupath_provider *p,
+		       int fd)
+{
+	struct gpupath_result res = { 0 };
+	struct gpupath_buf *buf;
+	const char *verdict;
+	int r;
+
+	r = dev ? gpupath_buf_alloc(dev, p->id, 65536, &buf) : -ENODEV;
+	if (r == 0) {
+		r = gpupath_read(buf, 0, fd, 0, 65536, GPUPATH_POLICY_DIRECT, &res);
+		gpupath_buf_free(buf);
+	}
+	verdict = r == 0 ? "direct" : r == -EXDEV ? "refused" : "error";
+	if (cli->json) {
+		json_obj_open(&cli->j, NULL);
+		json_u64(&cli->j, "provider", p->id);
+		json_str(&cli->j, "pci_dev", p->pci_dev);
+		json_str(&cli->j, "verdict", verdict);
+		if (r == -EXDEV) {
+			json_str(&cli->j, "reason", gpupath_reason_name(res.reason));
+			json_str(&cli->j, "text", gpupath_reason_text(res.reason));
+			json_str(&cli->j, "fix", reason_fix(res.reason));
+		} else if (r) {
+			json_str(&cli->j, "error", strerror(-r));
+		}
+		json_obj_close(&cli->j);
+		return;
+	}
+	printf("  provider %u (%s): %s", p->id, p->pci_dev, verdict);
+	if (r == -EXDEV)
+		printf(": %s (%s)\n    fix: %s\n", gpupath_reason_name(res.reason),
+		       gpupath_reason_text(res.reason), reason_fix(res.reason));
+	else if (r)
+		printf(": %s\n", strerror(-r));
+	else
+		printf("\n");
+}
+
+/*
+ * gpupath diagnose FILE: the file system, the block device under it (a
+ * partition's disk too), and per provider whether the file goes direct.
+ */
+static int diagnose_file(struct cli *cli, const char *path)
+{
+	char link[PATH_MAX], sys[64], dev_name[64] = "none";
+	struct gpupath_stats st = { 0 };
+	struct gpupath_dev *dev = NULL;
+	struct gpupath_ctl *ctl;
+	const char *what;
+	struct statfs sf;
+	struct stat sb;
+	ssize_t n;
+	size_t k;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb) < 0 || fstatfs(fd, &sf) < 0) {
+		fprintf(stderr, "gpupath: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "gpupath: %s: not a regular file (diagnose without it for devices)\n",
+			path);
+		close(fd);
+		return 2;
+	}
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(sb.st_dev), minor(sb.st_dev));
+	n = readlink(sys, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = 0;
+		snprintf(dev_name, sizeof(dev_name), "%s", strrchr(link, '/') + 1);
+	}
+	ctl = cli_ctl(cli);
+	if (!ctl) {
+		close(fd);
+		return 1;
+	}
+	r = gpupath_stats_get(ctl, &st, &what);
+	if (r < 0) {
+		close(fd);
+		return cli_err(cli, r, what, gpupath_ctl_errmsg(ctl));
+	}
+	if (gpupath_dev_open(&dev) < 0)
+		dev = NULL;
+	cli_output_begin(cli);
+	if (cli->json) {
+		json_str(&cli->j, "file", path);
+		json_str(&cli->j, "fs", fs_name(sf.f_type));
+		json_str(&cli->j, "device", dev_name);
+		json_u64(&cli->j, "size", sb.st_size);
+		json_arr_open(&cli->j, "providers");
+	} else {
+		printf("file %s: %jd bytes on %s, block device %s (%u:%u)\n", path,
+		       (intmax_t)sb.st_size, fs_name(sf.f_type), dev_name, major(sb.st_dev),
+		       minor(sb.st_dev));
+		if (!st.nprov)
+			printf("  no provider: no device memory to read it into\n");
+	}
+	for (k = 0; k < st.nprov; k++)
+		file_probe(cli, dev, &st.prov[k], fd);
+	if (cli->json)
+		json_arr_close(&cli->j);
+	r = cli_output_end(cli, 0);
+	gpupath_dev_close(dev);
+	gpupath_stats_free(&st);
+	close(fd);
+	return r;
+}
+
+static const char usage[] = "gpupath diagnose [-j] [--no-probe] [FILE]";
 
 int cmd_diagnose(struct cli *cli, int argc, char **argv)
 {
@@ -724,7 +859,12 @@ int cmd_diagnose(struct cli *cli, int argc, char **argv)
 	size_t k;
 	int r;
 
-	if (cli_parse_common(cli, argc, argv, usage) != argc)
+	r = cli_parse_common(cli, argc, argv, usage);
+	if (r == argc - 1 && !d.probe)
+		return 2;
+	if (r == argc - 1)
+		return diagnose_file(cli, argv[r]);
+	if (r != argc)
 		return 2;
 	ctl = cli_ctl(cli);
 	if (!ctl)

@@ -21,6 +21,7 @@ static const char *const feature_names[] = {
 	"p2pdma-built",
 	"p2pdma-usable",
 	"nvidia-p2p",
+	"file-io",
 };
 
 const char *gpupath_feature_name(uint64_t bit)

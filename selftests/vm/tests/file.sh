@@ -24,18 +24,20 @@ refused() {	# REASON: the provider's refused I/Os of that reason
 		'.providers[] | select(.id == $id) | .stats.refused[$r].ios // 0'
 }
 
-# A file written through the page cache, read direct into the BAR at 54 MiB
-# and up (the datapath test's checks lie below 53 MiB); the host checks it.
+# A file written through the page cache, read direct into the BAR; the host
+# checks the 1 MiB at 54 MiB of the BAR (the one free of other tests'
+# checks: cufile, datapath, datapath-fabrics, bar). gp-io checks every read
+# in the BAR through its mapping.
 $PATTERN gen $((8 * MiB)) 201 >$M/data && sync || fail "cannot write the data file"
 echo 3 >/proc/sys/vm/drop_caches
 before=$(direct_bytes)
-expect_io 0 'mode=direct reason=none' -p direct -o $((54 * MiB)) read "$prov" $M/data 0 \
-	$((4 * MiB)) 201
-host_expect bar.img "$(bar_offset)" $((4 * MiB)) 201 0
+expect_io 0 'mode=direct reason=none' -p direct -o $((54 * MiB)) read "$prov" $M/data $MiB \
+	$MiB 201
+host_expect bar.img "$(bar_offset)" $MiB 201 $MiB
+expect_io 0 'mode=direct reason=none' -p direct read "$prov" $M/data 0 $((3 * MiB)) 201
 # Batched, from the middle of the file.
-expect_io 0 'mode=direct reason=none ios=8' -b 8 -p direct -o $((58 * MiB)) read "$prov" \
-	$M/data $((4 * MiB)) $((4 * MiB)) 201
-host_expect bar.img "$(bar_offset)" $((4 * MiB)) 201 $((4 * MiB))
+expect_io 0 'mode=direct reason=none ios=8' -b 8 -p direct read "$prov" $M/data $((4 * MiB)) \
+	$((4 * MiB)) 201
 [ "$(direct_bytes)" = $((before + 8 * MiB)) ] ||
 	fail "direct bytes $(direct_bytes), expected $((before + 8 * MiB))"
 note "8 MiB of an ext4 file read direct, counted as direct bytes"
@@ -63,6 +65,16 @@ expect_io 0 "mode=direct reason=none .*len=$((MiB + 1000))\$" -p direct read "$p
 expect_io 0 'mode=direct reason=none .*len=0$' -p direct read "$prov" $M/short $((4 * MiB)) \
 	4096 204
 note "holes and unwritten extents read as zeros, a read across the end is short"
+
+# The cuFile program (gp-cufile, built against libcufile) on an ext4 file:
+# reads and its write direct.
+CUFILE="env LD_LIBRARY_PATH=/usr/lib/gpupath /usr/libexec/gpupath/gp-cufile"
+$PATTERN gen $((8 * MiB)) 231 >$M/cuf && sync
+$CUFILE "$prov" $M/cuf 231 >/tmp/cuf.out 2>&1 || { cat /tmp/cuf.out; fail "gp-cufile on ext4"; }
+grep '^io ' /tmp/cuf.out
+grep -q '^io registered.* mode=direct reason=none$' /tmp/cuf.out || fail "cuFileRead not direct"
+grep -q '^io write mode=direct reason=none$' /tmp/cuf.out || fail "cuFileWrite not direct"
+$PATTERN check $M/cuf $((6 * MiB)) $MiB 232 || fail "the cuFile write did not reach the file"
 
 # The page cache: dirty buffered data is what a direct read sees; a direct
 # write is what a later buffered read sees (no cache drop).
@@ -126,6 +138,34 @@ expect_io 3 'mode=none reason=fs-unsupported' -p direct read "$prov" /tmp/tfs/f 
 expect_io 0 'mode=bounce reason=fs-unsupported' read "$prov" /tmp/tfs/f 0 $MiB 209
 expect_io 0 'mode=bounce reason=fs-unsupported' write "$prov" /tmp/tfs/g 0 $MiB 210
 $PATTERN check /tmp/tfs/g 0 $MiB 210 || fail "bounced write to tmpfs"
+# cuFile as NVIDIA's: with allow_compat_mode false (in a cufile.json with
+# comments, as NVIDIA ships it) what cannot go direct fails with
+# CU_FILE_IO_NOT_SUPPORTED (5008); CUFILE_FORCE_COMPAT_MODE bounces even
+# what could go direct.
+cat >/tmp/cufile.json <<'EOF'
+{
+	// gpupath reads this one setting of NVIDIA's file
+	"properties": {
+		/* no silent bounce */
+		"allow_compat_mode": false
+	}
+}
+EOF
+cuf() {	# RC PATTERN ARGS...: gp-cufile -1, its exit code and its line
+	want=$1 pat=$2
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "gp-cufile: $out (exit $rc)"
+	[ $rc = "$want" ] && echo "$out" | grep -Eq "$pat" || fail "expected exit $want and /$pat/"
+}
+cuf 3 'mode=none .*ret=-5008$' env CUFILE_ENV_PATH_JSON=/tmp/cufile.json $CUFILE -1 $MiB "$prov" \
+	/tmp/tfs/f 209
+cuf 0 'mode=direct reason=none ret=1048576$' env CUFILE_ENV_PATH_JSON=/tmp/cufile.json \
+	$CUFILE -1 $MiB "$prov" $M/cuf 231
+cuf 0 'mode=bounce reason=fs-unsupported ret=1048576$' $CUFILE -1 $MiB "$prov" /tmp/tfs/f 209
+cuf 0 'mode=bounce reason=none ret=1048576$' env CUFILE_FORCE_COMPAT_MODE=true $CUFILE -1 $MiB \
+	"$prov" $M/cuf 231
 # Others on a loop device (the loop device itself: stacked-device).
 loops=
 img() {	# NAME MKFS-ARGS...: a 64 MiB image in tmpfs on a loop device
@@ -161,6 +201,14 @@ mkdir -p /mnt/e3 && mount -t ext3 "$loopdev" /mnt/e3 || fail "mount ext3"
 $PATTERN gen $MiB 214 >/mnt/e3/f
 expect_io 0 'mode=bounce reason=fs-unsupported' read "$prov" /mnt/e3/f 0 $MiB 214
 umount /mnt/e3
+# gpupath diagnose explains a file: its device, and direct or why not.
+$GP diagnose $M/data | tee /tmp/diag.out
+grep -q "on ext2/ext3/ext4, block device nvme0n1 " /tmp/diag.out || fail "diagnose: no device"
+grep -q "^  provider $prov (.*): direct$" /tmp/diag.out || fail "diagnose: not direct"
+$GP diagnose -j /tmp/tfs/f | tee /tmp/diag.json
+jq -e --argjson id "$prov" '.fs == "tmpfs" and (.providers[] | select(.provider == $id) |
+	.verdict == "refused" and .reason == "fs-unsupported" and (.fix | length > 0))' \
+	/tmp/diag.json >/dev/null || fail "diagnose of a tmpfs file"
 for r in fs-unsupported file-data-journal stacked-device file-inline-data file-block-mapped; do
 	[ "$(refused $r)" -gt 0 ] || fail "no refusal counted for $r"
 done

@@ -16,12 +16,13 @@ jq -e --arg v "$want_ver" --arg k "$(uname -r)" \
 if [ "${EXPECT_P2PDMA:-1}" = 1 ]; then
 	jq -e '.module.p2pdma == {"built": true, "usable": true, "status": "ok",
 	       "reason": .module.p2pdma.reason} and
-	       (.module.features | index("p2pdma-usable"))' /out/show.json >/dev/null ||
+	       (.module.features | index("p2pdma-usable")) and
+	       (.module.features | index("file-io"))' /out/show.json >/dev/null ||
 		fail "P2PDMA should be usable on this kernel"
 	$GP show | grep -q '^  p2pdma: usable' || fail "text output does not say usable"
 else
 	jq -e '.module.p2pdma.built == false and .module.p2pdma.usable == false and
-	       .module.p2pdma.status == "not-built" and .module.features == []' \
+	       .module.p2pdma.status == "not-built" and .module.features == ["file-io"]' \
 		/out/show.json >/dev/null || fail "P2PDMA should be unavailable on this kernel"
 	$GP show | grep -q '^  p2pdma: unavailable' || fail "text output does not say unavailable"
 fi
