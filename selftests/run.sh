@@ -308,7 +308,7 @@ suite_stress() {
 # fabrics, volumes with flaps, the daemon, short fuzzing and the checks of
 # what users see; the long benchmarks, stress and fault runs are left to
 # KERNEL_SERIES=6.12 make vm-test, make stress and make fuzz-vm.
-SECOND_KERNEL="bar datapath datapath-badinput file datapath-fabrics nvmeof netlink volume fuzz show
+SECOND_KERNEL="bar datapath datapath-badinput file file-xfs datapath-fabrics nvmeof netlink volume fuzz show
 	metrics cufile trace module-reload provider-remove route-safety privileges
 	tests-flat/datapath-flat tests-flat/multipath-head tests-flat/volume-native
 	tests-rails/volume-flap tests-rails/daemon-config tests-rails/daemon-qos tests-rails/diagnose"

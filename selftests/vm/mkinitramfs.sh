@@ -9,7 +9,7 @@
 #   - busybox (Debian's busybox-static) with symlinks for its applets, except
 #     applets whose names collide with the real tools below;
 #   - nvme-cli, iproute2's ip, rdma and tc, fio, jq, dmsetup, tcpdump,
-#     e2fsprogs' mke2fs, e2fsck, chattr, lsattr and e4crypt, xfsprogs'
+#     e2fsprogs' mke2fs, e2fsck, chattr and lsattr, xfsprogs'
 #     mkfs.xfs, xfs_io and xfs_repair, fsverity, and
 #     kmod (with modprobe, insmod, rmmod, lsmod, depmod and modinfo links),
 #     each with every shared library ldd lists for it, at the same absolute
@@ -156,7 +156,6 @@ install_bin "$(find_tool e2fsprogs /usr/bin/lsattr)" /usr/bin/lsattr
 install_bin "$(find_tool xfsprogs /usr/sbin/mkfs.xfs /sbin/mkfs.xfs)" /usr/sbin/mkfs.xfs
 install_bin "$(find_tool xfsprogs /usr/sbin/xfs_io /usr/bin/xfs_io)" /usr/sbin/xfs_io
 install_bin "$(find_tool xfsprogs /usr/sbin/xfs_repair /sbin/xfs_repair)" /usr/sbin/xfs_repair
-install_bin "$(find_tool e2fsprogs /usr/sbin/e4crypt)" /usr/sbin/e4crypt
 install_bin "$(find_tool fsverity /usr/bin/fsverity)" /usr/bin/fsverity
 install_bin "$kmod" /usr/bin/kmod /bin/kmod \
 	/sbin/modprobe /sbin/insmod /sbin/rmmod /sbin/lsmod /sbin/depmod /sbin/modinfo

@@ -859,13 +859,15 @@ int cmd_diagnose(struct cli *cli, int argc, char **argv)
 	size_t k;
 	int r;
 
-	r = cli_parse_common(cli, argc, argv, usage);
-	if (r == argc - 1 && !d.probe)
+	r = cli_parse_opts(cli, argc, argv, usage);
+	if (r < 0)
 		return 2;
+	if (r < argc - 1 || (r == argc - 1 && !d.probe)) {
+		fprintf(stderr, "Usage: %s\n", usage);
+		return 2;
+	}
 	if (r == argc - 1)
 		return diagnose_file(cli, argv[r]);
-	if (r != argc)
-		return 2;
 	ctl = cli_ctl(cli);
 	if (!ctl)
 		return 1;

@@ -13,6 +13,13 @@ M=/mnt/e
 load_module
 prov=$(bind_bar) || fail "no provider for the BAR"
 mark_dmesg
+loops=
+# Whatever happens, the next test finds no mount and no loop device of ours.
+cleanup() {
+	for m in /mnt/ro /mnt/j /mnt/i /mnt/x /mnt/e3 $M /tmp/tfs; do umount -l $m 2>/dev/null; done
+	for l in $loops; do losetup -d "$l" 2>/dev/null; done
+}
+trap cleanup EXIT
 mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 $NS || fail "mkfs.ext4"
 mkdir -p $M && mount -t ext4 $NS $M || fail "mount"
 
@@ -167,7 +174,6 @@ cuf 0 'mode=bounce reason=fs-unsupported ret=1048576$' $CUFILE -1 $MiB "$prov" /
 cuf 0 'mode=bounce reason=none ret=1048576$' env CUFILE_FORCE_COMPAT_MODE=true $CUFILE -1 $MiB \
 	"$prov" $M/cuf 231
 # Others on a loop device (the loop device itself: stacked-device).
-loops=
 img() {	# NAME MKFS-ARGS...: a 64 MiB image in tmpfs on a loop device
 	truncate -s 64M /tmp/tfs/$1.img
 	loopdev=$(losetup -f) && losetup "$loopdev" /tmp/tfs/$1.img || fail "losetup"
@@ -249,6 +255,7 @@ note "lazy unmount under I/O: $(grep -l 'mode=direct' /tmp/lazy.* | wc -l) reads
 # ext4 is consistent after all of it.
 wait_for 20 sh -c "! grep -q ' $M ' /proc/mounts" || fail "still mounted"
 e2fsck -fn $NS >/tmp/fsck.out 2>&1 || { cat /tmp/fsck.out; fail "e2fsck found errors"; }
-for l in $loops; do losetup -d "$l"; done
+for l in $loops; do losetup -d "$l" || fail "loop device $l busy"; done
+loops=
 umount /tmp/tfs || fail "tmpfs still busy"
 check_dmesg
