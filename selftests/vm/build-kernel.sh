@@ -19,7 +19,7 @@ log=$kdir/build.log
 # measured build of the series compiled.
 case $KERNEL_SERIES in
 6.1) expect=2000 ;;
-*) expect=2010 ;;
+*) expect=2120 ;;
 esac
 progress() {
 	local n pct
