@@ -203,35 +203,6 @@ struct bio_vec *gpupath_file_bvecs(struct gpupath_buf *buf, u64 off, u64 len,
 	return bv;
 }
 
-/* Write access to the file system held across an async write, as aio does. */
-#ifdef GPUPATH_COMPAT_KIOCB_START_WRITE
-static void write_begin(struct kiocb *iocb)
-{
-	kiocb_start_write(iocb);
-}
-
-static void write_end(struct kiocb *iocb)
-{
-	kiocb_end_write(iocb);
-}
-#else
-static void write_begin(struct kiocb *iocb)
-{
-	struct super_block *sb = file_inode(iocb->ki_filp)->i_sb;
-
-	sb_start_write(sb);
-	__sb_writers_release(sb, SB_FREEZE_WRITE);
-}
-
-static void write_end(struct kiocb *iocb)
-{
-	struct super_block *sb = file_inode(iocb->ki_filp)->i_sb;
-
-	__sb_writers_acquired(sb, SB_FREEZE_WRITE);
-	sb_end_write(sb);
-}
-#endif
-
 /**
  * gpupath_file_done() - what a file I/O's completion must do first
  * @iocb: its kiocb
@@ -244,7 +215,7 @@ void gpupath_file_done(struct kiocb *iocb, long ret)
 	if (iocb->ki_flags & IOCB_WRITE) {
 		if (ret > 0)
 			fsnotify_modify(iocb->ki_filp);
-		write_end(iocb);
+		gpupath_compat_kiocb_end_write(iocb);
 	}
 }
 
@@ -284,7 +255,8 @@ ssize_t gpupath_file_start(struct kiocb *iocb, struct file *file, u32 op, u64 po
 	if (ret < 0)
 		return ret;
 	iocb->ki_flags |= IOCB_WRITE;
-	write_begin(iocb);
+	/* Write access to the file system held across the async write, as aio does. */
+	gpupath_compat_kiocb_start_write(iocb);
 	ret = file->f_op->write_iter(iocb, &iter);
 	if (ret != -EIOCBQUEUED)
 		gpupath_file_done(iocb, ret);

@@ -262,4 +262,30 @@ static inline bool gpupath_compat_sts_offline(blk_status_t status)
 #endif
 }
 
+/* Freeze protection across an async write: kiocb_start_write() (probe). */
+#include <linux/fs.h>
+static inline void gpupath_compat_kiocb_start_write(struct kiocb *iocb)
+{
+#ifdef GPUPATH_COMPAT_KIOCB_START_WRITE
+	kiocb_start_write(iocb);
+#else
+	struct super_block *sb = file_inode(iocb->ki_filp)->i_sb;
+
+	sb_start_write(sb);
+	__sb_writers_release(sb, SB_FREEZE_WRITE);
+#endif
+}
+
+static inline void gpupath_compat_kiocb_end_write(struct kiocb *iocb)
+{
+#ifdef GPUPATH_COMPAT_KIOCB_START_WRITE
+	kiocb_end_write(iocb);
+#else
+	struct super_block *sb = file_inode(iocb->ki_filp)->i_sb;
+
+	__sb_writers_acquired(sb, SB_FREEZE_WRITE);
+	sb_end_write(sb);
+#endif
+}
+
 #endif /* _GPUPATH_COMPAT_H */
