@@ -18,7 +18,6 @@
 #include <linux/fs.h>
 #include <linux/fsnotify.h>
 #include <linux/magic.h>
-#include <linux/major.h>
 #include <linux/mount.h>
 #include <linux/slab.h>
 #include <linux/stat.h>
