@@ -40,6 +40,8 @@ NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl
 # libnvme (Debian: libnvme-dev, whose .pc needs libjson-c-dev) for gpupathd.
 daemon/%.o: override CFLAGS += $(shell pkg-config --cflags libnvme 2>/dev/null)
 NVME_LIBS = $(shell pkg-config --libs libnvme 2>/dev/null || echo -lnvme)
+# libpci (libpci-dev) for the names of PCI devices, from pci.ids.
+PCI_LIBS = $(shell pkg-config --libs libpci 2>/dev/null || echo -lpci)
 # json-c (libjson-c-dev, which libnvme pulls in) for the cuFile configuration.
 JSON_LIBS = $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 
@@ -55,8 +57,11 @@ Q := @
 quiet = @printf '  %-8s %s\n'
 endif
 
-LIB_OBJS := tools/lib/names.o tools/lib/dev.o tools/lib/ctl.o tools/lib/kw.o \
-	tools/lib/conf.o tools/lib/topo.o tools/lib/stats.o
+LIB_OBJS := tools/lib/names.o tools/lib/dev.o tools/lib/ctl.o tools/lib/nl-policy-gen.o \
+	tools/lib/topo.o \
+	tools/lib/stats.o
+# Settings keywords and the gpupath.conf parser: the CLI's and gpupathd's own.
+PRIV_OBJS := tools/lib/kw.o tools/lib/conf.o
 CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
 	tools/gpupath/version.o tools/gpupath/monitor.o tools/gpupath/provider.o \
 	tools/gpupath/volume.o tools/gpupath/path.o tools/gpupath/args.o \
@@ -65,25 +70,23 @@ CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
 DAEMON_OBJS := $(patsubst %.c,%.o,$(wildcard daemon/*.c))
 BENCH_OBJS := tools/gpupath-bench/bench.o
 USER_BINS := tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench
-USER_LIBS := tools/lib/libgpupath.a tools/lib/libgpupath.so tools/cufile/libgpupath-cufile.so \
+USER_LIBS := tools/lib/libgpupath.a tools/lib/libgpupath-private.a tools/lib/libgpupath.so tools/cufile/libgpupath-cufile.so \
 	tools/cufile/compat/libcufile.so
 ifneq ($(NVCC),)
 USER_LIBS += tools/lib/libgpupath-cuda.so
 UNIT_BINS_CUDA := selftests/build/cuda-check selftests/build/cufile-cuda-check
 endif
-ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.o \
+ALL_OBJS := $(LIB_OBJS) $(PRIV_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.o \
 	tools/cufile/cufile.o
 
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
 	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv \
 	selftests/build/gp-faults selftests/build/gp-cufile selftests/build/gp-nvdouble
 UNIT_BINS := selftests/build/json_test selftests/build/model_test
-# kselftest_harness.h, from the kernel source tree (selftests/run.sh finds it)
-KSFT ?= /usr/src/linux/tools/testing/selftests
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
-	vm-test dkms-test fuzz-vm stress demo checkpatch sparse fuzz fuzz-bins
+	vm-test dkms-test fuzz-vm stress demo checkpatch fuzz fuzz-bins
 
 all: userspace module-or-skip
 
@@ -93,14 +96,27 @@ userspace: $(USER_BINS) $(USER_LIBS)
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
+# libgpupath exports what libgpupath.h and libgpupath-admin.h declare, and
+# only that: everything else is hidden, and the version script lists the
+# interface (tools/lib/abi-check.sh compares the two).
+$(LIB_OBJS): override CFLAGS += -fvisibility=hidden
+# The version, kept in kmod/version.h alone.
+tools/lib/names.o: override CFLAGS += -DGPUPATH_TOOLS_VERSION='"$(VERSION)"'
+tools/lib/names.o: kmod/version.h
+
 tools/lib/libgpupath.a: $(LIB_OBJS)
 	$(quiet) AR $@
 	$(Q)$(AR) rcs $@ $^
 
+tools/lib/libgpupath-private.a: $(PRIV_OBJS)
+	$(quiet) AR $@
+	$(Q)$(AR) rcs $@ $^
+
 # Shared libraries are built under their soname, with the .so link beside.
-tools/lib/libgpupath.so: $(LIB_OBJS)
+tools/lib/libgpupath.so: $(LIB_OBJS) tools/lib/libgpupath.map
 	$(quiet) LD $@
-	$(Q)$(CC) -shared -Wl,-soname,libgpupath.so.0 -o $@.0 $^ $(NL_LIBS)
+	$(Q)$(CC) -shared -Wl,-soname,libgpupath.so.0 -Wl,--version-script=tools/lib/libgpupath.map \
+		-o $@.0 $(LIB_OBJS) $(NL_LIBS)
 	$(Q)ln -sf libgpupath.so.0 $@
 
 # The cuFile API: libgpupath-cufile, and the same objects under libcufile's
@@ -124,9 +140,10 @@ tools/lib/cuda.o: tools/lib/cuda.cu tools/lib/internal.h tools/lib/libgpupath.h
 	$(Q)$(NVCC) -Xcompiler -fPIC,-Wall,-Wextra$(if $(WERROR),$(comma)$(WERROR)) -Iuapi -Itools/lib \
 		-c -o $@ $<
 
-tools/lib/libgpupath-cuda.so: tools/lib/cuda.o tools/lib/libgpupath.so
+tools/lib/libgpupath-cuda.so: tools/lib/cuda.o tools/lib/libgpupath.so tools/lib/libgpupath-cuda.map
 	$(quiet) LD $@
-	$(Q)$(CC) -shared -Wl,-soname,libgpupath-cuda.so.0 -o $@.0 $< -Ltools/lib -lgpupath \
+	$(Q)$(CC) -shared -Wl,-soname,libgpupath-cuda.so.0 \
+		-Wl,--version-script=tools/lib/libgpupath-cuda.map -o $@.0 $< -Ltools/lib -lgpupath \
 		-L$(CUDA_HOME)/lib64 -lcudart
 	$(Q)ln -sf libgpupath-cuda.so.0 $@
 
@@ -145,15 +162,15 @@ selftests/build/cuda-check: selftests/unit/cuda-check.c tools/lib/libgpupath-cud
 		-L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath,$(CURDIR)/tools/lib,-rpath,$(CUDA_HOME)/lib64 \
 		$(NL_LIBS)
 
-tools/gpupath/gpupath: $(CLI_OBJS) tools/lib/libgpupath.a
+tools/gpupath/gpupath: $(CLI_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpupath.a
 	$(quiet) LD $@
-	$(Q)$(CC) -o $@ $^ $(NL_LIBS)
+	$(Q)$(CC) -o $@ $^ $(NL_LIBS) $(PCI_LIBS)
 
 tools/gpupath-bench/gpupath-bench: $(BENCH_OBJS) tools/lib/libgpupath.a
 	$(quiet) LD $@
 	$(Q)$(CC) -pthread -o $@ $^ $(NL_LIBS)
 
-daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath.a
+daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpupath.a
 	$(quiet) LD $@
 	$(Q)$(CC) -o $@ $^ $(NL_LIBS) $(NVME_LIBS)
 
@@ -161,35 +178,23 @@ test-bins: $(TEST_BINS)
 
 unit-bins: $(UNIT_BINS) $(UNIT_BINS_CUDA)
 
+# The test programs: one source each, some linked with libgpupath (and
+# then libnl), headers as dependencies only.
 selftests/build/gp-pattern: selftests/vm/pattern.c
-	@mkdir -p $(@D)
-	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $<
-
 selftests/build/gp-io: selftests/vm/gp-io.c tools/lib/libgpupath.a
-	@mkdir -p $(@D)
-	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
-
 selftests/build/io-check: selftests/vm/io-check.c selftests/vm/expect.h
-	@mkdir -p $(@D)
-	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $<
-
 selftests/build/gp-priv: selftests/vm/priv.c selftests/vm/expect.h
-	@mkdir -p $(@D)
-	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $<
-
 selftests/build/gp-nvdouble: selftests/vm/nvdouble.c selftests/vm/expect.h
-	@mkdir -p $(@D)
-	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $<
-
+selftests/build/gp-nvdouble: TEST_LDFLAGS := -pthread
 selftests/build/gp-faults: selftests/vm/faults.c tools/lib/libgpupath.a
+selftests/build/gp-fuzz: selftests/vm/fuzz.c tools/lib/libgpupath.a
+selftests/build/nl-check: selftests/vm/nl-check.c tools/lib/libgpupath.a
+
+$(filter-out selftests/build/gp-cufile,$(TEST_BINS)):
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(TEST_LDFLAGS) -o $@ $(filter %.c %.a,$^) \
+		$(if $(filter %.a,$^),$(NL_LIBS))
 
 # Built as a program for NVIDIA's libcufile is: against libcufile.so.0
 # (gpupath's, in tools/cufile/compat), and libgpupath for its memory.
@@ -200,25 +205,15 @@ selftests/build/gp-cufile: selftests/vm/cufile-test.c tools/cufile/cufile.h \
 	$(Q)$(CC) $(CFLAGS) -Itools/cufile -o $@ $< -Ltools/cufile/compat -lcufile -Ltools/lib \
 		-lgpupath
 
-selftests/build/gp-fuzz: selftests/vm/fuzz.c tools/lib/libgpupath.a
-	@mkdir -p $(@D)
-	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
-
-selftests/build/nl-check: selftests/vm/nl-check.c tools/lib/libgpupath.a
-	@mkdir -p $(@D)
-	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
-
 selftests/build/json_test: selftests/unit/json_test.c tools/gpupath/json.o
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -isystem $(KSFT) -Wno-unused-parameter -o $@ $^
+	$(Q)$(CC) $(CFLAGS) -o $@ $^
 
 selftests/build/model_test: selftests/unit/model_test.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -isystem $(KSFT) -Wno-unused-parameter -o $@ $^ $(NL_LIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
 
 # libFuzzer harnesses (clang), with the library sources they exercise built
 # here with the same sanitizers. A crash leaves its input in
@@ -229,10 +224,10 @@ FUZZ_SECONDS ?= 60
 FUZZ_SEED ?= 1
 FUZZ_DIR := selftests/build/fuzz
 FUZZ_BINS := $(FUZZ_DIR)/fuzz_conf $(FUZZ_DIR)/fuzz_decode $(FUZZ_DIR)/fuzz_kw
-FUZZ_LIB_OBJS := $(patsubst tools/lib/%.o,$(FUZZ_DIR)/lib/%.o,$(LIB_OBJS))
+FUZZ_LIB_OBJS := $(patsubst tools/lib/%.o,$(FUZZ_DIR)/lib/%.o,$(LIB_OBJS) $(PRIV_OBJS))
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=gnu11 -Wall -Wextra $(WERROR) -MMD -MP -Iuapi -Itools/lib \
-	$(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
+	-DGPUPATH_TOOLS_VERSION='"$(VERSION)"' $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 
 fuzz-bins: $(FUZZ_BINS)
 
@@ -281,12 +276,12 @@ install-user: userspace
 	install -d $(DESTDIR)$(LIBDIR)/gpupath $(DESTDIR)$(INCLUDEDIR)/gpupath
 	install -m 0755 tools/cufile/compat/libcufile.so.0 $(DESTDIR)$(LIBDIR)/gpupath/
 	install -m 0644 tools/cufile/cufile.h $(DESTDIR)$(INCLUDEDIR)/gpupath/
-	install -m 0644 tools/lib/libgpupath.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 tools/lib/libgpupath.h tools/lib/libgpupath-admin.h $(DESTDIR)$(INCLUDEDIR)/
 	for m in tools/man/*.[0-9]; do \
 		install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/} || exit 1; done
 	install -D -m 0644 tools/completion/gpupath $(DESTDIR)$(COMPLETIONDIR)/gpupath
 	ln -sf gpupath $(DESTDIR)$(COMPLETIONDIR)/gpupathd
-	install -m 0644 uapi/linux/gpupath.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	install -m 0644 uapi/linux/gpupath.h uapi/linux/gpupath_nl.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	sed 's|/usr/sbin/|$(SBINDIR)/|' daemon/gpupathd.service > \
 		$(DESTDIR)$(UNITDIR)/gpupathd.service
 	# The configuration is the administrator's: installed once, never overwritten.

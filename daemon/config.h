@@ -6,7 +6,7 @@
 #ifndef GPUPATHD_CONFIG_H
 #define GPUPATHD_CONFIG_H
 
-#include <libgpupath.h>
+#include "private.h"
 
 #define CONFIG_STATE	"/run/gpupath/config-objects"
 

@@ -7,7 +7,7 @@
 #ifndef GPUPATHD_DCB_H
 #define GPUPATHD_DCB_H
 
-#include <libgpupath.h>
+#include "libgpupath-admin.h"
 
 /*
  * Class @q on @ifname through dcbnl: the DSCP -> priority APP entry, PFC for

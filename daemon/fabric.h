@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include <libgpupath.h>
+#include "libgpupath-admin.h"
 
 struct fabric;
 

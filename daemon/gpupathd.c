@@ -25,7 +25,7 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 
-#include <libgpupath.h>
+#include "private.h"
 
 #include "config.h"
 #include "fabric.h"
@@ -140,8 +140,10 @@ static int load_config(struct daemon *d)
 		absent = true;
 		r = gpupath_conf_parse("", 0, &conf, NULL, NULL);
 	}
-	if (r < 0)
-		return log_errno(r, "cannot read %s", d->config);
+	if (r < 0) {
+		log_err("cannot read %s: %s", d->config, gpupath_conf_strerror(r));
+		return r;
+	}
 	if (r > 0) {
 		log_err("%s: %d mistake%s; nothing in it is applied", d->config, r,
 			r == 1 ? "" : "s");
@@ -706,7 +708,7 @@ static int check_config(const char *path, bool given)
 		return EXIT_SUCCESS;
 	}
 	if (r < 0) {
-		fprintf(stderr, "gpupathd: cannot read %s: %s\n", path, strerror(-r));
+		fprintf(stderr, "gpupathd: cannot read %s: %s\n", path, gpupath_conf_strerror(r));
 		return EXIT_FAILURE;
 	}
 	if (r > 0)

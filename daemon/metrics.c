@@ -17,7 +17,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "libgpupath.h"
+#include "libgpupath-admin.h"
 #include "log.h"
 #include "metrics.h"
 

@@ -12,7 +12,6 @@
 #include <linux/wait.h>
 
 #include "buffer.h"
-#include "nvidia.h"
 #include "provider.h"
 
 /* Handles are xarray indices; 0 is never used. */
@@ -20,6 +19,25 @@
 
 /* Woken when the last I/O on a buffer completes (revocation waits). */
 static DECLARE_WAIT_QUEUE_HEAD(buf_io_wait);
+
+static bool buf_mem_get(struct gpupath_p2p_mem *mem)
+{
+	return kref_get_unless_zero(&container_of(mem, struct gpupath_buf, mem)->ref);
+}
+
+static void buf_mem_put(struct gpupath_p2p_mem *mem)
+{
+	gpupath_buf_put(container_of(mem, struct gpupath_buf, mem));
+}
+
+static void buf_revoke(struct gpupath_p2p_mem *mem);
+
+/* How a provider that goes takes a device buffer's memory back. */
+static const struct gpupath_p2p_mem_ops buf_mem_ops = {
+	.get = buf_mem_get,
+	.put = buf_mem_put,
+	.revoke = buf_revoke,
+};
 
 /* Sleeps: called in process context only (never from a bio's completion). */
 static void buf_release(struct kref *ref)
@@ -29,7 +47,7 @@ static void buf_release(struct kref *ref)
 
 	switch (buf->type) {
 	case GPUPATH_BUF_DEVICE:
-		gpupath_provider_free(buf->prov, buf);
+		gpupath_provider_free(buf->prov, &buf->mem);
 		gpupath_provider_put(buf->prov);
 		gpupath_file_put(buf->f);
 		break;
@@ -41,7 +59,7 @@ static void buf_release(struct kref *ref)
 		kvfree(buf->pages);
 		break;
 	case GPUPATH_BUF_CUDA:
-		gpupath_nvidia_release(buf);
+		buf->ops->release(buf);
 		break;
 	}
 	kfree(buf);
@@ -101,7 +119,7 @@ int gpupath_buf_insert(struct gpupath_file *f, struct gpupath_buf *buf, u64 *han
 static void locate(struct gpupath_buf *buf, struct gpupath_alloc *req)
 {
 	struct pci_dev *pdev = buf->prov->pdev;
-	phys_addr_t phys = virt_to_phys(buf->kaddr);
+	phys_addr_t phys = virt_to_phys(buf->mem.kaddr);
 	int bar;
 
 	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
@@ -156,11 +174,13 @@ int gpupath_buf_alloc(struct gpupath_file *f, struct gpupath_alloc *req)
 	buf->size = req->size;
 	buf->prov = prov;
 	init_rwsem(&buf->revoke);
-	INIT_LIST_HEAD(&buf->prov_node);
+	INIT_LIST_HEAD(&buf->mem.node);
+	buf->mem.size = buf->size;
+	buf->mem.ops = &buf_mem_ops;
 	gpupath_file_get(f);
 	buf->f = f;
 	/* From here on a removal of the provider may revoke it. */
-	ret = gpupath_provider_alloc(prov, buf);
+	ret = gpupath_provider_alloc(prov, &buf->mem);
 	if (ret)
 		goto err_put_buf;
 	down_write(&buf->revoke);
@@ -327,7 +347,7 @@ int gpupath_buf_free(struct gpupath_file *f, u64 handle)
 struct page *gpupath_buf_page(struct gpupath_buf *buf, u64 offset)
 {
 	if (buf->type == GPUPATH_BUF_DEVICE)
-		return virt_to_page(buf->kaddr + offset);
+		return virt_to_page(buf->mem.kaddr + offset);
 	return buf->pages[offset >> PAGE_SHIFT];
 }
 
@@ -354,17 +374,20 @@ static vm_fault_t vma_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct gpupath_buf *buf = vma->vm_private_data;
-	unsigned long addr = vmf->address & PAGE_MASK, pfn, i;
+	unsigned long addr = vmf->address & PAGE_MASK, i;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
+	void *kaddr;
 
 	down_read(&buf->revoke);
 	if (buf->dead)
 		goto out;
-	pfn = PHYS_PFN(virt_to_phys(buf->kaddr)) + (vmf->pgoff - vma->vm_pgoff);
-	ret = vmf_insert_pfn(vma, addr, pfn);
+	kaddr = buf->mem.kaddr + ((vmf->pgoff - vma->vm_pgoff) << PAGE_SHIFT);
+	ret = gpupath_compat_p2p_insert(vma, addr, virt_to_page(kaddr));
 	for (i = 1; ret == VM_FAULT_NOPAGE && i < FAULT_AROUND &&
 	     addr + (i << PAGE_SHIFT) < vma->vm_end; i++)
-		if (vmf_insert_pfn(vma, addr + (i << PAGE_SHIFT), pfn + i) != VM_FAULT_NOPAGE)
+		if (gpupath_compat_p2p_insert(vma, addr + (i << PAGE_SHIFT),
+					      virt_to_page(kaddr + (i << PAGE_SHIFT))) !=
+		    VM_FAULT_NOPAGE)
 			break;
 out:
 	up_read(&buf->revoke);
@@ -396,7 +419,10 @@ static const struct vm_operations_struct gpupath_vm_ops = {
  * device never sees. The memory is mapped uncached, as memremap_pages()
  * maps P2PDMA memory for the kernel: no alias with other attributes (on
  * x86 the page attribute table then gives each page the very type of the
- * kernel's mapping, UC-).
+ * kernel's mapping, UC-). Where the kernel lets user-space direct I/O pin
+ * P2PDMA pages (6.2 on), the mapping is of pages, so that any program's
+ * O_DIRECT read or write can use it: each page then stays the device's
+ * until the last pin of it is dropped, even after the buffer is freed.
  *
  * Return: 0, -EINVAL (no such buffer, not device memory, larger than the
  * buffer, or not MAP_SHARED), -ENODEV (its provider went away).
@@ -417,7 +443,7 @@ int gpupath_buf_mmap(struct gpupath_file *f, struct vm_area_struct *vma)
 	ret = -ENODEV;
 	if (READ_ONCE(buf->dead))
 		goto err_put;
-	gpupath_compat_vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	gpupath_compat_vm_flags_set(vma, GPUPATH_COMPAT_P2P_VM_FLAGS);
 	vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 	vma->vm_private_data = buf;
 	vma->vm_ops = &gpupath_vm_ops;
@@ -442,7 +468,7 @@ int gpupath_buf_io_begin(struct gpupath_buf *buf)
 	int ret = 0;
 
 	if (buf->type == GPUPATH_BUF_CUDA)
-		return gpupath_nvidia_start_io(buf);
+		return buf->ops->io_begin(buf);
 	if (buf->type != GPUPATH_BUF_DEVICE)
 		return 0;
 	down_read(&buf->revoke);
@@ -461,28 +487,28 @@ int gpupath_buf_io_begin(struct gpupath_buf *buf)
 void gpupath_buf_io_end(struct gpupath_buf *buf)
 {
 	if (buf->type == GPUPATH_BUF_CUDA)
-		gpupath_nvidia_end_io(buf);
+		buf->ops->io_end(buf);
 	else if (buf->type == GPUPATH_BUF_DEVICE && atomic_dec_and_test(&buf->inflight))
 		wake_up_all(&buf_io_wait);
 }
 
-/**
- * gpupath_buf_revoke() - the provider is going: take a buffer's memory back
- * @buf: a device buffer, with a reference
- *
- * From now on its I/O fails with -ENODEV and touching its mappings gets
- * SIGBUS; it waits for the I/O already in flight, then gives the memory
- * back to the provider. The handle stays until freed.
+/*
+ * The provider is going: take a device buffer's memory back. From now on
+ * its I/O fails with -ENODEV and touching its mappings gets SIGBUS; this
+ * waits for the I/O already in flight, then gives the memory back to the
+ * provider. The handle stays until freed.
  */
-void gpupath_buf_revoke(struct gpupath_buf *buf)
+static void buf_revoke(struct gpupath_p2p_mem *mem)
 {
+	struct gpupath_buf *buf = container_of(mem, struct gpupath_buf, mem);
+
 	down_write(&buf->revoke);
 	buf->dead = true;
 	up_write(&buf->revoke);
 	unmap_mapping_range(&buf->f->mapping, (loff_t)buf->handle << PAGE_SHIFT,
 			    PAGE_ALIGN(buf->size), 1);
 	wait_event(buf_io_wait, !atomic_read(&buf->inflight));
-	gpupath_provider_free(buf->prov, buf);
+	gpupath_provider_free(buf->prov, mem);
 }
 
 static void file_free(struct kref *ref)

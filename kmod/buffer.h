@@ -12,7 +12,7 @@
 #include <linux/xarray.h>
 #include <linux/gpupath.h>
 
-struct gpupath_provider;
+#include "provider.h"
 
 enum gpupath_buf_type {
 	GPUPATH_BUF_DEVICE,	/* P2P memory of a provider */
@@ -21,6 +21,20 @@ enum gpupath_buf_type {
 };
 
 struct gpupath_nv_buf;
+struct gpupath_buf;
+
+/**
+ * struct gpupath_buf_ops - what a buffer of memory another module pins
+ *	(CUDA) does at its I/O and at its end; the module that made it sets it
+ * @io_begin: an I/O starts on it: 0, or -ENODEV when the memory is gone
+ * @io_end: that I/O is complete; any context
+ * @release: the last reference is dropped: unpin it; sleeps
+ */
+struct gpupath_buf_ops {
+	int (*io_begin)(struct gpupath_buf *buf);
+	void (*io_end)(struct gpupath_buf *buf);
+	void (*release)(struct gpupath_buf *buf);
+};
 
 /**
  * struct gpupath_buf - memory registered on an open /dev/gpupath
@@ -28,17 +42,17 @@ struct gpupath_nv_buf;
  * @type: enum gpupath_buf_type
  * @size: bytes
  * @prov: DEVICE: the provider (a reference)
- * @kaddr: DEVICE: the memory's kernel address; NULL once revoked
+ * @mem: DEVICE: the memory the provider lent (mem.kaddr, NULL once revoked)
  * @dead: DEVICE: the provider went away and took the memory
- * @revoke: DEVICE: read-held by those that use @kaddr (faults, I/O starts)
+ * @revoke: DEVICE: read-held by those that use the memory (faults, I/O starts)
  *	while they check @dead, write-held to set it
  * @inflight: DEVICE: I/Os started on it and not yet complete
- * @prov_node: DEVICE: in the provider's list of buffers, under its lock
  * @f: DEVICE: the file it was allocated on (a reference), whose mappings
  *	are zapped when the memory is revoked
  * @handle: DEVICE: its handle on @f, which is its mmap offset in pages
  * @pages: HOST, CUDA: the pages
  * @mm: HOST: the mm the pages are accounted to (mmgrab'ed)
+ * @ops: CUDA: set by the module that pinned it
  * @nv: CUDA: the NVIDIA page table and what to give it back with
  */
 struct gpupath_buf {
@@ -46,15 +60,15 @@ struct gpupath_buf {
 	enum gpupath_buf_type type;
 	size_t size;
 	struct gpupath_provider *prov;
-	void *kaddr;
+	struct gpupath_p2p_mem mem;
 	bool dead;
 	struct rw_semaphore revoke;
 	atomic_t inflight;
-	struct list_head prov_node;
 	struct gpupath_file *f;
 	u64 handle;
 	struct page **pages;
 	struct mm_struct *mm;
+	const struct gpupath_buf_ops *ops;
 	struct gpupath_nv_buf *nv;
 };
 
@@ -97,6 +111,5 @@ int gpupath_buf_insert(struct gpupath_file *f, struct gpupath_buf *buf, u64 *han
 int gpupath_buf_mmap(struct gpupath_file *f, struct vm_area_struct *vma);
 int gpupath_buf_io_begin(struct gpupath_buf *buf);
 void gpupath_buf_io_end(struct gpupath_buf *buf);
-void gpupath_buf_revoke(struct gpupath_buf *buf);
 
 #endif /* _GPUPATH_BUFFER_H */

@@ -53,5 +53,9 @@ u64 gpupath_feature_mask(void)
 		mask |= GPUPATH_FEATURE_P2PDMA_USABLE;
 	if (gpupath_nvidia_present())
 		mask |= GPUPATH_FEATURE_NVIDIA_P2P;
+	if (IS_ENABLED(CONFIG_PCI_P2PDMA) && GPUPATH_COMPAT_P2P_USER_DIO)
+		mask |= GPUPATH_FEATURE_USER_DIRECT_IO;
+	if (GPUPATH_COMPAT_BDEV_DEAD)
+		mask |= GPUPATH_FEATURE_PATH_REMOVAL;
 	return mask;
 }

@@ -65,7 +65,8 @@ static enum gpupath_reason ext4_reason(struct file *file, u32 op, const struct f
  * @op: GPUPATH_IO_READ or GPUPATH_IO_WRITE
  *
  * These are checks made before the I/O: chattr +j or fs-verity enabled on
- * the file while it runs are seen by the next one. Sleeps.
+ * the file, or a writable mapping of it made, while it runs are seen by the
+ * next one. Sleeps.
  *
  * Return: %GPUPATH_REASON_NONE, or why not.
  */
@@ -82,6 +83,9 @@ enum gpupath_reason gpupath_file_reason(struct file *file, u32 op)
 		return GPUPATH_REASON_FILE_ENCRYPTED;
 	if (IS_VERITY(inode))
 		return GPUPATH_REASON_FILE_VERITY;
+	/* XFS and ext4 finish a write through the page cache when they cannot drop it. */
+	if (op == GPUPATH_IO_WRITE && mapping_writably_mapped(file->f_mapping))
+		return GPUPATH_REASON_FILE_MAPPED;
 	if (vfs_fileattr_get(file->f_path.dentry, &fa))
 		return GPUPATH_REASON_FS_UNSUPPORTED;
 	if (inode->i_sb->s_magic == EXT4_SUPER_MAGIC)

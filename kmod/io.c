@@ -329,6 +329,33 @@ static int check_range(const struct gpupath_io *io, struct gpupath_buf *buf,
 }
 
 /*
+ * Whether device memory of @prov can go directly to or from @bdev: a
+ * volume picks a path per bio among those that can DMA it; any other device
+ * by its DMA engine. @dma, when given, gets that engine (release it with
+ * gpupath_dma_put()). Sleeps.
+ */
+static enum gpupath_reason device_reason(struct block_device *bdev, struct gpupath_provider *prov,
+					 bool *fabrics, struct gpupath_dma *dma)
+{
+	struct gpupath_volume *vol = gpupath_volume_of_bdev(bdev);
+	enum gpupath_reason reason;
+	struct gpupath_dma found;
+
+	if (dma)
+		memset(dma, 0, sizeof(*dma));
+	if (vol)
+		return gpupath_volume_reason(vol, prov);
+	gpupath_dma_find(bdev, &found);
+	reason = gpupath_dma_reason(&found, prov);
+	*fabrics = found.fabrics;
+	if (dma)
+		*dma = found;
+	else
+		gpupath_dma_put(&found);
+	return reason;
+}
+
+/*
  * Decide how @req goes and start it: 0 when started, -EXDEV when device
  * memory cannot be reached directly (io.reason says why), or bad input.
  */
@@ -337,7 +364,6 @@ static int start(struct gpupath_req *req)
 	struct gpupath_io *io = &req->io;
 	struct block_device *bdev = req->bdev;
 	blk_opf_t opf = (io->op == GPUPATH_IO_READ ? REQ_OP_READ : REQ_OP_WRITE) | REQ_SYNC;
-	struct gpupath_volume *vol = bdev ? gpupath_volume_of_bdev(bdev) : NULL;
 	bool fabrics = false;
 	int ret;
 
@@ -366,11 +392,7 @@ static int start(struct gpupath_req *req)
 		submit(req, bdev, opf);
 		return 0;
 	}
-	/* A volume picks a path per bio, among those that can DMA it. */
-	if (vol)
-		io->reason = gpupath_volume_reason(vol, req->buf->prov);
-	else
-		io->reason = gpupath_route(bdev, req->buf->prov, &fabrics);
+	io->reason = device_reason(bdev, req->buf->prov, &fabrics, NULL);
 	if (io->reason != GPUPATH_REASON_NONE) {
 		count_refused(req->buf->prov, io);
 		return -EXDEV;
@@ -410,22 +432,71 @@ static int may_write(struct file *bdev_file)
 	return 0;
 }
 
+/*
+ * The block device of @target: itself, or for a regular file its file
+ * system's (NULL when it has none); ERR_PTR for anything else.
+ */
+static struct block_device *target_bdev(struct file *target, bool *is_file)
+{
+	umode_t mode = file_inode(target)->i_mode;
+
+	*is_file = S_ISREG(mode);
+	if (S_ISBLK(mode))
+		return I_BDEV(target->f_mapping->host);
+	if (S_ISDIR(mode))
+		return ERR_PTR(-EISDIR);
+	if (!S_ISREG(mode))
+		return ERR_PTR(-ENOTBLK);
+	return gpupath_file_bdev(target);
+}
+
 /* A block device, or a regular file on a file system with a device. */
 static int target_type(struct gpupath_req *req)
 {
-	umode_t mode = file_inode(req->target)->i_mode;
+	req->bdev = target_bdev(req->target, &req->is_file);
+	return PTR_ERR_OR_ZERO(req->bdev);
+}
 
-	if (S_ISBLK(mode)) {
-		req->bdev = I_BDEV(req->target->f_mapping->host);
+/**
+ * gpupath_io_route() - whether device memory of @prov would move directly
+ *	to or from @target: the decision each I/O takes, without the I/O
+ * @target: an open block device (a gpupath volume among them) or regular file
+ * @prov: the provider of the memory
+ * @op: %GPUPATH_IO_READ or %GPUPATH_IO_WRITE
+ * @route: filled in; release with gpupath_io_route_put()
+ *
+ * Return: 0, -EISDIR or -ENOTBLK for what gpupath does no I/O on. Sleeps.
+ */
+int gpupath_io_route(struct file *target, struct gpupath_provider *prov, u32 op,
+		     struct gpupath_io_route *route)
+{
+	bool is_file;
+
+	memset(route, 0, sizeof(*route));
+	route->distance = -1;
+	route->bdev = target_bdev(target, &is_file);
+	if (IS_ERR(route->bdev))
+		return PTR_ERR(route->bdev);
+	route->reason = is_file ? gpupath_file_reason(target, op) : GPUPATH_REASON_NONE;
+	if (route->reason != GPUPATH_REASON_NONE)
+		return 0;
+	if (!route->bdev) {
+		route->reason = GPUPATH_REASON_FS_UNSUPPORTED;
 		return 0;
 	}
-	if (S_ISDIR(mode))
-		return -EISDIR;
-	if (!S_ISREG(mode))
-		return -ENOTBLK;
-	req->is_file = true;
-	req->bdev = gpupath_file_bdev(req->target);
+	route->reason = device_reason(route->bdev, prov, &route->fabrics, &route->dma);
+	if (route->reason == GPUPATH_REASON_NONE)
+		route->distance = gpupath_dma_distance(&route->dma, prov);
 	return 0;
+}
+
+/**
+ * gpupath_io_route_put() - release what gpupath_io_route() took
+ * @route: the answer
+ */
+void gpupath_io_route_put(struct gpupath_io_route *route)
+{
+	gpupath_dma_put(&route->dma);
 }
 
 /* A request for @io: the buffer found, the target open the right way. */

@@ -5,8 +5,26 @@
 #include <linux/gpupath.h>
 #include <linux/poll.h>
 
+#include "route.h"
+
 struct bio;
 struct gpupath_file;
+
+/**
+ * struct gpupath_io_route - how device memory would move to or from a target
+ * @reason: %GPUPATH_REASON_NONE when directly, else why not
+ * @bdev: the block device the data is on, or NULL (a file system without one)
+ * @dma: the DMA engine, when the block device is not a volume
+ * @distance: pci_p2pdma_distance() from @dma to the memory, -1 when none
+ * @fabrics: the block device is reached over a fabric
+ */
+struct gpupath_io_route {
+	enum gpupath_reason reason;
+	struct block_device *bdev;
+	struct gpupath_dma dma;
+	int distance;
+	bool fabrics;
+};
 
 void gpupath_io_init(struct gpupath_file *f);
 int gpupath_io_wq_init(void);
@@ -18,5 +36,8 @@ int gpupath_io_reap(struct gpupath_file *f, void __user *arg);
 int gpupath_io_set_eventfd(struct gpupath_file *f, int fd);
 void gpupath_io_refused(struct bio *bio, enum gpupath_reason reason);
 __poll_t gpupath_io_poll(struct gpupath_file *f, struct file *file, poll_table *wait);
+int gpupath_io_route(struct file *target, struct gpupath_provider *prov, u32 op,
+		     struct gpupath_io_route *route);
+void gpupath_io_route_put(struct gpupath_io_route *route);
 
 #endif /* _GPUPATH_IO_H */

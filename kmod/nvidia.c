@@ -26,7 +26,7 @@
  * REG_CUDA registers a new region.
  *
  * Revocation (cudaFree while registered). The NVIDIA driver calls revoke();
- * each I/O holds a use of the buffer (gpupath_nvidia_start_io()) from before
+ * each I/O holds a use of the buffer (nv_io_begin()) from before
  * its first bio until its last one is done. A buffer goes
  *
  *   ACTIVE --revoke()--> REVOKING --no use left--> REVOKED  (free_page_table)
@@ -155,15 +155,15 @@ static void revoke(void *data)
 }
 
 /**
- * gpupath_nvidia_start_io() - an I/O is about to use a CUDA buffer's pages
+ * nv_io_begin() - an I/O is about to use a CUDA buffer's pages
  * @buf: a CUDA buffer
  *
- * Each successful call is paired with gpupath_nvidia_end_io() once the I/O's
+ * Each successful call is paired with nv_io_end() once the I/O's
  * last bio is done; until then a revocation waits.
  *
  * Return: 0, or -ENODEV when the NVIDIA driver took the memory back.
  */
-int gpupath_nvidia_start_io(struct gpupath_buf *buf)
+static int nv_io_begin(struct gpupath_buf *buf)
 {
 	struct gpupath_nv_buf *nv = buf->nv;
 	unsigned long flags;
@@ -179,12 +179,12 @@ int gpupath_nvidia_start_io(struct gpupath_buf *buf)
 }
 
 /**
- * gpupath_nvidia_end_io() - an I/O no longer uses a CUDA buffer's pages
- * @buf: the buffer of a successful gpupath_nvidia_start_io()
+ * nv_io_end() - an I/O no longer uses a CUDA buffer's pages
+ * @buf: the buffer of a successful nv_io_begin()
  *
  * Any context.
  */
-void gpupath_nvidia_end_io(struct gpupath_buf *buf)
+static void nv_io_end(struct gpupath_buf *buf)
 {
 	struct gpupath_nv_buf *nv = buf->nv;
 	unsigned long flags;
@@ -307,7 +307,7 @@ static int fill_pages(struct gpupath_buf *buf)
 	return 0;
 }
 
-/* Pin the memory, find its GPU and pages; undone by gpupath_nvidia_release(). */
+/* Pin the memory, find its GPU and pages; undone by nv_release(). */
 static int pin(struct gpupath_buf *buf)
 {
 	struct gpupath_nv_buf *nv = buf->nv;
@@ -330,13 +330,13 @@ static int pin(struct gpupath_buf *buf)
 }
 
 /**
- * gpupath_nvidia_release() - give a CUDA buffer back to the NVIDIA driver
+ * nv_release() - give a CUDA buffer back to the NVIDIA driver
  * @buf: the buffer, no longer used by any I/O
  *
  * Waits for a revocation in progress; gives the pages back with put_pages
  * only if the driver has not revoked them.
  */
-void gpupath_nvidia_release(struct gpupath_buf *buf)
+static void nv_release(struct gpupath_buf *buf)
 {
 	struct gpupath_nv_buf *nv = buf->nv;
 	bool put;
@@ -374,6 +374,13 @@ bool gpupath_nvidia_present(void)
 	return true;
 }
 
+/* What gpupath's buffers do with CUDA memory at I/O and at their end. */
+static const struct gpupath_buf_ops nv_buf_ops = {
+	.io_begin = nv_io_begin,
+	.io_end = nv_io_end,
+	.release = nv_release,
+};
+
 /* A buffer for @req, pinned by nobody yet, with the NVIDIA API's symbols. */
 static struct gpupath_buf *buf_new(struct gpupath_cuda_reg *req)
 {
@@ -392,6 +399,7 @@ static struct gpupath_buf *buf_new(struct gpupath_cuda_reg *req)
 	kref_init(&buf->ref);
 	buf->type = GPUPATH_BUF_CUDA;
 	buf->size = req->size;
+	buf->ops = &nv_buf_ops;
 	buf->nv = nv;
 	nv->va = req->addr;
 	spin_lock_init(&nv->lock);
@@ -432,7 +440,7 @@ int gpupath_nvidia_reg(struct gpupath_file *f, struct gpupath_cuda_reg *req)
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	ret = pin(buf);
-	gpupath_nvidia_end_io(buf);
+	nv_io_end(buf);
 	if (ret)
 		goto err_put;
 	/* Once in the table another thread may free it: read it before. */

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <net/netlink.h>
 
+#include "netlink-gen.h"
 #include "portal.h"
 
 #define DISCOVERY_NQN	"nqn.2014-08.org.nvmexpress.discovery"
@@ -21,49 +22,6 @@ static LIST_HEAD(qos_classes);
 static u32 qos_next_id = 1;
 static u32 portal_next_id = 1;
 static u32 portal_gen = 1;
-
-static struct netlink_range_validation port_range = { .min = 1, .max = 65535 };
-
-static const struct nla_policy rail_policy[GPUPATH_A_RAIL_MAX + 1] = {
-	[GPUPATH_A_RAIL_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[GPUPATH_A_RAIL_IFACE] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
-	[GPUPATH_A_RAIL_ADDR] = { .type = NLA_NUL_STRING, .len = GPUPATH_ADDR_LEN - 1 },
-};
-
-static const struct nla_policy conn_policy[GPUPATH_A_CONN_MAX + 1] = {
-	[GPUPATH_A_CONN_RAIL] = { .type = NLA_U32 },
-	[GPUPATH_A_CONN_SUBSYSNQN] = { .type = NLA_NUL_STRING, .len = GPUPATH_NQN_LEN - 1 },
-	[GPUPATH_A_CONN_TRADDR] = { .type = NLA_NUL_STRING, .len = GPUPATH_ADDR_LEN - 1 },
-	[GPUPATH_A_CONN_STATE] = NLA_POLICY_RANGE(NLA_U32, GPUPATH_CONN_CONNECTING,
-						  GPUPATH_CONN_STATE_MAX),
-	[GPUPATH_A_CONN_CONTROLLER] = { .type = NLA_NUL_STRING, .len = GPUPATH_NAME_LEN - 1 },
-	[GPUPATH_A_CONN_ATTEMPTS] = { .type = NLA_U32 },
-	[GPUPATH_A_CONN_ERROR] = { .type = NLA_U32 },
-	[GPUPATH_A_CONN_RETRY_MS] = { .type = NLA_U32 },
-	[GPUPATH_A_CONN_TRSVCID] = NLA_POLICY_FULL_RANGE(NLA_U32, &port_range),
-};
-
-const struct nla_policy gpupath_portal_policy[GPUPATH_A_PORTAL_MAX + 1] = {
-	[GPUPATH_A_PORTAL_ID] = { .type = NLA_U32 },
-	[GPUPATH_A_PORTAL_NAME] = { .type = NLA_NUL_STRING, .len = GPUPATH_NAME_LEN - 1 },
-	[GPUPATH_A_PORTAL_TRANSPORT] = NLA_POLICY_RANGE(NLA_U32, GPUPATH_TRANSPORT_RDMA,
-							GPUPATH_TRANSPORT_MAX),
-	[GPUPATH_A_PORTAL_TRADDR] = { .type = NLA_NUL_STRING, .len = GPUPATH_ADDR_LEN - 1 },
-	[GPUPATH_A_PORTAL_TRSVCID] = NLA_POLICY_FULL_RANGE(NLA_U32, &port_range),
-	[GPUPATH_A_PORTAL_SUBSYSNQN] = { .type = NLA_NUL_STRING, .len = GPUPATH_NQN_LEN - 1 },
-	[GPUPATH_A_PORTAL_RAIL] = NLA_POLICY_NESTED(rail_policy),
-	[GPUPATH_A_PORTAL_QOS] = { .type = NLA_NUL_STRING, .len = GPUPATH_NAME_LEN - 1 },
-	[GPUPATH_A_PORTAL_CTRL_LOSS_TMO] = { .type = NLA_U32 },
-	[GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO] = { .type = NLA_U32 },
-	[GPUPATH_A_PORTAL_RECONNECT_DELAY] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
-	[GPUPATH_A_PORTAL_NR_IO_QUEUES] = NLA_POLICY_MAX(NLA_U32, 1024),
-	[GPUPATH_A_PORTAL_CONN] = NLA_POLICY_NESTED(conn_policy),
-	[GPUPATH_A_PORTAL_CONN_CLEAR] = { .type = NLA_FLAG },
-	[GPUPATH_A_PORTAL_DISCOVERY] = {
-		.type = NLA_REJECT,
-		.reject_message = "a discovery portal is one without a subsystem NQN",
-	},
-};
 
 void gpupath_portal_lock(void)
 {
@@ -102,6 +60,7 @@ struct gpupath_portal *gpupath_portal_find_locked(struct nlattr **tb,
 	lockdep_assert_held(&portals_lock);
 	if (!tb[GPUPATH_A_PORTAL_ID] && !tb[GPUPATH_A_PORTAL_NAME]) {
 		NL_SET_ERR_MSG(extack, "name the portal by its id or its name");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, GPUPATH_A_PORTAL_NAME);
 		return ERR_PTR(-EINVAL);
 	}
 	list_for_each_entry(portal, &portals, node) {
@@ -252,7 +211,7 @@ static int parse_rails(const struct nlattr *nest, struct gpupath_portal_rail *ra
 			NL_SET_ERR_MSG_ATTR(extack, nla, "too many rails");
 			return -E2BIG;
 		}
-		ret = nla_parse_nested(tb, GPUPATH_A_RAIL_MAX, nla, rail_policy, extack);
+		ret = nla_parse_nested(tb, GPUPATH_A_RAIL_MAX, nla, gpupath_rail_nl_policy, extack);
 		if (ret)
 			return ret;
 		if (NL_REQ_ATTR_CHECK(extack, nla, tb, GPUPATH_A_RAIL_ID))
@@ -311,7 +270,7 @@ static int parse_conns(const struct nlattr *nest, struct gpupath_portal_conn **c
 			NL_SET_ERR_MSG_ATTR(extack, nla, "too many connections");
 			goto err;
 		}
-		ret = nla_parse_nested(tb, GPUPATH_A_CONN_MAX, nla, conn_policy, extack);
+		ret = nla_parse_nested(tb, GPUPATH_A_CONN_MAX, nla, gpupath_conn_nl_policy, extack);
 		if (ret)
 			goto err;
 		ret = -EINVAL;
@@ -406,15 +365,6 @@ int gpupath_portal_add_locked(const struct nlattr *nest, struct nlattr **tb,
 	int ret;
 
 	lockdep_assert_held(&portals_lock);
-	if (tb[GPUPATH_A_PORTAL_ID]) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_ID],
-				    "the kernel picks a new portal's id");
-		return -EINVAL;
-	}
-	if (tb[GPUPATH_A_PORTAL_CONN] || tb[GPUPATH_A_PORTAL_CONN_CLEAR]) {
-		NL_SET_ERR_MSG(extack, "connections are reported on an existing portal");
-		return -EINVAL;
-	}
 	if (NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_NAME) ||
 	    NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_TRANSPORT) ||
 	    NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_TRADDR))
@@ -463,7 +413,8 @@ int gpupath_portal_add_locked(const struct nlattr *nest, struct nlattr **tb,
 	if (ret)
 		goto err;
 	if (same_target_locked(portal)) {
-		NL_SET_ERR_MSG(extack, "another portal has this target");
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_TRADDR],
+				    "another portal has this target");
 		ret = -EEXIST;
 		goto err;
 	}
@@ -491,25 +442,13 @@ err:
 int gpupath_portal_set_locked(struct gpupath_portal *portal, const struct nlattr *nest,
 			      struct nlattr **tb, struct netlink_ext_ack *extack)
 {
-	static const int fixed[] = {
-		GPUPATH_A_PORTAL_TRANSPORT, GPUPATH_A_PORTAL_TRADDR,
-		GPUPATH_A_PORTAL_TRSVCID, GPUPATH_A_PORTAL_SUBSYSNQN,
-	};
 	struct gpupath_portal_rail *rails = NULL;
 	struct gpupath_portal_conn *conns = NULL;
 	struct gpupath_portal_settings set = portal->set;
 	u32 nrails = 0, nconns = 0;
-	unsigned int i;
 	int ret;
 
 	lockdep_assert_held(&portals_lock);
-	for (i = 0; i < ARRAY_SIZE(fixed); i++) {
-		if (tb[fixed[i]]) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[fixed[i]],
-					    "a portal's target cannot change: delete it and add another");
-			return -EINVAL;
-		}
-	}
 	ret = apply_settings(&set, tb, extack);
 	if (ret)
 		return ret;
@@ -559,29 +498,6 @@ void gpupath_portal_del_locked(struct gpupath_portal *portal)
 
 /* ---- QoS classes ---------------------------------------------------- */
 
-static const struct nla_policy applied_policy[GPUPATH_A_APPLIED_MAX + 1] = {
-	[GPUPATH_A_APPLIED_DEVICE] = { .type = NLA_NUL_STRING, .len = GPUPATH_NAME_LEN - 1 },
-	[GPUPATH_A_APPLIED_SETTING] = { .type = NLA_NUL_STRING, .len = GPUPATH_NAME_LEN - 1 },
-	[GPUPATH_A_APPLIED_RESULT] = NLA_POLICY_RANGE(NLA_U32, GPUPATH_APPLIED_OK,
-						      GPUPATH_APPLIED_MAX),
-	[GPUPATH_A_APPLIED_ERROR] = { .type = NLA_U32 },
-	[GPUPATH_A_APPLIED_VALUE] = { .type = NLA_U32 },
-};
-
-const struct nla_policy gpupath_qos_policy[GPUPATH_A_QOS_MAX + 1] = {
-	[GPUPATH_A_QOS_NAME] = { .type = NLA_NUL_STRING, .len = GPUPATH_NAME_LEN - 1 },
-	[GPUPATH_A_QOS_DSCP] = NLA_POLICY_MAX(NLA_U32, 63),
-	[GPUPATH_A_QOS_PRIORITY] = NLA_POLICY_MAX(NLA_U32, 7),
-	[GPUPATH_A_QOS_PFC] = NLA_POLICY_MAX(NLA_U32, 1),
-	[GPUPATH_A_QOS_ETS] = NLA_POLICY_MAX(NLA_U32, 100),
-	[GPUPATH_A_QOS_APPLIED] = NLA_POLICY_NESTED(applied_policy),
-	[GPUPATH_A_QOS_APPLIED_CLEAR] = { .type = NLA_FLAG },
-	[GPUPATH_A_QOS_PORTALS] = {
-		.type = NLA_REJECT,
-		.reject_message = "the portals naming a class are counted, not set",
-	},
-};
-
 /**
  * gpupath_qos_find_locked() - the QoS class a request names
  * @tb: the request's GPUPATH_A_QOS_* attributes
@@ -596,6 +512,7 @@ struct gpupath_qos *gpupath_qos_find_locked(struct nlattr **tb, struct netlink_e
 	lockdep_assert_held(&portals_lock);
 	if (!tb[GPUPATH_A_QOS_NAME]) {
 		NL_SET_ERR_MSG(extack, "name the QoS class");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, GPUPATH_A_QOS_NAME);
 		return ERR_PTR(-EINVAL);
 	}
 	qos = qos_named(nla_data(tb[GPUPATH_A_QOS_NAME]));
@@ -699,12 +616,10 @@ int gpupath_qos_add_locked(struct nlattr **tb, struct netlink_ext_ack *extack,
 	struct gpupath_qos *qos;
 
 	lockdep_assert_held(&portals_lock);
-	if (tb[GPUPATH_A_QOS_APPLIED] || tb[GPUPATH_A_QOS_APPLIED_CLEAR]) {
-		NL_SET_ERR_MSG(extack, "what was applied is reported on an existing class");
-		return -EINVAL;
-	}
 	if (!tb[GPUPATH_A_QOS_NAME] || !tb[GPUPATH_A_QOS_DSCP]) {
 		NL_SET_ERR_MSG(extack, "a QoS class needs a name and a DSCP");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, tb[GPUPATH_A_QOS_NAME] ? GPUPATH_A_QOS_DSCP :
+				     GPUPATH_A_QOS_NAME);
 		return -EINVAL;
 	}
 	if (!valid_name(nla_data(tb[GPUPATH_A_QOS_NAME]))) {
@@ -751,7 +666,8 @@ static int parse_applied(const struct nlattr *nest, struct gpupath_qos_applied *
 			NL_SET_ERR_MSG_ATTR(extack, nla, "too many settings reported");
 			goto err;
 		}
-		ret = nla_parse_nested(tb, GPUPATH_A_APPLIED_MAX, nla, applied_policy, extack);
+		ret = nla_parse_nested(tb, GPUPATH_A_APPLIED_MAX, nla, gpupath_applied_nl_policy,
+				       extack);
 		if (ret)
 			goto err;
 		ret = -EINVAL;

@@ -105,9 +105,6 @@ struct gpupath_qos {
 	struct gpupath_qos_applied *applied;
 };
 
-extern const struct nla_policy gpupath_portal_policy[GPUPATH_A_PORTAL_MAX + 1];
-extern const struct nla_policy gpupath_qos_policy[GPUPATH_A_QOS_MAX + 1];
-
 struct gpupath_qos *gpupath_qos_find_locked(struct nlattr **tb, struct netlink_ext_ack *extack);
 struct gpupath_qos *gpupath_qos_next_locked(u32 after);
 int gpupath_qos_put(struct sk_buff *skb, struct gpupath_qos *qos);

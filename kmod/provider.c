@@ -14,9 +14,8 @@
 #include <linux/pci-p2pdma.h>
 #include <linux/slab.h>
 
-#include "buffer.h"
 #include "devattr.h"
-#include "netlink.h"
+#include "notify.h"
 #include "provider.h"
 
 static int p2p_bar = -1;
@@ -54,7 +53,7 @@ static void notify_work(struct work_struct *work)
 {
 	struct provider_event *ev = container_of(work, struct provider_event, work);
 
-	gpupath_genl_notify_provider(ev->prov, ev->cmd);
+	gpupath_notify_provider(ev->prov, ev->cmd);
 	gpupath_provider_put(ev->prov);
 	kfree(ev);
 }
@@ -288,7 +287,7 @@ int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack 
 		return -ENOMEM;
 	kref_init(&prov->ref);
 	INIT_LIST_HEAD(&prov->node);
-	INIT_LIST_HEAD(&prov->bufs);
+	INIT_LIST_HEAD(&prov->mems);
 	prov->type = type;
 	prov->pdev = pci_dev_get(pdev);
 	prov->owned = to_pci_driver(pdev->dev.driver) == &stub_driver;
@@ -365,11 +364,12 @@ int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack)
 /**
  * gpupath_provider_alloc() - allocate P2P memory from a listed provider
  * @prov: the provider, of type %GPUPATH_PROVIDER_P2PDMA
- * @buf: the buffer to hold it: buf->size bytes, at buf->kaddr
+ * @mem: mem->size bytes wanted; mem->kaddr gets them, and until they are
+ *	freed a removal of the provider revokes them through mem->ops
  *
  * Return: 0, -ENODEV when the provider is going away, -ENOMEM.
  */
-int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_buf *buf)
+int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_p2p_mem *mem)
 {
 	/* Never from a GPU BAR: other processes' memory is in it. */
 	if (WARN_ON_ONCE(prov->type != GPUPATH_PROVIDER_P2PDMA))
@@ -380,39 +380,41 @@ int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_buf *bu
 		mutex_unlock(&provider_lock);
 		return -ENODEV;
 	}
-	atomic64_add(buf->size, &prov->allocated);
-	list_add_tail(&buf->prov_node, &prov->bufs);
+	atomic64_add(mem->size, &prov->allocated);
+	list_add_tail(&mem->node, &prov->mems);
 	mutex_unlock(&provider_lock);
 
-	buf->kaddr = pci_alloc_p2pmem(prov->pdev, buf->size);
-	if (buf->kaddr) {
-		learn_pgmap(prov, virt_to_page(buf->kaddr));
+	mem->kaddr = pci_alloc_p2pmem(prov->pdev, mem->size);
+	if (mem->kaddr) {
+		gpupath_compat_p2p_own(mem->kaddr, mem->size);
+		learn_pgmap(prov, virt_to_page(mem->kaddr));
 		return 0;
 	}
-	gpupath_provider_free(prov, buf);
+	gpupath_provider_free(prov, mem);
 	return -ENOMEM;
 }
 
 /**
- * gpupath_provider_free() - give back a buffer's memory, once
+ * gpupath_provider_free() - give back P2P memory, once
  * @prov: the provider
- * @buf: the buffer; its memory is gone when this returns
+ * @mem: the memory; gone when this returns, but for pages a pin of
+ *	user-space direct I/O still holds: they go when it is dropped
  */
-void gpupath_provider_free(struct gpupath_provider *prov, struct gpupath_buf *buf)
+void gpupath_provider_free(struct gpupath_provider *prov, struct gpupath_p2p_mem *mem)
 {
 	bool listed;
 	void *addr;
 
 	mutex_lock(&provider_lock);
-	listed = !list_empty(&buf->prov_node);
-	list_del_init(&buf->prov_node);
-	addr = buf->kaddr;
-	buf->kaddr = NULL;
+	listed = !list_empty(&mem->node);
+	list_del_init(&mem->node);
+	addr = mem->kaddr;
+	mem->kaddr = NULL;
 	mutex_unlock(&provider_lock);
 	if (addr)
-		pci_free_p2pmem(prov->pdev, addr, buf->size);
+		gpupath_compat_p2p_free(prov->pdev, addr, mem->size);
 	if (listed)
-		atomic64_sub(buf->size, &prov->allocated);
+		atomic64_sub(mem->size, &prov->allocated);
 }
 
 static u64 p2pmem_attr(struct gpupath_provider *prov, const char *name)
@@ -502,19 +504,19 @@ static int stub_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	return 0;
 }
 
-/* The next buffer of @prov with a reference, NULL when none is left. */
-static struct gpupath_buf *next_buf(struct gpupath_provider *prov)
+/* The next memory @prov lent, its owner referenced; NULL when none is left. */
+static struct gpupath_p2p_mem *next_mem(struct gpupath_provider *prov)
 {
-	struct gpupath_buf *buf;
+	struct gpupath_p2p_mem *mem;
 
 	for (;;) {
 		mutex_lock(&provider_lock);
-		buf = list_first_entry_or_null(&prov->bufs, struct gpupath_buf, prov_node);
-		if (!buf || kref_get_unless_zero(&buf->ref)) {
+		mem = list_first_entry_or_null(&prov->mems, struct gpupath_p2p_mem, node);
+		if (!mem || mem->ops->get(mem)) {
 			mutex_unlock(&provider_lock);
-			return buf;
+			return mem;
 		}
-		/* Its last reference is being dropped: it leaves the list soon. */
+		/* Its owner's last reference is being dropped: it leaves the list soon. */
 		mutex_unlock(&provider_lock);
 		usleep_range(1000, 2000);
 	}
@@ -529,7 +531,7 @@ static struct gpupath_buf *next_buf(struct gpupath_provider *prov)
 static void stub_remove(struct pci_dev *pdev)
 {
 	struct gpupath_provider *prov;
-	struct gpupath_buf *buf;
+	struct gpupath_p2p_mem *mem;
 
 	mutex_lock(&provider_lock);
 	prov = find_locked(0, pdev);
@@ -541,9 +543,9 @@ static void stub_remove(struct pci_dev *pdev)
 	if (!prov)
 		return;
 	unlisted(prov);
-	while ((buf = next_buf(prov))) {
-		gpupath_buf_revoke(buf);
-		gpupath_buf_put(buf);
+	while ((mem = next_mem(prov))) {
+		mem->ops->revoke(mem);
+		mem->ops->put(mem);
 	}
 	/* The page map goes with the device's P2P memory, after this. */
 	forget_pgmap(prov);

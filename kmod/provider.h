@@ -28,7 +28,7 @@ struct gpupath_stats {
  * @owned: gpupath's stub driver registered the BAR
  * @bar: the BAR holding the P2P memory, -1 if none is found
  * @allocated: bytes allocated through gpupath and not yet freed
- * @bufs: the buffers holding its memory, under provider_lock
+ * @mems: the memory it lent (struct gpupath_p2p_mem), under provider_lock
  * @stats: I/O counters
  * @pgmap: the P2PDMA page map of its memory, once known: at registration
  *	when the BAR's first page is P2P memory, else at the first allocation;
@@ -45,7 +45,7 @@ struct gpupath_provider {
 	bool owned;
 	int bar;
 	atomic64_t allocated;
-	struct list_head bufs;
+	struct list_head mems;
 	struct gpupath_stats stats;
 	struct dev_pagemap *pgmap;
 	struct list_head pgmap_node;
@@ -66,9 +66,37 @@ int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack 
 			 struct gpupath_provider **provp);
 int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack);
 
-struct gpupath_buf;
-int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_buf *buf);
-void gpupath_provider_free(struct gpupath_provider *prov, struct gpupath_buf *buf);
+struct gpupath_p2p_mem;
+
+/**
+ * struct gpupath_p2p_mem_ops - how a provider that goes takes its memory back
+ * @get: a reference on the memory's owner, false when it is being freed
+ * @put: drop that reference
+ * @revoke: stop every use of the memory, then give it back
+ *	(gpupath_provider_free()); sleeps
+ */
+struct gpupath_p2p_mem_ops {
+	bool (*get)(struct gpupath_p2p_mem *mem);
+	void (*put)(struct gpupath_p2p_mem *mem);
+	void (*revoke)(struct gpupath_p2p_mem *mem);
+};
+
+/**
+ * struct gpupath_p2p_mem - P2P memory a provider lent; its owner embeds it
+ * @node: in the provider's list, under the provider lock
+ * @size: bytes, set by the owner
+ * @kaddr: the memory, NULL once given back
+ * @ops: set by the owner
+ */
+struct gpupath_p2p_mem {
+	struct list_head node;
+	size_t size;
+	void *kaddr;
+	const struct gpupath_p2p_mem_ops *ops;
+};
+
+int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_p2p_mem *mem);
+void gpupath_provider_free(struct gpupath_provider *prov, struct gpupath_p2p_mem *mem);
 u64 gpupath_provider_size(struct gpupath_provider *prov);
 u64 gpupath_provider_available(struct gpupath_provider *prov);
 int gpupath_provider_peer_distance(struct gpupath_provider *prov, struct pci_dev *peer);

@@ -204,24 +204,3 @@ enum gpupath_reason gpupath_dma_reason(const struct gpupath_dma *dma,
 		return GPUPATH_REASON_NO_P2P_ROUTE;
 	return GPUPATH_REASON_NONE;
 }
-
-/**
- * gpupath_route() - whether I/O between @bdev and @prov's memory can be DMA
- * @bdev: the block device
- * @prov: the provider
- * @fabrics: set when the device is reached over a fabric
- *
- * Return: %GPUPATH_REASON_NONE when it can, else why not.
- */
-enum gpupath_reason gpupath_route(struct block_device *bdev,
-				  struct gpupath_provider *prov, bool *fabrics)
-{
-	enum gpupath_reason reason;
-	struct gpupath_dma dma;
-
-	gpupath_dma_find(bdev, &dma);
-	reason = gpupath_dma_reason(&dma, prov);
-	*fabrics = dma.fabrics;
-	gpupath_dma_put(&dma);
-	return reason;
-}

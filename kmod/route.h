@@ -25,7 +25,5 @@ void gpupath_dma_put(struct gpupath_dma *dma);
 int gpupath_dma_distance(const struct gpupath_dma *dma, struct gpupath_provider *prov);
 enum gpupath_reason gpupath_dma_reason(const struct gpupath_dma *dma,
 				       struct gpupath_provider *prov);
-enum gpupath_reason gpupath_route(struct block_device *bdev,
-				  struct gpupath_provider *prov, bool *fabrics);
 
 #endif /* _GPUPATH_ROUTE_H */

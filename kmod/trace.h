@@ -13,8 +13,8 @@
  * device's has ino 0.
  */
 TRACE_EVENT(gpupath_io,
-	TP_PROTO(u32 provider, dev_t dev, u64 ino, u32 op, u64 dev_offset, u64 len,
-		 u32 mode, u32 reason, int ret),
+	    TP_PROTO(u32 provider, dev_t dev, u64 ino, u32 op, u64 dev_offset, u64 len,
+		     u32 mode, u32 reason, int ret),
 	TP_ARGS(provider, dev, ino, op, dev_offset, len, mode, reason, ret),
 	TP_STRUCT__entry(
 		__field(u32, provider)

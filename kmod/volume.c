@@ -1,40 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Volumes: one NVMe namespace reached over several paths, exposed as the
- * bio-based block device /dev/gpupathN. Each bio is cloned onto a path
- * picked by the volume's policy; a clone that fails with a path error takes
- * its path out of use and the bio is sent again on another path, or waits
- * for one (up to the queue timeout) when none is left. Device memory only
- * goes to paths whose DMA engine can reach it.
+ * bio-based block device /dev/gpupathN. This file is their control: lookup,
+ * add, set and delete, and their paths' add, set and delete. The I/O path
+ * (selection, failover, the probe) is multipath.c.
  *
- * Paths live on an SRCU list: selection may sleep (P2P distances are
- * computed by the PCI core). Each path counts its clones in flight, and
- * removing a path waits for them.
+ * Lock order, outermost first:
+ *   volumes_lock	the list of volumes, their ids and minor numbers;
+ *   vol->lock		a volume's settings and its path list (writers;
+ *			readers of the path list use vol->srcu);
+ *   vol->qlock		the bios waiting for a path (multipath.c), a
+ *			spinlock with interrupts off.
+ * Under vol->lock only the block layer's own locks are taken (stacking a
+ * path's limits onto the disk's); a path's block device is opened before it.
  */
-#include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/idr.h>
-#include <linux/ktime.h>
 #include <linux/module.h>
-#include <linux/pci-p2pdma.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include "devattr.h"
-#include "io.h"
-#include "netlink.h"
-#include "provider.h"
+#include "notify.h"
 #include "volume.h"
 
-#define GPUPATH_PROBE_MS		1000
 #define GPUPATH_QUEUE_TIMEOUT_DEFAULT	30000
-
-/* Volume-level events waiting to be sent (bits of vol->pending). */
-enum {
-	GPUPATH_PENDING_FAILOVER,
-	GPUPATH_PENDING_NO_PATH,
-	GPUPATH_PENDING_IO_ERROR,
-};
 
 static DEFINE_MUTEX(volumes_lock);	/* volumes, volume_next_id, index_ida */
 static LIST_HEAD(volumes);
@@ -46,49 +35,7 @@ static int gpupath_major;
 /* Deletions and path removals whose caller was killed while waiting. */
 static struct workqueue_struct *volume_wq;
 
-static const struct block_device_operations volume_fops;
 static void del_work(struct work_struct *work);
-
-/* Attempts of one bio, at most, before its last error is the caller's. */
-#define GPUPATH_TRIES_MAX	8
-
-/**
- * struct gpupath_vio - a bio of the volume and its one clone, over attempts
- * @orig: the bio the volume received
- * @path: the path of the attempt in flight or being looked at (its
- *	in-flight count held), NULL while waiting for one
- * @iter: the clone's iterator as cloned, restored for every attempt
- * @opf: the clone's operation and flags as cloned, restored likewise
- * @flags: the clone's bi_flags as cloned, restored likewise
- * @start: local_clock() when the attempt was sent (cheap on every clock)
- * @status: the last attempt's error
- * @tries: attempts sent
- * @suspect: the healthy path an attempt failed on with an error that may
- *	be the namespace's rather than the path's (its in-flight count held
- *	until the bio ends), or NULL
- * @p2p: its data is device memory
- * @clone: what goes to the paths; last, the bio_set's front pad precedes it
- */
-struct gpupath_vio {
-	struct bio *orig;
-	struct gpupath_path *path;
-	struct bvec_iter iter;
-	blk_opf_t opf;
-	unsigned short flags;
-	u64 start;
-	blk_status_t status;
-	u8 tries;
-	struct gpupath_path *suspect;
-	bool p2p;
-	struct bio clone;
-};
-
-/*
- * The clones of every volume's bios, with their context in front. One set
- * for the module: a clone's lower device never allocates from it, so its
- * reserve always comes back, and making a volume creates no kmem cache.
- */
-static struct bio_set clone_bs;
 
 static void volume_release(struct kref *ref)
 {
@@ -108,6 +55,12 @@ static void volume_free_disk(struct gendisk *disk)
 	ida_free(&index_ida, vol->index);
 	kfree(vol);
 }
+
+static const struct block_device_operations volume_fops = {
+	.owner = THIS_MODULE,
+	.submit_bio = gpupath_multipath_submit_bio,
+	.free_disk = volume_free_disk,
+};
 
 /**
  * gpupath_volume_put() - drop a reference
@@ -225,824 +178,6 @@ struct gpupath_volume *gpupath_volume_of_bdev(struct block_device *bdev)
 	return bdev->bd_disk->private_data;
 }
 
-static u64 now_ns(void)
-{
-	return ktime_get_ns();
-}
-
-static bool usable(struct gpupath_path *path)
-{
-	return READ_ONCE(path->state) == GPUPATH_PATH_UP &&
-	       READ_ONCE(path->health) == GPUPATH_HEALTH_LIVE &&
-	       READ_ONCE(path->link) != GPUPATH_LINK_DOWN;
-}
-
-/*
- * What a bio may use: usable paths but @exclude, and for device memory
- * only those that can DMA it, at distance @dist when that is not -1. With
- * @nowait nothing may sleep: a distance not known yet sets @blocked.
- */
-struct pick {
-	struct gpupath_provider *prov;
-	int dist;
-	u32 exclude;
-	bool nowait;
-	bool blocked;
-};
-
-/* How far @prov's memory is from the path's DMA engine; -1: unreachable. */
-static int path_distance(struct gpupath_path *path, struct pick *pk)
-{
-	u64 cached = atomic64_read(&path->p2p_cache);
-	struct gpupath_provider *prov = pk->prov;
-	int dist;
-
-	if (cached >> 32 == prov->id)
-		return (int)(u32)cached - 1;
-	if (pk->nowait) {
-		/* The PCI core may sleep to find it. */
-		pk->blocked = true;
-		return -1;
-	}
-	dist = gpupath_dma_distance(&path->dma, prov);
-	atomic64_set(&path->p2p_cache, (u64)prov->id << 32 | (u32)(dist + 1));
-	return dist;
-}
-
-static bool eligible(struct gpupath_path *path, struct pick *pk)
-{
-	int d;
-
-	if (!usable(path) || path->id == pk->exclude)
-		return false;
-	if (!pk->prov)
-		return true;
-	d = path_distance(path, pk);
-	return d >= 0 && (pk->dist < 0 || d == pk->dist);
-}
-
-/* Readers of vol->paths hold vol->srcu. */
-#define for_each_path(path, head, srcu) \
-	list_for_each_entry_srcu(path, head, node, srcu_read_lock_held(srcu))
-
-/*
- * Each of these picks in one pass over the paths, so that a path failing
- * meanwhile changes only which path is picked, never whether one is.
- */
-
-/* The eligible path picked longest ago. */
-static struct gpupath_path *pick_rr(struct gpupath_volume *vol, struct pick *pk)
-{
-	u32 now = (u32)atomic_inc_return(&vol->rr);
-	struct gpupath_path *path, *best = NULL;
-	u32 age, best_age = 0;
-
-	for_each_path(path, &vol->paths, &vol->srcu) {
-		if (!eligible(path, pk))
-			continue;
-		age = now - (u32)atomic_read(&path->picked);
-		if (!best || age > best_age) {
-			best = path;
-			best_age = age;
-		}
-	}
-	if (best)
-		atomic_set(&best->picked, now);
-	return best;
-}
-
-/*
- * Smooth weighted round-robin: every eligible path earns its weight, the
- * richest is picked and pays what all of them earned.
- */
-static struct gpupath_path *pick_weighted(struct gpupath_volume *vol, struct pick *pk)
-{
-	struct gpupath_path *path, *best = NULL;
-	int total = 0, credit, best_credit = 0;
-	u32 w;
-
-	for_each_path(path, &vol->paths, &vol->srcu) {
-		w = READ_ONCE(path->weight);
-		if (!w || !eligible(path, pk))
-			continue;
-		total += w;
-		credit = atomic_add_return(w, &path->credit);
-		if (!best || credit > best_credit) {
-			best = path;
-			best_credit = credit;
-		}
-	}
-	if (best)
-		atomic_sub(total, &best->credit);
-	return best;
-}
-
-static u64 score(struct gpupath_path *path, u32 policy)
-{
-	u64 inflight = atomic_read(&path->inflight);
-
-	if (policy == GPUPATH_POLICY_QUEUE_DEPTH)
-		return inflight;
-	return (inflight + 1) * max_t(u64, atomic64_read(&path->latency_ns), 1);
-}
-
-/* The lowest score; ties go round the paths so that idle paths share. */
-static struct gpupath_path *pick_least(struct gpupath_volume *vol, struct pick *pk, u32 policy)
-{
-	struct gpupath_path *path, *best = NULL;
-	unsigned int start = (unsigned int)atomic_inc_return(&vol->rr);
-	unsigned int i = 0, rank, best_rank = 0;
-	u64 s, best_score = 0;
-
-	for_each_path(path, &vol->paths, &vol->srcu) {
-		if (!eligible(path, pk))
-			continue;
-		s = score(path, policy);
-		rank = i++ - start;
-		if (!best || s < best_score || (s == best_score && rank < best_rank)) {
-			best = path;
-			best_score = s;
-			best_rank = rank;
-		}
-	}
-	return best;
-}
-
-static struct gpupath_path *pick_by(struct gpupath_volume *vol, struct pick *pk, u32 policy)
-{
-	switch (policy) {
-	case GPUPATH_POLICY_QUEUE_DEPTH:
-	case GPUPATH_POLICY_SERVICE_TIME:
-		return pick_least(vol, pk, policy);
-	case GPUPATH_POLICY_WEIGHTED:
-		return pick_weighted(vol, pk);
-	default:
-		return pick_rr(vol, pk);
-	}
-}
-
-/* gpu-affinity: only the closest paths, then the fallback policy. */
-static struct gpupath_path *pick_affinity(struct gpupath_volume *vol, struct pick *pk)
-{
-	u32 fallback = READ_ONCE(vol->fallback);
-	struct gpupath_path *path;
-	int d;
-
-	if (pk->prov) {
-		for_each_path(path, &vol->paths, &vol->srcu) {
-			if (!eligible(path, pk))
-				continue;
-			d = path_distance(path, pk);
-			if (pk->dist < 0 || d < pk->dist)
-				pk->dist = d;
-		}
-	}
-	path = pick_by(vol, pk, fallback);
-	if (!path && pk->dist >= 0) {
-		/* The closest went meanwhile: any that can DMA it. */
-		pk->dist = -1;
-		path = pick_by(vol, pk, fallback);
-	}
-	return path;
-}
-
-/* Under vol->srcu. */
-static struct gpupath_path *pick_path(struct gpupath_volume *vol, struct pick *pk)
-{
-	u32 policy = READ_ONCE(vol->policy);
-
-	if (policy == GPUPATH_POLICY_GPU_AFFINITY)
-		return pick_affinity(vol, pk);
-	return pick_by(vol, pk, policy);
-}
-
-/*
- * How close a reason is to going direct, to tell the administrator the
- * one that matters: a path with a DMA engine that is only in the wrong
- * place beats one that has none.
- */
-static int reason_rank(enum gpupath_reason reason)
-{
-	static const u8 rank[] = {
-		[GPUPATH_REASON_NO_P2P_ROUTE] = 1,
-		[GPUPATH_REASON_NO_P2P_QUEUE] = 2,
-		[GPUPATH_REASON_VIRTUAL_DMA] = 3,
-		[GPUPATH_REASON_CPU_COPY] = 4,
-		[GPUPATH_REASON_MULTIPATH_HEAD] = 5,
-		[GPUPATH_REASON_NO_DMA_DEVICE] = 6,
-	};
-
-	return reason < ARRAY_SIZE(rank) && rank[reason] ? rank[reason] : ARRAY_SIZE(rank);
-}
-
-/*
- * Why none of the usable paths can DMA @prov's memory: the reason of the
- * path closest to it. Under vol->srcu.
- */
-static enum gpupath_reason refusal(struct gpupath_volume *vol, struct gpupath_provider *prov)
-{
-	enum gpupath_reason best = GPUPATH_REASON_NONE, r;
-	struct gpupath_path *path;
-
-	for_each_path(path, &vol->paths, &vol->srcu) {
-		if (!usable(path))
-			continue;
-		r = gpupath_dma_reason(&path->dma, prov);
-		if (best == GPUPATH_REASON_NONE || reason_rank(r) < reason_rank(best))
-			best = r;
-	}
-	return best;
-}
-
-/**
- * gpupath_volume_reason() - whether device memory of @prov can go direct
- * @vol: the volume
- * @prov: the provider
- *
- * Return: %GPUPATH_REASON_NONE when a usable path can DMA it, or when no
- * path is usable (the I/O then waits for one); else why not.
- */
-enum gpupath_reason gpupath_volume_reason(struct gpupath_volume *vol,
-					  struct gpupath_provider *prov)
-{
-	struct pick pk = { .prov = prov, .dist = -1 };
-	enum gpupath_reason reason = GPUPATH_REASON_NONE;
-	struct gpupath_path *path;
-	bool found = false;
-	int idx;
-
-	idx = srcu_read_lock(&vol->srcu);
-	for_each_path(path, &vol->paths, &vol->srcu)
-		found |= eligible(path, &pk);
-	if (!found)
-		reason = refusal(vol, prov);
-	srcu_read_unlock(&vol->srcu, idx);
-	return reason;
-}
-
-/*
- * Whether the bio's data is device memory, and if so whose: the provider
- * with a reference, or NULL when no provider owns those pages now.
- */
-static bool bio_p2p(struct bio *bio, struct gpupath_provider **provp)
-{
-	struct page *page;
-
-	*provp = NULL;
-	if (!bio_has_data(bio))
-		return false;
-	page = bio_page(bio);
-	if (!is_pci_p2pdma_page(page))
-		return false;
-	*provp = gpupath_provider_of_page(page);
-	return true;
-}
-
-static void event(struct gpupath_volume *vol, int bit)
-{
-	set_bit(bit, &vol->pending);
-	schedule_work(&vol->event_work);
-}
-
-static void inflight_put(struct gpupath_volume *vol, struct gpupath_path *path)
-{
-	if (atomic_dec_and_test(&path->inflight))
-		wake_up_all(&vol->wait);
-}
-
-/* The attempt on vio->path is over. */
-static void path_put_io(struct gpupath_volume *vol, struct gpupath_vio *vio)
-{
-	inflight_put(vol, vio->path);
-	vio->path = NULL;
-}
-
-/*
- * The bio leaves the volume. The volume lives on until the bio's
- * reference is dropped, last: a deletion waits for that.
- */
-static void orig_end(struct gpupath_volume *vol, struct gpupath_vio *vio, blk_status_t status)
-{
-	struct bio *orig = vio->orig;
-
-	if (status) {
-		atomic64_inc(&vol->stats.errors);
-		if (status != BLK_STS_NOTSUPP) {
-			WRITE_ONCE(vol->ioerr, blk_status_to_errno(status));
-			atomic64_inc(&vol->ioerr_count);
-			event(vol, GPUPATH_PENDING_IO_ERROR);
-		}
-	} else {
-		atomic64_inc(&vol->stats.ios);
-		atomic64_add(orig->bi_iter.bi_size, &vol->stats.bytes);
-	}
-	if (vio->suspect)
-		inflight_put(vol, vio->suspect);
-	bio_put(&vio->clone);
-	orig->bi_status = status;
-	bio_endio(orig);
-	atomic_dec(&vol->inflight);
-	percpu_ref_put(&vol->io_ref);
-}
-
-/* Every bio has left the deleted volume. */
-static void io_drained(struct percpu_ref *ref)
-{
-	struct gpupath_volume *vol = container_of(ref, struct gpupath_volume, io_ref);
-
-	complete(&vol->drained);
-}
-
-static void park(struct gpupath_volume *vol, struct bio_list *list, struct gpupath_vio *vio)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&vol->qlock, flags);
-	bio_list_add(list, &vio->clone);
-	spin_unlock_irqrestore(&vol->qlock, flags);
-}
-
-static unsigned long probe_delay(struct gpupath_volume *vol)
-{
-	return msecs_to_jiffies(min_t(u32, GPUPATH_PROBE_MS, READ_ONCE(vol->queue_timeout)));
-}
-
-/*
- * The probe runs within a second of being asked for, however often it is
- * asked: new I/O never pushes it back.
- */
-static void probe_soon(struct gpupath_volume *vol, unsigned long delay)
-{
-	queue_delayed_work(system_wq, &vol->probe_work, delay);
-}
-
-/* No usable path: the bio waits for one, up to the queue timeout. */
-static void queue_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
-{
-	if (!atomic64_cmpxchg(&vol->nopath_since, 0, now_ns()))
-		event(vol, GPUPATH_PENDING_NO_PATH);
-	park(vol, &vol->queued, vio);
-	atomic64_inc(&vol->stats.queued);
-	probe_soon(vol, probe_delay(vol));
-}
-
-static void path_failed(struct gpupath_path *path, blk_status_t status)
-{
-	struct gpupath_volume *vol = path->vol;
-
-	if (cmpxchg(&path->health, GPUPATH_HEALTH_LIVE, GPUPATH_HEALTH_FAILED) !=
-	    GPUPATH_HEALTH_LIVE)
-		return;
-	WRITE_ONCE(path->error, blk_status_to_errno(status));
-	if (!atomic64_cmpxchg(&vol->fail_start, 0, now_ns()))
-		WRITE_ONCE(vol->fail_path, path->id);
-	schedule_work(&vol->event_work);
-	probe_soon(vol, msecs_to_jiffies(GPUPATH_PROBE_MS));
-}
-
-/* A clone on a path other than the failed one succeeded: recovered. */
-static void recovered(struct gpupath_volume *vol, struct gpupath_path *path)
-{
-	u64 start = atomic64_read(&vol->fail_start), took;
-
-	if (!start || path->id == READ_ONCE(vol->fail_path) ||
-	    atomic64_cmpxchg(&vol->fail_start, start, 0) != start)
-		return;
-	took = now_ns() - start;
-	atomic64_inc(&vol->stats.failovers);
-	atomic64_set(&vol->stats.failover_last_ns, took);
-	if (took > atomic64_read(&vol->stats.failover_max_ns))
-		atomic64_set(&vol->stats.failover_max_ns, took);
-	WRITE_ONCE(vol->failover_ns, took);
-	event(vol, GPUPATH_PENDING_FAILOVER);
-}
-
-static void update_latency(struct gpupath_path *path, s64 lat)
-{
-	s64 old = atomic64_read(&path->latency_ns);
-
-	/* local_clock() of two CPUs may differ slightly. */
-	lat = max_t(s64, lat, 0);
-	atomic64_set(&path->latency_ns, old ? old + (lat - old) / 8 : lat);
-}
-
-/*
- * Errors that are the path's whatever the namespace: the transport's
- * (nvme: a host path error). Others that blk_path_error() lets through
- * (an I/O error above all) may be the namespace's too.
- */
-static bool path_error(blk_status_t status)
-{
-	return status == BLK_STS_TRANSPORT || gpupath_compat_sts_offline(status);
-}
-
-static void clone_end_io(struct bio *clone)
-{
-	struct gpupath_vio *vio = container_of(clone, struct gpupath_vio, clone);
-	struct gpupath_path *path = vio->path;
-	struct gpupath_volume *vol = path->vol;
-	blk_status_t status = clone->bi_status;
-
-	if (!status) {
-		atomic64_inc(&path->stats.ios);
-		atomic64_add(vio->iter.bi_size, &path->stats.bytes);
-		if (vio->p2p)
-			atomic64_inc(&path->stats.direct_ios);
-		update_latency(path, local_clock() - vio->start);
-		/* It failed elsewhere first, with an error that was that path's. */
-		if (vio->suspect && vio->suspect != path)
-			path_failed(vio->suspect, vio->status);
-		if (vio->tries > 1)
-			recovered(vol, path);
-		path_put_io(vol, vio);
-		orig_end(vol, vio, BLK_STS_OK);
-		return;
-	}
-	atomic64_inc(&path->stats.errors);
-	vio->status = status;
-	/* No-wait I/O that would have waited goes back to be sent again. */
-	if (!blk_path_error(status) || status == BLK_STS_AGAIN ||
-	    vio->tries >= GPUPATH_TRIES_MAX) {
-		path_put_io(vol, vio);
-		orig_end(vol, vio, status);
-		return;
-	}
-	/* The path's own error takes it out of use at once. */
-	if (path_error(status))
-		path_failed(path, status);
-	/* Looked at where paths can be read, with the path held. */
-	park(vol, &vol->failed, vio);
-	queue_work(system_wq, &vol->requeue_work);
-}
-
-/*
- * Send @vio on a path, or queue it when there is none, or end it. Returns
- * false when it had to be queued for lack of a path.
- */
-static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
-{
-	struct pick pk = { .dist = -1, .nowait = vio->orig->bi_opf & REQ_NOWAIT };
-	enum gpupath_reason reason = GPUPATH_REASON_NONE;
-	struct bio *clone = &vio->clone;
-	struct gpupath_path *path = NULL;
-	int idx;
-
-	if (READ_ONCE(vol->dead)) {
-		orig_end(vol, vio, vio->status ?: BLK_STS_IOERR);
-		return true;
-	}
-	if (vio->suspect)
-		pk.exclude = vio->suspect->id;
-	vio->p2p = bio_p2p(vio->orig, &pk.prov);
-	if (vio->p2p && !pk.prov)
-		reason = GPUPATH_REASON_UNKNOWN_MEMORY;
-	idx = srcu_read_lock(&vol->srcu);
-	if (reason == GPUPATH_REASON_NONE)
-		path = pick_path(vol, &pk);
-	if (path)
-		atomic_inc(&path->inflight);
-	else if (pk.prov && !pk.blocked)
-		reason = refusal(vol, pk.prov);
-	srcu_read_unlock(&vol->srcu, idx);
-	if (pk.prov)
-		gpupath_provider_put(pk.prov);
-
-	if (!path) {
-		if (reason != GPUPATH_REASON_NONE) {
-			/* Usable paths, none of which can DMA this memory. */
-			atomic64_inc(&vol->stats.refused);
-			gpupath_io_refused(vio->orig, reason);
-			orig_end(vol, vio, BLK_STS_NOTSUPP);
-		} else if (pk.nowait) {
-			orig_end(vol, vio, BLK_STS_AGAIN);
-		} else if (!READ_ONCE(vol->queue_timeout)) {
-			orig_end(vol, vio, vio->status ?: BLK_STS_IOERR);
-		} else {
-			queue_bio(vol, vio);
-			return false;
-		}
-		return true;
-	}
-
-	if (vio->tries)
-		atomic64_inc(&vol->stats.retries);
-	vio->tries++;
-	vio->path = path;
-	/*
-	 * The same clone each time, as it was cloned: what the lower queue
-	 * made of it last time (split, chained, advanced) is undone.
-	 */
-	clone->bi_iter = vio->iter;
-	clone->bi_opf = vio->opf;
-	clone->bi_flags = vio->flags;
-	clone->bi_status = BLK_STS_OK;
-	atomic_set(&clone->__bi_remaining, 1);
-	bio_set_dev(clone, path->dev.bdev);
-	/* Fail fast on a broken transport: the volume has other paths. */
-	if (!path->head)
-		clone->bi_opf |= REQ_FAILFAST_TRANSPORT;
-	/*
-	 * Device memory never shares a request with host memory on the path:
-	 * bios a file system built for it carry no such flag of their own.
-	 */
-	if (vio->p2p)
-		clone->bi_opf |= REQ_NOMERGE;
-	vio->start = local_clock();
-	submit_bio_noacct(clone);
-	return true;
-}
-
-static void volume_submit_bio(struct bio *bio)
-{
-	struct gpupath_volume *vol = bio->bi_bdev->bd_disk->private_data;
-	gfp_t gfp = bio->bi_opf & REQ_NOWAIT ? GFP_NOWAIT : GFP_NOIO;
-	struct gpupath_vio *vio;
-	struct bio *clone;
-
-	if (!percpu_ref_tryget_live(&vol->io_ref)) {
-		bio_io_error(bio);
-		return;
-	}
-	clone = bio_alloc_clone(bio->bi_bdev, bio, gfp, &clone_bs);
-	if (!clone) {
-		percpu_ref_put(&vol->io_ref);
-		bio_wouldblock_error(bio);
-		return;
-	}
-	atomic_inc(&vol->inflight);
-	vio = container_of(clone, struct gpupath_vio, clone);
-	vio->orig = bio;
-	vio->path = NULL;
-	vio->iter = clone->bi_iter;
-	vio->opf = clone->bi_opf;
-	vio->flags = clone->bi_flags;
-	vio->status = BLK_STS_OK;
-	vio->tries = 0;
-	vio->suspect = NULL;
-	clone->bi_end_io = clone_end_io;
-	map_bio(vol, vio);
-}
-
-static const struct block_device_operations volume_fops = {
-	.owner = THIS_MODULE,
-	.submit_bio = volume_submit_bio,
-	.free_disk = volume_free_disk,
-};
-
-/* Everything on @list, taken off the volume. */
-static void take(struct gpupath_volume *vol, struct bio_list *list, struct bio_list *bios)
-{
-	spin_lock_irq(&vol->qlock);
-	*bios = *list;
-	bio_list_init(list);
-	spin_unlock_irq(&vol->qlock);
-}
-
-/* Is the path's controller live? (Not an nvme controller: assume so.) */
-static bool ctrl_live(struct gpupath_path *path)
-{
-	char state[32];
-	int ret;
-
-	if (!path->ctrl || !path->ctrl->class || strcmp(path->ctrl->class->name, "nvme"))
-		return true;
-	ret = gpupath_devattr_get(path->ctrl, NULL, "state", state, sizeof(state));
-	if (ret == -ENOENT)
-		return true;
-	return !ret && !strcmp(state, "live");
-}
-
-static bool other_usable(struct gpupath_volume *vol, struct gpupath_path *path)
-{
-	struct gpupath_path *p;
-	bool found = false;
-	int idx;
-
-	idx = srcu_read_lock(&vol->srcu);
-	for_each_path(p, &vol->paths, &vol->srcu)
-		found |= p != path && usable(p);
-	srcu_read_unlock(&vol->srcu, idx);
-	return found;
-}
-
-/*
- * An attempt of @vio failed with an error that may be its path's: is the
- * bio sent again? An error that is the path's (a transport error, or its
- * disk or controller going away) takes the path out of use, and the bio
- * goes on another path or waits for one. Any other error may as well be the
- * namespace's (write-protected, past its end after a shrink, an internal
- * error): the path stays, and the bio is tried once on another healthy
- * path; when it fails there too, or there is none, the error is the
- * caller's.
- */
-static bool retry(struct gpupath_volume *vol, struct gpupath_vio *vio)
-{
-	struct gpupath_path *path = vio->path;
-
-	if (path_error(vio->status) || !disk_live(path->dev.bdev->bd_disk) ||
-	    !ctrl_live(path)) {
-		path_failed(path, vio->status);
-		path_put_io(vol, vio);
-		return true;
-	}
-	if (vio->suspect || !other_usable(vol, path)) {
-		path_put_io(vol, vio);
-		return false;
-	}
-	/* Held until the bio ends: out of use if another path takes the bio. */
-	vio->suspect = path;
-	vio->path = NULL;
-	return true;
-}
-
-static void requeue_work(struct work_struct *work)
-{
-	struct gpupath_volume *vol = container_of(work, struct gpupath_volume, requeue_work);
-	struct bio_list failed, bios;
-	struct gpupath_vio *vio;
-	struct blk_plug plug;
-	struct bio *bio;
-
-	take(vol, &vol->failed, &failed);
-	bio_list_init(&bios);
-	while ((bio = bio_list_pop(&failed))) {
-		vio = container_of(bio, struct gpupath_vio, clone);
-		if (retry(vol, vio))
-			bio_list_add(&bios, bio);
-		else
-			orig_end(vol, vio, vio->status);
-	}
-	spin_lock_irq(&vol->qlock);
-	bio_list_merge(&bios, &vol->queued);
-	bio_list_init(&vol->queued);
-	spin_unlock_irq(&vol->qlock);
-
-	blk_start_plug(&plug);
-	while ((bio = bio_list_pop(&bios))) {
-		if (!map_bio(vol, container_of(bio, struct gpupath_vio, clone))) {
-			/* No path again: the rest wait too, in order. */
-			spin_lock_irq(&vol->qlock);
-			bio_list_merge(&vol->queued, &bios);
-			spin_unlock_irq(&vol->qlock);
-			break;
-		}
-	}
-	blk_finish_plug(&plug);
-}
-
-/* A path may be usable again: try the queued bios. */
-static void kick(struct gpupath_volume *vol)
-{
-	if (gpupath_volume_usable(vol))
-		atomic64_set(&vol->nopath_since, 0);
-	queue_work(system_wq, &vol->requeue_work);
-}
-
-/* Fail everything queued, with @status. */
-static void fail_queued(struct gpupath_volume *vol, blk_status_t status)
-{
-	struct bio_list bios;
-	struct bio *bio;
-
-	take(vol, &vol->queued, &bios);
-	while ((bio = bio_list_pop(&bios)))
-		orig_end(vol, container_of(bio, struct gpupath_vio, clone), status);
-}
-
-/*
- * What the volume says of itself follows its paths: the smallest size of a
- * live path (a resized namespace shows on its paths one after the other),
- * a write cache and stable pages when any path has them, FUA when all of
- * them do, and no-wait I/O when every path takes it.
- */
-static void refresh_locked(struct gpupath_volume *vol)
-{
-	bool wc = false, fua = true, stable = false, nowait = true, any = false;
-	struct gpupath_path *path;
-	struct block_device *bdev;
-	sector_t size = 0;
-
-	lockdep_assert_held(&vol->lock);
-	list_for_each_entry(path, &vol->paths, node) {
-		bdev = path->dev.bdev;
-		if (!disk_live(bdev->bd_disk))
-			continue;
-		if (!any || bdev_nr_sectors(bdev) < size)
-			size = bdev_nr_sectors(bdev);
-		any = true;
-		wc |= bdev_write_cache(bdev);
-		fua &= bdev_fua(bdev);
-		stable |= bdev_stable_writes(bdev);
-		nowait &= bdev_nowait(bdev);
-	}
-	if (!any)
-		return;
-	gpupath_compat_disk_features(vol->disk, wc, fua, stable, nowait);
-	if (size != get_capacity(vol->disk))
-		set_capacity_and_notify(vol->disk, size);
-}
-
-/*
- * Every second while a path has failed or I/O waits: failed paths whose
- * controller is live come back (failback), those whose disk was deleted are
- * gone; queued I/O past the timeout fails.
- */
-static void probe_work(struct work_struct *work)
-{
-	struct gpupath_volume *vol = container_of(to_delayed_work(work), struct gpupath_volume,
-						  probe_work);
-	bool again = false, back = false, any;
-	struct gpupath_path *path;
-	u64 since, tmo;
-
-	mutex_lock(&vol->lock);
-	list_for_each_entry(path, &vol->paths, node) {
-		if (READ_ONCE(path->health) != GPUPATH_HEALTH_FAILED)
-			continue;
-		if (!disk_live(path->dev.bdev->bd_disk)) {
-			WRITE_ONCE(path->health, GPUPATH_HEALTH_GONE);
-		} else if (ctrl_live(path)) {
-			WRITE_ONCE(path->health, GPUPATH_HEALTH_LIVE);
-			back = true;
-		} else {
-			again = true;
-		}
-	}
-	refresh_locked(vol);
-	mutex_unlock(&vol->lock);
-	schedule_work(&vol->event_work);
-	if (back)
-		kick(vol);
-
-	spin_lock_irq(&vol->qlock);
-	any = !bio_list_empty(&vol->queued);
-	spin_unlock_irq(&vol->qlock);
-	since = atomic64_read(&vol->nopath_since);
-	tmo = READ_ONCE(vol->queue_timeout);
-	if (any && gpupath_volume_usable(vol)) {
-		kick(vol);
-	} else if (any && since && tmo != GPUPATH_QUEUE_FOREVER &&
-		   now_ns() - since >= tmo * NSEC_PER_MSEC) {
-		fail_queued(vol, BLK_STS_IOERR);
-	} else if (any) {
-		again = true;
-	}
-	if (again)
-		mod_delayed_work(system_wq, &vol->probe_work, probe_delay(vol));
-}
-
-/* Sends what happened; each health change of a path is reported once. */
-static void event_work(struct work_struct *work)
-{
-	struct gpupath_volume *vol = container_of(work, struct gpupath_volume, event_work);
-	static const u32 health_event[] = {
-		[GPUPATH_HEALTH_LIVE] = GPUPATH_EVENT_FAILBACK,
-		[GPUPATH_HEALTH_FAILED] = GPUPATH_EVENT_PATH_FAILED,
-		[GPUPATH_HEALTH_GONE] = GPUPATH_EVENT_PATH_GONE,
-	};
-	struct gpupath_path *path;
-	u32 health;
-
-	mutex_lock(&vol->lock);
-	list_for_each_entry(path, &vol->paths, node) {
-		health = READ_ONCE(path->health);
-		if (health == path->reported)
-			continue;
-		path->reported = health;
-		gpupath_genl_event(health_event[health], vol->id, path->id,
-				   health == GPUPATH_HEALTH_FAILED ? -READ_ONCE(path->error) : 0,
-				   0, 0);
-	}
-	mutex_unlock(&vol->lock);
-	if (test_and_clear_bit(GPUPATH_PENDING_NO_PATH, &vol->pending))
-		gpupath_genl_event(GPUPATH_EVENT_NO_PATH, vol->id, 0, 0, 0, 0);
-	if (test_and_clear_bit(GPUPATH_PENDING_FAILOVER, &vol->pending))
-		gpupath_genl_event(GPUPATH_EVENT_FAILOVER, vol->id, READ_ONCE(vol->fail_path), 0,
-				   READ_ONCE(vol->failover_ns), 0);
-	if (test_and_clear_bit(GPUPATH_PENDING_IO_ERROR, &vol->pending))
-		gpupath_genl_event(GPUPATH_EVENT_IO_ERROR, vol->id, 0, -READ_ONCE(vol->ioerr), 0,
-				   atomic64_xchg(&vol->ioerr_count, 0));
-}
-
-/**
- * gpupath_volume_usable() - how many paths take new I/O now
- * @vol: the volume
- *
- * Return: the count.
- */
-u32 gpupath_volume_usable(struct gpupath_volume *vol)
-{
-	struct gpupath_path *path;
-	u32 n = 0;
-	int idx;
-
-	idx = srcu_read_lock(&vol->srcu);
-	for_each_path(path, &vol->paths, &vol->srcu)
-		n += usable(path);
-	srcu_read_unlock(&vol->srcu, idx);
-	return n;
-}
-
 /**
  * gpupath_volume_mode() - managed, native, or empty
  * @vol: the volume, vol->lock held
@@ -1104,13 +239,6 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 	mutex_init(&vol->lock);
 	INIT_LIST_HEAD(&vol->paths);
 	init_waitqueue_head(&vol->wait);
-	spin_lock_init(&vol->qlock);
-	bio_list_init(&vol->queued);
-	bio_list_init(&vol->failed);
-	init_completion(&vol->drained);
-	INIT_WORK(&vol->requeue_work, requeue_work);
-	INIT_WORK(&vol->event_work, event_work);
-	INIT_DELAYED_WORK(&vol->probe_work, probe_work);
 	INIT_WORK(&vol->del_work, del_work);
 	vol->policy = GPUPATH_POLICY_ROUND_ROBIN;
 	vol->fallback = GPUPATH_POLICY_ROUND_ROBIN;
@@ -1119,7 +247,7 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 		strscpy(vol->wwid, cfg->wwid, sizeof(vol->wwid));
 	apply_cfg(vol, cfg);
 
-	ret = percpu_ref_init(&vol->io_ref, io_drained, 0, GFP_KERNEL);
+	ret = gpupath_multipath_setup(vol);
 	if (ret)
 		goto err_free;
 	ret = init_srcu_struct(&vol->srcu);
@@ -1151,7 +279,7 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 	snprintf(vol->disk->disk_name, DISK_NAME_LEN, "gpupath%d", vol->index);
 	/*
 	 * Solid state, and io_uring may send I/O that must not sleep until a
-	 * path says otherwise (refresh_locked()).
+	 * path says otherwise (gpupath_multipath_refresh_locked()).
 	 */
 	gpupath_compat_disk_features(vol->disk, false, false, false, true);
 	set_capacity(vol->disk, 0);
@@ -1208,7 +336,7 @@ int gpupath_volume_set(struct gpupath_volume *vol, const struct gpupath_volume_c
 	}
 	apply_cfg(vol, cfg);
 	/* Also the way to make it look at its paths' size and cache again. */
-	refresh_locked(vol);
+	gpupath_multipath_refresh_locked(vol);
 	mutex_unlock(&vol->lock);
 	/* A shorter queue timeout may apply at once. */
 	mod_delayed_work(system_wq, &vol->probe_work, 0);
@@ -1247,7 +375,7 @@ static void path_unlist_locked(struct gpupath_volume *vol, struct gpupath_path *
 /* The path's I/O has ended: it goes. */
 static void path_release(struct gpupath_volume *vol, struct gpupath_path *path)
 {
-	gpupath_genl_notify_path(vol, path, GPUPATH_CMD_PATH_DEL);
+	gpupath_notify_path(vol, path, GPUPATH_CMD_PATH_DEL);
 	path_free(path);
 	volumes_changed();
 }
@@ -1259,6 +387,14 @@ static void path_free_work(struct work_struct *work)
 
 	wait_event(vol->wait, !atomic_read(&path->inflight));
 	path_release(vol, path);
+	/*
+	 * Its disk, deleted before path_release() closed it, may have queued
+	 * the probe after the volume's teardown cancelled it.
+	 */
+	if (READ_ONCE(vol->dead)) {
+		cancel_delayed_work_sync(&vol->probe_work);
+		flush_work(&vol->event_work);
+	}
 	gpupath_volume_put(vol);
 }
 
@@ -1296,7 +432,7 @@ static void volume_teardown(struct gpupath_volume *vol)
 	cancel_delayed_work_sync(&vol->probe_work);
 	cancel_work_sync(&vol->requeue_work);
 	flush_work(&vol->event_work);
-	gpupath_genl_notify_volume(vol, GPUPATH_CMD_VOLUME_DEL);
+	gpupath_notify_volume(vol, GPUPATH_CMD_VOLUME_DEL);
 	/* The list's reference, and the deletion's own. */
 	gpupath_volume_put(vol);
 	gpupath_volume_put(vol);
@@ -1349,7 +485,7 @@ int gpupath_volume_del(struct gpupath_volume *vol, struct netlink_ext_ack *extac
 	kref_get(&vol->ref);
 	del_gendisk(vol->disk);
 	percpu_ref_kill(&vol->io_ref);
-	fail_queued(vol, BLK_STS_IOERR);
+	gpupath_multipath_fail_queued(vol, BLK_STS_IOERR);
 	if (wait_for_completion_killable(&vol->drained))
 		queue_work(volume_wq, &vol->del_work);
 	else
@@ -1493,11 +629,11 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 	volumes_changed();
 	list_add_tail_rcu(&path->node, &vol->paths);
 	vol->npaths++;
-	refresh_locked(vol);
+	gpupath_multipath_refresh_locked(vol);
 	*idp = path->id;
-	gpupath_genl_notify_path(vol, path, GPUPATH_CMD_PATH_NEW);
+	gpupath_notify_path(vol, path, GPUPATH_CMD_PATH_NEW);
 	mutex_unlock(&vol->lock);
-	kick(vol);
+	gpupath_multipath_kick(vol);
 	return 0;
 
 err_unlock:
@@ -1543,9 +679,9 @@ int gpupath_path_set(struct gpupath_volume *vol, u32 id, const struct gpupath_pa
 		return -ENOENT;
 	}
 	apply_path_cfg(path, cfg);
-	gpupath_genl_notify_path(vol, path, GPUPATH_CMD_PATH_NEW);
+	gpupath_notify_path(vol, path, GPUPATH_CMD_PATH_NEW);
 	mutex_unlock(&vol->lock);
-	kick(vol);
+	gpupath_multipath_kick(vol);
 	return 0;
 }
 
@@ -1565,7 +701,7 @@ int gpupath_path_del(struct gpupath_volume *vol, u32 id, struct netlink_ext_ack 
 	path = path_find_locked(vol, id);
 	if (path) {
 		path_unlist_locked(vol, path);
-		refresh_locked(vol);
+		gpupath_multipath_refresh_locked(vol);
 	}
 	mutex_unlock(&vol->lock);
 	if (!path) {
@@ -1588,7 +724,7 @@ int __init gpupath_volume_init(void)
 	volume_wq = alloc_workqueue("gpupath_volume", 0, 0);
 	if (!volume_wq)
 		return -ENOMEM;
-	ret = bioset_init(&clone_bs, BIO_POOL_SIZE, offsetof(struct gpupath_vio, clone), 0);
+	ret = gpupath_multipath_init();
 	if (ret)
 		goto err_wq;
 	gpupath_major = register_blkdev(0, "gpupath");
@@ -1599,7 +735,7 @@ int __init gpupath_volume_init(void)
 	return 0;
 
 err_bioset:
-	bioset_exit(&clone_bs);
+	gpupath_multipath_exit();
 err_wq:
 	destroy_workqueue(volume_wq);
 	return ret;
@@ -1623,5 +759,5 @@ void gpupath_volume_uninit(void)
 	/* Deletions and removals left to workers end first. */
 	destroy_workqueue(volume_wq);
 	unregister_blkdev(gpupath_major, "gpupath");
-	bioset_exit(&clone_bs);
+	gpupath_multipath_exit();
 }

@@ -18,8 +18,6 @@
 
 struct gpupath_provider;
 
-#define GPUPATH_WWID_LEN	256
-
 /* Per-path counters (GPUPATH_A_PSTATS_*). */
 struct gpupath_path_stats {
 	atomic64_t ios;
@@ -128,7 +126,8 @@ struct gpupath_volume_stats {
  * @ioerr_count: I/Os failed to the caller since the last report
  * @requeue_work: looks at @failed, resubmits it and @queued
  * @event_work: sends the events
- * @probe_work: brings failed paths back, times queued I/O out
+ * @probe_work: brings failed paths back, marks deleted ones gone, times
+ *	queued I/O out
  * @del_work: finishes a deletion whose caller was killed while waiting
  * @stats: counters
  */
@@ -212,5 +211,14 @@ int gpupath_path_del(struct gpupath_volume *vol, u32 id, struct netlink_ext_ack 
 struct gpupath_volume *gpupath_volume_of_bdev(struct block_device *bdev);
 enum gpupath_reason gpupath_volume_reason(struct gpupath_volume *vol,
 					  struct gpupath_provider *prov);
+
+/* The I/O path of volumes (multipath.c). */
+int gpupath_multipath_init(void);
+void gpupath_multipath_exit(void);
+int gpupath_multipath_setup(struct gpupath_volume *vol);
+void gpupath_multipath_submit_bio(struct bio *bio);
+void gpupath_multipath_kick(struct gpupath_volume *vol);
+void gpupath_multipath_fail_queued(struct gpupath_volume *vol, blk_status_t status);
+void gpupath_multipath_refresh_locked(struct gpupath_volume *vol);
 
 #endif /* _GPUPATH_VOLUME_H */

@@ -34,6 +34,8 @@ else
 	t "volume show without the module says how to load it" 1 'module is not loaded' "$GP" volume show
 	t "good path arguments get as far as the module" 1 'module is not loaded' \
 		"$GP" path add 1 /dev/nvme0n1 weight 1000 rail 0 state draining
+	t "numbers: leading zeros are decimal, 0x is hex" 1 'module is not loaded' \
+		"$GP" qos add gold dscp 08 priority 0x7
 fi
 t "topology works without the module" 0 '^(host bridge|no GPU found)' "$GP" topology
 t "topology: stray argument" 2 'Usage: gpupath topology' "$GP" topology extra
@@ -74,7 +76,7 @@ t "gpupath.conf: a missing file is an error" 1 'cannot read .*/nonexistent.conf:
 c "a setting outside any section" 2 "'dscp' is outside any section" '# x\ndscp = 1\n'
 c "unknown section" 3 'unknown section \[volume\]' '\n\n[volume v]\n'
 c "section without a name" 1 '\[portal\] needs a name' '[portal]\n'
-c "bad name" 1 "portal name 'a/b': letters, digits" '[portal a/b]\n'
+c "bad name" 1 "portal name 'a/b' \\(3 characters\\): 1 to 31 of letters, digits" '[portal a/b]\n'
 c "name defined twice" 4 'qos q is defined twice' '[qos q]\ndscp = 1\n\n[qos q]\ndscp = 2\n'
 c "unclosed header" 1 "a section header ends with '\]'" '[qos q\n'
 c "missing =" 2 'expected KEYWORD = VALUE' '[qos q]\ndscp 1\n'
@@ -181,3 +183,31 @@ t "path set: PATH is an id" 2 "'nvme1n1' is not a path id" "$GP" path set nvme1n
 t "path del: path id 0" 2 "'0' is not a path id" "$GP" path del 0
 t "path show volume: needs VOL" 2 'Usage: gpupath path' "$GP" path show volume
 t "provider del: bad id before the module is asked" 2 "'x' is not a provider id" "$GP" provider del x
+
+# What a new user tries: each refusal names the argument, the rule and the limit.
+t "a negative number is a value, not an option" 2 "dscp: '-1' is not a number from 0 to 63" \
+	"$GP" qos add gold dscp -1
+t "numbers are decimal: 077 is not octal 63" 2 'dscp must be 0 to 63, not 077 \(decimal 77: no octal\)' \
+	"$GP" qos add gold dscp 077
+t "an unknown option of a command is named" 2 "unknown option '--frobnicate'" \
+	"$GP" volume show --frobnicate
+t "volume add: a wwid with a space" 2 'wwid: character 2 is whitespace \(0x20\)' \
+	"$GP" volume add wwid 'a b'
+t "volume add: a wwid with a newline" 2 'wwid: character 2 is whitespace \(0x0a\)' \
+	"$GP" volume add wwid "$(printf 'a\nb')"
+t "volume add: a wwid of 300 characters" 2 'is 300 characters long, at most 255' \
+	"$GP" volume add wwid "$(printf 'w%.0s' $(seq 300))"
+t "portal add: a name of 40 characters" 2 "\(40 characters\): 1 to 31 of letters" \
+	"$GP" portal add "$(printf 'n%.0s' $(seq 40))" transport tcp traddr 10.0.0.1
+t "qos add: a name with a slash" 2 "qos class name 'a/b' \(3 characters\)" "$GP" qos add a/b dscp 1
+t "portal add: an nqn of 300 characters" 2 'nqn .* is 300 characters long, at most 223' \
+	"$GP" portal add p1 transport tcp traddr 10.0.0.1 nqn "$(printf 'q%.0s' $(seq 300))"
+t "path add: a device path of 5000 characters" 2 'is 5005 characters long, at most 4095' \
+	"$GP" path add 1 "/dev/$(printf 'x%.0s' $(seq 5000))"
+fifo=$(mktemp -u)
+mkfifo "$fifo"
+t "gpupathd: a config path that is a directory" 1 'cannot read /tmp: it is a directory' \
+	"$GPD" --check-config -c /tmp
+t "gpupathd: a config path that is a FIFO" 1 'it is not a regular file \(a FIFO' \
+	timeout 5 "$GPD" --check-config -c "$fifo"
+rm -f "$fifo"

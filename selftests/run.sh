@@ -7,8 +7,9 @@
 #
 #   host    unit tests of the user-space code and the CLI (topology on a
 #           sysfs tree built for it), a short fuzzing run, no VM
-#   static  checkpatch --strict, the supported range, and the module built
-#           with W=1 and sparse against Debian's stock headers of both series
+#   static  checkpatch --strict, the supported range, the include graph of
+#           kmod/ (selftests/include-graph.sh), and the module built with W=1
+#           and sparse against Debian's stock headers of both series
 #   vm      the test kernel of KERNEL_SERIES (6.1 or 6.12; built once,
 #           cached; the module is built against it with W=1 and sparse) in
 #           QEMU: module, netlink,
@@ -60,12 +61,6 @@ check() {
 	fi
 }
 
-ksft_dir() {
-	local src
-	src=$(ksrc_dir) || return 1
-	echo "$src/tools/testing/selftests"
-}
-
 uapi_check() {
 	local src=$build/uapi_check.c
 	printf '#include <linux/gpupath.h>\nint main(void) { return GPUPATH_IOC_VERSION == 0; }\n' >"$src"
@@ -95,16 +90,17 @@ cufile_check() {
 }
 
 suite_host() {
-	local ksft t
-	ksft=$(ksft_dir) || { notok "host: kernel source for kselftest_harness.h"; return; }
+	local t
 	check "host: user space builds with -Wall -Wextra -Werror" \
-		$MAKE userspace test-bins unit-bins WERROR=-Werror KSFT="$ksft" || return
+		$MAKE userspace test-bins unit-bins WERROR=-Werror || return
 	check "host: uapi header compiles on its own as C99 and C++" uapi_check
 	for t in "$build"/*_test; do
 		"$t" 2>&1 | grep -v '^TAP version\|^1\.\.'
 	done
 	selftests/cli-test.sh
 	selftests/topology-test.sh
+	selftests/abi-check.sh
+	selftests/uapi-check.sh
 	cufile_check
 	check "host: bash completion of gpupath and gpupathd" selftests/unit/completion-test.sh
 	check "host: the man pages render without warnings" sh -c \
@@ -165,6 +161,9 @@ suite_static() {
 		selftests/vm/checkpatch.sh
 	check "static: compat.h and dkms.conf state the same kernel range" \
 		selftests/vm/kernel-range.sh
+	check "static: the include graph of kmod/ has no cycle but the known ones" \
+		selftests/include-graph.sh
+	tools/ynl/regen.sh --check
 	for series in 6.1 6.12; do
 		rel=$(KERNEL_SERIES=$series stock_release) ||
 			{ notok "static: stock headers for $series"; continue; }
@@ -269,11 +268,46 @@ vm_prepare() {
 		selftests/vm/nvfake/build.sh "$kdir/build" "$build/nvfake-$kv" W=1 ||
 		return 1
 	cp "$build/nvfake-$kv/nvfake.ko" "$work/"
+	# The YNL client of Linux 6.12 (tests/ynl.sh), as /out/ynl.
+	check "$1: the YNL client (tools/net/ynl of linux-source-6.12) is ready" ynl_client "$work/ynl" ||
+		return 1
+	# The CLI, library and module of the last release before the spec
+	# (tests/compat.sh), as /out/old.
+	check "$1: gpupath ${COMPAT_BASE:0:12} (before the YNL spec) builds, its module for this kernel" \
+		old_build "$kdir/build" "$build/old-$kv" "$work/old" || return 1
 	# Managed mode: every controller's namespace is its own block device.
 	append="EXPECT_P2PDMA=1 nvme_core.multipath=N"
 	[ "$KERNEL_VARIANT" = debug ] && append="$append panic_on_warn=1 kasan.fault=panic"
 	[ -z "${BENCH_PAIRS:-}" ] || append="$append PAIRS=$BENCH_PAIRS"
 	return 0
+}
+
+# The commit whose binaries tests/compat.sh runs against today's, and the
+# reverse: the last one before the family came from its YNL spec.
+COMPAT_BASE=e69ed997200dec8f5dfee009ea752fec42e88e82
+
+# old_build KDIR BUILDDIR OUT: COMPAT_BASE's gpupath CLI (libgpupath linked in)
+# and its module built against KDIR, into OUT.
+old_build() {
+	local kdir=$1 dir=$2 out=$3
+
+	git -C "$top" cat-file -e "$COMPAT_BASE^{commit}" 2>/dev/null || {
+		echo "commit $COMPAT_BASE is not in this clone: tests/compat.sh needs the history of main (a clone without --depth)"
+		return 1
+	}
+	rm -rf "$dir" && mkdir -p "$dir/src" "$out" || return
+	git -C "$top" archive "$COMPAT_BASE" | tar -x -C "$dir/src" || return
+	$MAKE -C "$dir/src" -j2 tools/gpupath/gpupath || return
+	MODULE_SRC="$dir/src/Kbuild $dir/src/kmod $dir/src/uapi" \
+		selftests/vm/build-module.sh "$kdir" "$dir/kmod" || return
+	cp "$dir/src/tools/gpupath/gpupath" "$dir/kmod/gpupath.ko" "$out/"
+}
+
+# ynl_client DIR: Linux's YNL client, cli.py and its lib/, copied to DIR.
+ynl_client() {
+	local tree
+	tree=$(KERNEL_SERIES=6.12 && . selftests/vm/lib.sh && ksrc_dir) || return
+	mkdir -p "$1" && cp -r "$tree/tools/net/ynl/cli.py" "$tree/tools/net/ynl/lib" "$1/"
 }
 
 # long NAME "TESTS" "VARS": the long form of some vm/tests, alone, on the
@@ -308,10 +342,11 @@ suite_stress() {
 # fabrics, volumes with flaps, the daemon, short fuzzing and the checks of
 # what users see; the long benchmarks, stress and fault runs are left to
 # KERNEL_SERIES=6.12 make vm-test, make stress and make fuzz-vm.
-SECOND_KERNEL="bar datapath datapath-badinput file file-xfs datapath-fabrics nvmeof netlink volume fuzz show
+SECOND_KERNEL="bar datapath datapath-badinput file file-xfs odirect datapath-fabrics nvmeof netlink ynl compat volume fuzz show
 	metrics cufile trace module-reload provider-remove route-safety privileges
 	tests-flat/datapath-flat tests-flat/multipath-head tests-flat/volume-native
-	tests-rails/volume-flap tests-rails/daemon-config tests-rails/daemon-qos tests-rails/diagnose"
+	tests-rails/volume-flap tests-rails/daemon-config tests-rails/daemon-qos tests-rails/diagnose
+	tests-rails/file-volume"
 
 # vm_tests DIR: the guest paths of the tests of DIR (tests, tests-flat,
 # tests-rails) to run: all of them, or those named in ONLY.
@@ -382,7 +417,7 @@ suite_one() {
 		esac
 		rm -rf "$work-$dir"
 		mkdir -p "$work-$dir"
-		cp "$work/gpupath.ko" "$work/nvfake.ko" "$work-$dir/"
+		cp -r "$work/gpupath.ko" "$work/nvfake.ko" "$work/ynl" "$work/old" "$work-$dir/"
 		run_guest "one-$KERNEL_SERIES-$dir" "$work-$dir" "$tests" --kernel "$kdir/bzImage" \
 			--modroot "$kdir/modroot" --topology $topo \
 			--append "${append/nvme_core.multipath=N/nvme_core.multipath=$mp}" --timeout 1500

@@ -110,6 +110,10 @@ t "topology -j is valid JSON" "ok" "$(jq -e .rails "$out.json" >/dev/null 2>&1 &
 t "the GPUs: NVIDIA, Intel and AMD, not the BMC's VGA" \
 	"0000:03:00.0 0000:06:00.0 0000:41:00.0 0000:81:00.0" \
 	"$(jq -r '[.devices[] | select(.kind == "gpu") | .pci_dev] | join(" ")' "$out.json")"
+t "devices are named from pci.ids (libpci), as lspci names them" \
+	"NVIDIA Corporation|Red Hat, Inc. Virtio 1.0 network device" \
+	"$(jq -r '[(.devices[] | select(.pci_dev == "0000:03:00.0") | .name | sub(" GH100.*"; "")),
+		(.devices[] | select(.pci_dev == "0000:06:00.1") | .name)] | join("|")' "$out.json")"
 t "the NICs: functions with interfaces, not lo" "0000:04:00.0 0000:06:00.1" \
 	"$(jq -r '[.devices[] | select(.kind == "nic") | .pci_dev] | join(" ")' "$out.json")"
 t "the NVMe functions, with the PCIe controller only" "0000:05:00.0 nvme0" \
@@ -143,8 +147,9 @@ t "text: rail 0 line" 1 \
 t "text: rail 1's NVMe" 1 "$(grep -c '^  NVMe 0000:05:00.0 (nvme0) via host-bridge$' "$out.txt")"
 t "text: the tree has the switch under its root port" 1 \
 	"$(grep -c '^    switch 0000:01:00.0$' "$out.txt")"
-t "text: GPU1 right under its root port" 1 \
-	"$(grep -c '^    GPU 0000:06:00.0 \[10de:2330\], numa node 0$' "$out.txt")"
+t "text: GPU1 right under its root port, named as lspci names it" 1 \
+	"$(grep -cE '^    GPU 0000:06:00.0 NVIDIA Corporation GH100.* \[10de:2330\], numa node 0$' \
+		"$out.txt")"
 
 # Without GPUs: said plainly, not an error.
 rm -r "$sys/bus/pci/devices/0000:03:00.0" "$sys/bus/pci/devices/0000:06:00.0" \

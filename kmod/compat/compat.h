@@ -50,6 +50,13 @@ static inline long gpupath_compat_pin_user_pages(unsigned long start, unsigned l
  * Opening a block device exclusively for a holder: blkdev_get_by_path() with
  * fmode_t until 6.5, with blk_mode_t and holder ops until 6.8, a handle in
  * 6.8, a struct file from 6.9.
+ *
+ * The holder hears of its device's death (del_gendisk(), a controller
+ * deleted) through gpupath_bdev_dead(), from the holder ops' mark_dead where
+ * it is called with bd_holder_lock held and must release it (probe: that
+ * rule came with the freeze and thaw ops, 6.8). gpupath_bdev_dead() runs
+ * under that lock: it may not sleep on the holder's own locks. Older
+ * kernels tell nothing; the holder sees the dead disk on its next I/O.
  */
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
@@ -58,6 +65,26 @@ struct gpupath_compat_bdev {
 	struct block_device *bdev;
 	void *priv;
 };
+
+void gpupath_bdev_dead(void *holder);
+
+#ifdef GPUPATH_COMPAT_HOLDER_DEAD
+static inline void gpupath_compat_mark_dead(struct block_device *bdev, bool surprise)
+{
+	gpupath_bdev_dead(bdev->bd_holder);
+	mutex_unlock(&bdev->bd_holder_lock);
+}
+
+static const struct blk_holder_ops gpupath_compat_hops = {
+	.mark_dead = gpupath_compat_mark_dead,
+};
+
+#define GPUPATH_COMPAT_HOPS	(&gpupath_compat_hops)
+#define GPUPATH_COMPAT_BDEV_DEAD	1
+#else
+#define GPUPATH_COMPAT_HOPS	NULL
+#define GPUPATH_COMPAT_BDEV_DEAD	0
+#endif
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
 #define GPUPATH_COMPAT_BDEV_MODE	(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
@@ -90,7 +117,8 @@ static inline int gpupath_compat_bdev_open(const char *path, void *holder,
 {
 	struct bdev_handle *handle;
 
-	handle = bdev_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE, holder, NULL);
+	handle = bdev_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE, holder,
+				   GPUPATH_COMPAT_HOPS);
 	if (IS_ERR(handle))
 		return PTR_ERR(handle);
 	h->priv = handle;
@@ -108,7 +136,8 @@ static inline int gpupath_compat_bdev_open(const char *path, void *holder,
 {
 	struct file *file;
 
-	file = bdev_file_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE, holder, NULL);
+	file = bdev_file_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE, holder,
+				      GPUPATH_COMPAT_HOPS);
 	if (IS_ERR(file))
 		return PTR_ERR(file);
 	h->priv = file;
@@ -124,7 +153,7 @@ static inline void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h, void
 
 /*
  * A bio-based disk that stacks on other block devices, and its features
- * (write cache, FUA, stable pages, no-wait submission). Until 6.11 features
+ * (write cache, FUA, stable pages, no-wait submission, P2PDMA pages). Until 6.11 features
  * are queue flags set on the live queue; from 6.11 they are bits of the
  * queue limits (probe: BLK_FEAT_NOWAIT), changed in an update of the limits
  * (probe: queue_limits_stack_bdev, 6.9), which from 6.9 blk_alloc_disk()
@@ -163,6 +192,7 @@ static inline void gpupath_compat_disk_features(struct gendisk *disk, bool wc, b
 
 	lim.features &= ~(BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA | BLK_FEAT_STABLE_WRITES |
 			  BLK_FEAT_NOWAIT | BLK_FEAT_ROTATIONAL);
+	lim.features |= BLK_FEAT_PCI_P2PDMA;
 	if (wc)
 		lim.features |= BLK_FEAT_WRITE_CACHE | (fua ? BLK_FEAT_FUA : 0);
 	if (stable)
@@ -188,6 +218,7 @@ static inline void gpupath_compat_disk_features(struct gendisk *disk, bool wc, b
 	gpupath_compat_queue_flag(disk->queue, QUEUE_FLAG_STABLE_WRITES, stable);
 	gpupath_compat_queue_flag(disk->queue, QUEUE_FLAG_NOWAIT, nowait);
 	gpupath_compat_queue_flag(disk->queue, QUEUE_FLAG_NONROT, true);
+	gpupath_compat_queue_flag(disk->queue, QUEUE_FLAG_PCI_P2PDMA, true);
 }
 #endif
 
@@ -229,6 +260,72 @@ static inline struct dev_pagemap *gpupath_compat_page_pgmap(struct page *page)
 {
 	return page->pgmap;
 }
+
+/*
+ * Device memory mapped into a process. From 6.2 user-space direct I/O may
+ * pin P2PDMA pages (FOLL_PCI_P2PDMA, probe), and the block layer sends them
+ * only to queues that take them. The pages are then mapped as pages, which
+ * GUP finds, and each page of an allocation holds one reference on its page
+ * map: the last user of the page (gpupath, a mapping or a pin of someone's
+ * direct I/O) gives it back to the device's pool, as the PCI core's own
+ * p2pmem mappings do. Before 6.2 GUP does not tell P2PDMA pages from host
+ * memory and would hand them to any driver: they are mapped as raw frames,
+ * which GUP refuses, and gpupath frees the allocation whole.
+ */
+#include <linux/memremap.h>
+#include <linux/pci-p2pdma.h>
+#ifdef GPUPATH_COMPAT_P2P_GUP
+#define GPUPATH_COMPAT_P2P_USER_DIO	true
+#define GPUPATH_COMPAT_P2P_VM_FLAGS	(VM_MIXEDMAP | VM_DONTEXPAND | VM_DONTDUMP)
+
+static inline vm_fault_t gpupath_compat_p2p_insert(struct vm_area_struct *vma,
+						   unsigned long addr, struct page *page)
+{
+	int err = vm_insert_page(vma, addr, page);
+
+	if (err == -ENOMEM)
+		return VM_FAULT_OOM;
+	/* -EBUSY: another fault mapped it first. */
+	if (err && err != -EBUSY)
+		return VM_FAULT_SIGBUS;
+	return VM_FAULT_NOPAGE;
+}
+
+/* A new allocation of @size bytes at @kaddr: one page map reference a page. */
+static inline void gpupath_compat_p2p_own(void *kaddr, size_t size)
+{
+	if (size > PAGE_SIZE)
+		percpu_ref_get_many(&gpupath_compat_page_pgmap(virt_to_page(kaddr))->ref,
+				    (size >> PAGE_SHIFT) - 1);
+}
+
+/* Each page goes back to the pool when its last user drops it. */
+static inline void gpupath_compat_p2p_free(struct pci_dev *pdev, void *kaddr, size_t size)
+{
+	size_t off;
+
+	for (off = 0; off < size; off += PAGE_SIZE)
+		put_page(virt_to_page(kaddr + off));
+}
+#else
+#define GPUPATH_COMPAT_P2P_USER_DIO	false
+#define GPUPATH_COMPAT_P2P_VM_FLAGS	(VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP)
+
+static inline vm_fault_t gpupath_compat_p2p_insert(struct vm_area_struct *vma,
+						   unsigned long addr, struct page *page)
+{
+	return vmf_insert_pfn(vma, addr, page_to_pfn(page));
+}
+
+static inline void gpupath_compat_p2p_own(void *kaddr, size_t size)
+{
+}
+
+static inline void gpupath_compat_p2p_free(struct pci_dev *pdev, void *kaddr, size_t size)
+{
+	pci_free_p2pmem(pdev, kaddr, size);
+}
+#endif
 
 /* eventfd_signal() lost its count in 6.8 (probe). */
 #include <linux/eventfd.h>
@@ -287,5 +384,83 @@ static inline void gpupath_compat_kiocb_end_write(struct kiocb *iocb)
 	sb_end_write(sb);
 #endif
 }
+
+/*
+ * Generic netlink operations: split do and dump ops from 6.2 (probe: struct
+ * genl_split_ops). 6.1 takes one struct genl_ops per command, whose fields
+ * are those of a split op: there the generated split table is folded into
+ * one op per command, the do's request policy serving its dump as well
+ * (they are the same where both take one).
+ */
+#include <net/genetlink.h>
+#include <linux/slab.h>
+
+/* The generated policies' ranges are const; 6.1's nla_policy points at them without. */
+#ifndef GPUPATH_COMPAT_CONST_RANGE
+#undef NLA_POLICY_FULL_RANGE
+#define NLA_POLICY_FULL_RANGE(tp, _range) {				\
+	.type = NLA_ENSURE_UINT_OR_BINARY_TYPE(tp),			\
+	.validation_type = NLA_VALIDATE_RANGE_PTR,			\
+	.range = (struct netlink_range_validation *)(_range),		\
+}
+#endif
+
+#ifdef GPUPATH_COMPAT_GENL_SPLIT_OPS
+static inline int gpupath_compat_genl_ops(struct genl_family *fam,
+					  const struct genl_split_ops *ops, unsigned int n)
+{
+	fam->split_ops = ops;
+	fam->n_split_ops = n;
+	return 0;
+}
+
+static inline void gpupath_compat_genl_ops_free(struct genl_family *fam)
+{
+}
+#else
+#define genl_split_ops genl_ops
+#define GPUPATH_COMPAT_GENL_CAPS	(GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP | GENL_CMD_CAP_HASPOL)
+
+static inline int gpupath_compat_genl_ops(struct genl_family *fam, const struct genl_ops *ops,
+					  unsigned int n)
+{
+	struct genl_ops *one;
+	unsigned int i, j, k = 0;
+
+	one = kcalloc(n, sizeof(*one), GFP_KERNEL);
+	if (!one)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < k && one[j].cmd != ops[i].cmd; j++)
+			;
+		if (j == k)
+			one[k++].cmd = ops[i].cmd;
+		one[j].flags |= ops[i].flags & ~GPUPATH_COMPAT_GENL_CAPS;
+		one[j].validate |= ops[i].validate;
+		if (ops[i].flags & GENL_CMD_CAP_DO) {
+			one[j].doit = ops[i].doit;
+			one[j].policy = ops[i].policy;
+			one[j].maxattr = ops[i].maxattr;
+		}
+		if (ops[i].flags & GENL_CMD_CAP_DUMP) {
+			one[j].start = ops[i].start;
+			one[j].dumpit = ops[i].dumpit;
+			one[j].done = ops[i].done;
+			if (!one[j].policy) {
+				one[j].policy = ops[i].policy;
+				one[j].maxattr = ops[i].maxattr;
+			}
+		}
+	}
+	fam->ops = one;
+	fam->n_ops = k;
+	return 0;
+}
+
+static inline void gpupath_compat_genl_ops_free(struct genl_family *fam)
+{
+	kfree(fam->ops);
+}
+#endif
 
 #endif /* _GPUPATH_COMPAT_H */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libgpupath.h"
+#include "private.h"
 
 struct input {
 	unsigned int lines;	/* of the text, the last one unterminated or empty */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libgpupath.h"
+#include "private.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)

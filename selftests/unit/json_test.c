@@ -2,7 +2,7 @@
 /* Unit tests of the CLI's JSON writer. */
 #include <stdlib.h>
 
-#include "kselftest_harness.h"
+#include "harness.h"
 #include "../../tools/gpupath/json.h"
 
 struct buf {

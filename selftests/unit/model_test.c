@@ -3,9 +3,10 @@
  * Unit tests of libgpupath's netlink decoding and names: messages are built
  * here the way the kernel builds them, then decoded.
  */
+#include <errno.h>
 #include <netlink/genl/genl.h>
 
-#include "kselftest_harness.h"
+#include "harness.h"
 #include "model.h"
 
 #define FAMILY 0x42

@@ -31,7 +31,7 @@
 
 #include <linux/gpupath.h>
 
-#include <libgpupath.h>
+#include "libgpupath-admin.h"
 
 #define MAX_NTH 2000
 

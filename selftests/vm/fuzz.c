@@ -40,7 +40,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
-#include <libgpupath.h>
+#include "libgpupath-admin.h"
 
 static uint64_t rng_state;
 

@@ -3,7 +3,7 @@
  * gp-io: one I/O through libgpupath between a block device and a buffer of
  * device memory (or host memory), checked against the test pattern.
  *
- *   gp-io [-p auto|direct|compat] [-o BUF_OFF] [-H] [-b N] [-Z FROM]
+ *   gp-io [-p auto|direct|compat|odirect] [-o BUF_OFF] [-H] [-A] [-b N] [-Z FROM]
  *         read|write PROVIDER DEVICE DEV_OFF LEN SEED
  *
  * PROVIDER is a provider id, or "host". DEVICE is a block device or a
@@ -16,6 +16,14 @@
  * auto, those refused are bounced one by one. -Z FROM: a read expects zeros
  * (a hole) from device offset FROM on, instead of the pattern; -z: zeros
  * are taken anywhere (a file truncated and grown under the read).
+ * -p odirect: no gpupath I/O at all, the program's own pread or pwrite on
+ * DEVICE opened O_DIRECT, into or out of the buffer's mapping (the kernel's
+ * user-space direct I/O on P2PDMA pages, from 6.2); it prints mode=odirect.
+ * -A (with -p odirect, reads): the read is submitted with Linux AIO, then
+ * the buffer is unmapped and freed and /dev/gpupath closed while it is in
+ * flight; "submitted" is printed, and once standard input reaches its end
+ * the completion is reaped and printed as "res=N" (exit 0 when N is LEN).
+ * The pages must stay out of the device's pool until then.
  *
  * Prints one line: mode=M reason=R [ios=N] [bar=B bar_offset=O] [len=MOVED]
  * [error=E], len= only when fewer bytes moved than asked (a file's end).
@@ -23,6 +31,7 @@
  * Device memory revoked under it (its provider removed) gets SIGBUS on the
  * next touch: that prints a line "error=..." and exits 3 as well.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -33,6 +42,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <linux/aio_abi.h>
 #include <unistd.h>
 
 #include "libgpupath.h"
@@ -62,7 +73,7 @@ static int parse_policy(const char *s, enum gpupath_io_policy *p)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: gp-io [-p auto|direct|compat] [-o BUF_OFF] [-H] [-b N] [-Z FROM] "
+	fprintf(stderr, "usage: gp-io [-p auto|direct|compat|odirect] [-o BUF_OFF] [-H] [-A] [-b N] [-Z FROM] "
 		"read|write PROVIDER|host DEVICE DEV_OFF LEN SEED\n");
 	return 2;
 }
@@ -166,6 +177,76 @@ static int batch_io(struct gpupath_dev *dev, struct gpupath_buf *buf, bool rd, i
 	return 0;
 }
 
+/*
+ * User-space direct I/O on the buffer's mapping, as any program does it:
+ * until the end of the range or of the file. Returns 0 or -errno.
+ */
+static int odirect_io(bool rd, const char *path, uint8_t *p, uint64_t doff, uint64_t len,
+		      uint64_t *moved)
+{
+	ssize_t n = 0;
+	int fd, r = 0;
+
+	*moved = 0;
+	fd = open(path, (rd ? O_RDONLY : O_WRONLY) | O_DIRECT);
+	if (fd < 0)
+		return -errno;
+	while (*moved < len) {
+		n = rd ? pread(fd, p + *moved, len - *moved, doff + *moved) :
+			 pwrite(fd, p + *moved, len - *moved, doff + *moved);
+		if (n <= 0)
+			break;
+		*moved += n;
+	}
+	if (n < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+/*
+ * -A: an O_DIRECT read into the buffer in flight while the buffer goes.
+ * Raw AIO system calls: no library for three of them.
+ */
+static int read_outliving_buf(struct gpupath_dev *dev, struct gpupath_buf *buf,
+			      const char *path, uint64_t doff, uint64_t len)
+{
+	struct iocb cb = { 0 }, *cbs[1] = { &cb };
+	struct io_event ev;
+	aio_context_t ctx = 0;
+	struct timespec ts = { 60, 0 };
+	int fd;
+
+	fd = open(path, O_RDONLY | O_DIRECT);
+	if (fd < 0 || syscall(SYS_io_setup, 1, &ctx) < 0) {
+		printf("error=%s\n", strerror(errno));
+		return 3;
+	}
+	cb.aio_fildes = fd;
+	cb.aio_lio_opcode = IOCB_CMD_PREAD;
+	cb.aio_buf = (uintptr_t)gpupath_buf_addr(buf);
+	cb.aio_nbytes = len;
+	cb.aio_offset = doff;
+	if (syscall(SYS_io_submit, ctx, 1, cbs) != 1) {
+		printf("error=%s\n", strerror(errno));
+		return 3;
+	}
+	gpupath_buf_free(buf);
+	gpupath_dev_close(dev);
+	printf("submitted\n");
+	fflush(stdout);
+	while (getchar() != EOF)
+		;
+	if (syscall(SYS_io_getevents, ctx, 1, 1, &ev, &ts) != 1) {
+		printf("error=no completion\n");
+		return 3;
+	}
+	printf("res=%lld\n", (long long)ev.res);
+	syscall(SYS_io_destroy, ctx);
+	close(fd);
+	return ev.res == (long long)len ? 0 : 3;
+}
+
 /* The buffer's device memory was revoked: a clean failure, said so. */
 static void revoked(int sig __attribute__((unused)))
 {
@@ -184,12 +265,16 @@ int main(int argc, char **argv)
 	struct gpupath_result res = { 0 };
 	struct gpupath_dev *dev;
 	struct gpupath_buf *buf;
-	bool rd, hold = false;
+	bool rd, hold = false, odirect = false, outlive = false;
 	void *host = NULL;
 	uint8_t *p;
 	int c, fd, r, ret;
 
-	while ((c = getopt(argc, argv, "p:o:Hb:Z:z")) != -1) {
+	while ((c = getopt(argc, argv, "p:o:Hb:Z:zA")) != -1) {
+		if (c == 'A') {
+			outlive = true;
+			continue;
+		}
 		if (c == 'H') {
 			hold = true;
 			continue;
@@ -200,6 +285,10 @@ int main(int argc, char **argv)
 		}
 		if (c == 'b' && !parse_u64(optarg, &batch))
 			continue;
+		if (c == 'p' && !strcmp(optarg, "odirect")) {
+			odirect = true;
+			continue;
+		}
 		if (c == 'p' && !parse_policy(optarg, &policy))
 			continue;
 		if (c == 'o' && !parse_u64(optarg, &boff))
@@ -227,17 +316,28 @@ int main(int argc, char **argv)
 		printf("mode=none reason=none error=%s\n", strerror(-r));
 		return 3;
 	}
+	if (outlive) {
+		if (!odirect || !rd)
+			return usage();
+		return read_outliving_buf(dev, buf, argv[optind + 2], doff, len);
+	}
 	signal(SIGBUS, revoked);
 	p = (uint8_t *)gpupath_buf_addr(buf) + boff;
 	if (!rd)
 		for (i = 0; i < len; i++)
 			p[i] = pattern_byte(seed, doff + i);
-	if (batch)
+	if (odirect)
+		r = odirect_io(rd, argv[optind + 2], p, doff, len, &res.len);
+	else if (batch)
 		r = batch_io(dev, buf, rd, fd, boff, doff, len, batch, policy, &res);
 	else
 		r = rd ? gpupath_read(buf, boff, fd, doff, len, policy, &res) :
 			 gpupath_write(buf, boff, fd, doff, len, policy, &res);
-	printf("mode=%s reason=%s", gpupath_mode_name(res.mode), gpupath_reason_name(res.reason));
+	if (odirect)
+		printf("mode=odirect reason=none");
+	else
+		printf("mode=%s reason=%s", gpupath_mode_name(res.mode),
+		       gpupath_reason_name(res.reason));
 	if (batch)
 		printf(" ios=%" PRIu64, batch);
 	if (!host) {

@@ -8,6 +8,7 @@ GPD=/usr/sbin/gpupathd
 PATTERN=/usr/libexec/gpupath/gp-pattern
 NLCHECK=/usr/libexec/gpupath/nl-check
 GPIO=/usr/libexec/gpupath/gp-io
+CUFILE="env LD_LIBRARY_PATH=/usr/lib/gpupath /usr/libexec/gpupath/gp-cufile"
 IOCHECK=/usr/libexec/gpupath/io-check
 KO=/out/gpupath.ko
 IP=/usr/sbin/ip		# busybox sh would run its own ip applet otherwise
@@ -491,6 +492,19 @@ expect_io() {
 	echo "gp-io $*: $io_out (exit $rc)"
 	[ $rc = "$want" ] || fail "gp-io exited $rc, expected $want"
 	echo "$io_out" | grep -Eq "$pat" || fail "gp-io said '$io_out', expected /$pat/"
+}
+
+# cufile_file_direct PROVIDER FILE SEED: the cuFile program (gp-cufile,
+# built against libcufile) on FILE, 8 MiB of pattern SEED: its reads and its
+# write (pattern SEED+1 at 6 MiB) must go direct, the write reach the file.
+cufile_file_direct() {
+	$CUFILE "$1" "$2" "$3" >/tmp/cuf.out 2>&1 || { cat /tmp/cuf.out; fail "gp-cufile on $2"; }
+	grep '^io ' /tmp/cuf.out
+	grep -q '^io registered.* mode=direct reason=none$' /tmp/cuf.out ||
+		fail "cuFileRead not direct"
+	grep -q '^io write mode=direct reason=none$' /tmp/cuf.out || fail "cuFileWrite not direct"
+	$PATTERN check "$2" $((6 << 20)) $((1 << 20)) $(($3 + 1)) ||
+		fail "the cuFile write did not reach $2"
 }
 
 # host_expect FILE OFFSET LEN SEED POS: the harness checks FILE on the host

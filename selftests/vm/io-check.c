@@ -22,6 +22,12 @@
  * deleted while open can still be read. What the files hold afterwards is
  * the caller's to check.
  *
+ *   io-check encrypt DIR
+ *
+ * makes DIR, an empty directory on a file system with encryption enabled
+ * (ext4 -O encrypt), encrypted: a new key in the file system's keyring and
+ * a v2 policy on DIR. Files then made in DIR are encrypted inodes.
+ *
  *   io-check revoke PROVIDER_ID BLOCKDEV
  *
  * allocates 1 MiB of device memory, maps it, fills it, prints "ready" and
@@ -44,6 +50,7 @@
 #include <unistd.h>
 
 #include <linux/fs.h>
+#include <linux/fscrypt.h>
 #include <linux/gpupath.h>
 
 #include "expect.h"
@@ -429,6 +436,46 @@ static int check_file(uint32_t prov, const char *dir, const char *rodir)
 	return failures ? 1 : 0;
 }
 
+/* A v2 key (64 bytes of a fixed pattern: a test needs no secret) and policy. */
+static int make_encrypted(const char *dir)
+{
+	struct {
+		struct fscrypt_add_key_arg arg;
+		__u8 raw[FSCRYPT_MAX_KEY_SIZE];
+	} k = { .arg = { .key_spec.type = FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER,
+			 .raw_size = FSCRYPT_MAX_KEY_SIZE } };
+	struct fscrypt_policy_v2 pol = {
+		.version = FSCRYPT_POLICY_V2,
+		.contents_encryption_mode = FSCRYPT_MODE_AES_256_XTS,
+		.filenames_encryption_mode = FSCRYPT_MODE_AES_256_CTS,
+		.flags = FSCRYPT_POLICY_FLAGS_PAD_32,
+	};
+	int fd, i, ret = 1;
+
+	for (i = 0; i < FSCRYPT_MAX_KEY_SIZE; i++)
+		k.raw[i] = (__u8)(i * 7 + 1);
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0) {
+		perror(dir);
+		return 1;
+	}
+	if (ioctl(fd, FS_IOC_ADD_ENCRYPTION_KEY, &k.arg)) {
+		perror("FS_IOC_ADD_ENCRYPTION_KEY");
+		goto out;
+	}
+	memcpy(pol.master_key_identifier, k.arg.key_spec.u.identifier,
+	       FSCRYPT_KEY_IDENTIFIER_SIZE);
+	if (ioctl(fd, FS_IOC_SET_ENCRYPTION_POLICY, &pol)) {
+		perror("FS_IOC_SET_ENCRYPTION_POLICY");
+		goto out;
+	}
+	printf("%s: encrypted\n", dir);
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	ctl = open("/dev/gpupath", O_RDWR);
@@ -441,12 +488,15 @@ int main(int argc, char **argv)
 		return check_host_file(argv[2], argv[3], !strcmp(argv[4], "ok"));
 	if (argc == 5 && !strcmp(argv[1], "file"))
 		return check_file(strtoul(argv[2], NULL, 0), argv[3], argv[4]);
+	if (argc == 3 && !strcmp(argv[1], "encrypt"))
+		return make_encrypted(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "revoke"))
 		return check_revoke(strtoul(argv[2], NULL, 0), argv[3]);
 	if (argc != 3) {
 		fprintf(stderr, "usage: io-check PROVIDER_ID BLOCKDEV\n"
 			"       io-check host-file FILE BLOCKDEV ok|refused\n"
 			"       io-check file PROVIDER_ID DIR RODIR\n"
+			"       io-check encrypt DIR\n"
 			"       io-check revoke PROVIDER_ID BLOCKDEV\n");
 		return 2;
 	}

@@ -10,7 +10,8 @@
 #     applets whose names collide with the real tools below;
 #   - nvme-cli, iproute2's ip, rdma and tc, fio, jq, dmsetup, tcpdump,
 #     e2fsprogs' mke2fs, e2fsck, chattr and lsattr, xfsprogs'
-#     mkfs.xfs, xfs_io and xfs_repair, fsverity, and
+#     mkfs.xfs, xfs_io and xfs_repair, fsverity, python3 (with the modules
+#     the YNL client imports, PyYAML among them), and
 #     kmod (with modprobe, insmod, rmmod, lsmod, depmod and modinfo links),
 #     each with every shared library ldd lists for it, at the same absolute
 #     paths as on the host;
@@ -160,11 +161,61 @@ install_bin "$(find_tool fsverity /usr/bin/fsverity)" /usr/bin/fsverity
 install_bin "$kmod" /usr/bin/kmod /bin/kmod \
 	/sbin/modprobe /sbin/insmod /sbin/rmmod /sbin/lsmod /sbin/depmod /sbin/modinfo
 
+# Python, for the YNL client of the netlink spec (Linux's tools/net/ynl,
+# reaching the guest in /out): the interpreter and the modules the client
+# imports, as the host's Python finds them.
+python=$(find_tool python3.11-minimal /usr/bin/python3.11)
+install_bin "$python" /usr/bin/python3
+/usr/bin/python3.11 -c '
+import sys
+import argparse, collections, enum, functools, importlib, ipaddress, json, os, pprint
+import random, socket, struct, time, traceback, uuid
+import base64, binascii, codecs, contextlib, copy, dataclasses, datetime, errno, gettext
+import hashlib, inspect, io, locale, linecache, select, selectors, shutil, signal
+import string, textwrap, tokenize, typing, warnings, weakref
+import encodings.idna, encodings.latin_1, encodings.ascii, encodings.utf_8
+try:
+	import yaml
+except ImportError:
+	sys.exit("yaml not found; install the Debian package python3-yaml")
+# What is imported lazily: help and errors of argparse, JSON out, tracebacks.
+p = argparse.ArgumentParser(description="x")
+p.add_argument("--a", type=int)
+p.format_help()
+p.parse_args([])
+json.dumps({"a": [1]}, indent=2)
+pprint.pformat({"a": 1})
+ipaddress.ip_address("10.0.0.1")
+yaml.safe_load("a: [1]")
+try:
+	raise ValueError("x")
+except ValueError:
+	traceback.format_exc()
+for m in list(sys.modules.values()):
+	f = getattr(m, "__file__", None)
+	if f:
+		print(f)
+' | sort -u >"$root/.pyfiles" || die "python3 cannot import what the YNL client needs"
+while read -r f; do
+	mkdir -p "$root$(dirname "$f")"
+	cp -L "$f" "$root$f"
+	case $f in
+	*.so) for dep in $(ldd "$f" | sed -n 's|.*=> \(/[^ ]*\) .*|\1|p'); do copy_lib "$dep"; done ;;
+	esac
+done <"$root/.pyfiles"
+rm "$root/.pyfiles"
+# Python finds its prefix by this landmark.
+[ -f "$root/usr/lib/python3.11/os.py" ] || die "python3.11's os.py not copied"
+
 # Libraries gpupath's own programs link (they reach the guest over 9p).
-for so in libnl-3.so.200 libnl-genl-3.so.200 libnvme.so.1 libjson-c.so.5; do
+for so in libnl-3.so.200 libnl-genl-3.so.200 libnvme.so.1 libjson-c.so.5 libpci.so.3; do
 	lib=$(ldconfig -p | awk -v so="$so" '!f && $1 == so && /x86-64/ { print $NF; f = 1 }')
-	[ -n "$lib" ] || die "$so not found; install the Debian packages libnl-3-200 libnl-genl-3-200 libnvme1 libjson-c5"
+	[ -n "$lib" ] || die "$so not found; install the Debian packages libnl-3-200 libnl-genl-3-200 libnvme1 libjson-c5 libpci3"
 	copy_lib "$lib"
+	# ... and what it links in turn (libpci: libudev, libz).
+	for dep in $(ldd "$lib" | sed -n 's|.*=> \(/[^ ]*\) .*|\1|p'); do
+		copy_lib "$dep"
+	done
 done
 
 # busybox and its applets, where --list-full places them.

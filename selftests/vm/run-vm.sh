@@ -90,7 +90,8 @@ workdir=$(cd "$workdir" && pwd)
 
 # The userland archive depends only on the host's packages and the script.
 userland=$GPUPATH_CACHE/initramfs/userland-$( { cat "$top/selftests/vm/mkinitramfs.sh";
-	dpkg-query -W busybox-static nvme-cli iproute2 fio jq kmod libnl-genl-3-200; } | sha256sum | cut -c1-12).cpio.gz
+	dpkg-query -W busybox-static nvme-cli iproute2 fio jq kmod libnl-genl-3-200 \
+		python3.11-minimal python3-yaml; } | sha256sum | cut -c1-12).cpio.gz
 if [ ! -f "$userland" ]; then
 	mkdir -p "$(dirname "$userland")"
 	"$top/selftests/vm/mkinitramfs.sh" "$userland.tmp"
@@ -141,7 +142,9 @@ printf '%s\n' "$*" >"$workdir/cmd"
 : >"$workdir/console.log"
 : >"$workdir/tap.log"
 rm -f "$workdir/bar.img" "$workdir/bar0.img" "$workdir/bar1.img" "$workdir"/qmp*
-truncate -s 256M "$workdir/nvme.img"
+# Sparse: 1600 MiB so that the file benchmark's 1 GiB file has room in a
+# partition above what the other tests use (tests/bench.sh).
+truncate -s 1600M "$workdir/nvme.img"
 
 devs=()
 case $topology in

@@ -9,7 +9,7 @@ set -euo pipefail
 pkgs=(
 	# user space
 	gcc g++ make pkg-config libc6-dev libnl-3-dev libnl-genl-3-dev
-	libnvme-dev libjson-c-dev
+	libnvme-dev libjson-c-dev libpci-dev
 	# test kernels (both LTS series), module, static checks
 	linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev libssl-dev
 	ccache xz-utils sparse perl dkms openssl linux-headers-amd64 kmod
@@ -18,6 +18,8 @@ pkgs=(
 	e2fsprogs xfsprogs fsverity
 	# host-side checks, the fuzzing harnesses (libFuzzer is in libclang-rt)
 	python3 clang libclang-rt-14-dev
+	# the YNL spec: its code generator and schema check, its client in the VM
+	python3-yaml python3-jsonschema
 	# bash completion and man pages, checked on the host
 	bash-completion groff-base
 )

@@ -97,6 +97,7 @@ make -s install-user DESTDIR="$d" PREFIX=/usr SBINDIR=/usr/sbin LIBDIR=/usr/lib/
 rm -f "$d"/usr/lib/"$multiarch"/*.a
 gzip -9n "$d"/usr/share/man/man*/*
 install -D -m 0644 README.md "$d/usr/share/doc/gpupath/README.md"
+install -D -m 0644 -t "$d/usr/share/doc/gpupath/Documentation" Documentation/*.md
 install -D -m 0644 daemon/gpupath.conf "$d/usr/share/doc/gpupath/examples/gpupath.conf"
 # The shared libraries the programs and libraries name (not what those pull
 # in), and the packages that have them.

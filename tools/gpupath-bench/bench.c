@@ -10,8 +10,15 @@
  *                 [-v] [-j]
  *
  * -F makes FILE (created when missing) at least SIZE bytes, written with
- * data (not holes, which the file system would zero with the CPU) and
- * synced; a file's span is its size.
+ * the verification pattern (data, not holes, which the file system would
+ * zero with the CPU) and synced; a file's span is its size.
+ *
+ * What the module counted for the provider during each mode is printed
+ * beside it: bytes it moved direct, and bytes it refused (which the library
+ * then bounced, with a CPU copy). On a file, reads that fall on holes or
+ * unwritten extents are counted apart: the file system zero-fills those with
+ * the CPU, and the module counts them among the direct bytes. Each mode on a
+ * file starts with the file's pages out of the page cache.
  *
  * Modes: direct (device memory, DMA or nothing), compat (device memory,
  * always through pinned host memory and a copy), host (host memory: the
@@ -34,7 +41,7 @@
 #include <unistd.h>
 #include <linux/fs.h>
 
-#include "libgpupath.h"
+#include "libgpupath-admin.h"
 #include "pattern.h"
 
 enum mode { MODE_DIRECT, MODE_COMPAT, MODE_HOST, NR_MODES };
@@ -47,15 +54,23 @@ struct opts {
 	unsigned int threads, batch;
 	uint64_t iosize, span, dev_size, file_size;
 	double seconds;
-	bool random, write, verify, json;
+	bool random, write, verify, json, is_file;
 };
+
+/* A file's holes (and unwritten extents) over the span, as SEEK_HOLE sees them. */
+struct hole {
+	uint64_t start, end;
+};
+
+static struct hole *holes;
+static size_t nholes;
 
 struct worker {
 	pthread_t tid;
 	const struct opts *o;
 	enum mode mode;
 	unsigned int index;
-	uint64_t ios, bytes, errors, mismatches;
+	uint64_t ios, bytes, errors, mismatches, hole_bytes;
 	double *lat;		/* microseconds, one per I/O, up to cap */
 	size_t nlat, cap;
 	uint32_t reason;	/* why direct was refused */
@@ -63,9 +78,10 @@ struct worker {
 };
 
 struct result {
-	bool ran;
+	bool ran, counted;
 	double secs, cpu;
-	uint64_t ios, bytes, errors, mismatches;
+	uint64_t ios, bytes, errors, mismatches, hole_bytes;
+	uint64_t mod_direct, mod_refused;	/* the provider's counters, this mode */
 	double p50, p99;
 	uint32_t reason;
 	int err;
@@ -122,6 +138,58 @@ static bool check(const uint8_t *p, uint64_t len, uint64_t pos)
 	return true;
 }
 
+/* Bytes of [off, off + len) on holes: binary search of the sorted holes. */
+static uint64_t hole_overlap(uint64_t off, uint64_t len)
+{
+	size_t lo = 0, hi = nholes, i;
+	uint64_t n = 0, a, b;
+
+	while (lo < hi) {
+		i = (lo + hi) / 2;
+		if (holes[i].end <= off)
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	for (i = lo; i < nholes && holes[i].start < off + len; i++) {
+		a = holes[i].start > off ? holes[i].start : off;
+		b = holes[i].end < off + len ? holes[i].end : off + len;
+		n += b - a;
+	}
+	return n;
+}
+
+/* The holes of a regular file over [0, span), on a descriptor of our own. */
+static int find_holes(const char *path, uint64_t span)
+{
+	struct hole *h;
+	off_t data, hole = 0;
+	struct stat st;
+	int fd, r = 0;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return -errno;
+	while (S_ISREG(st.st_mode) && (uint64_t)hole < span) {
+		hole = lseek(fd, hole, SEEK_HOLE);
+		if (hole < 0 || (uint64_t)hole >= span)
+			break;
+		data = lseek(fd, hole, SEEK_DATA);
+		if (data < 0 || (uint64_t)data > span)
+			data = span;
+		h = realloc(holes, (nholes + 1) * sizeof(*holes));
+		if (!h) {
+			r = -ENOMEM;
+			break;
+		}
+		holes = h;
+		holes[nholes++] = (struct hole){ hole, data };
+		hole = data;
+	}
+	close(fd);
+	return r;
+}
+
 static void record(struct worker *w, double t0)
 {
 	if (w->nlat < w->cap)
@@ -157,6 +225,8 @@ static int run_sync(struct worker *w, struct gpupath_buf *buf, int fd, double en
 		record(w, t0);
 		w->ios++;
 		w->bytes += o->iosize;
+		if (!o->write)
+			w->hole_bytes += hole_overlap(off, o->iosize);
 		if (o->verify && !o->write && !check(gpupath_buf_addr(buf), o->iosize, off))
 			w->mismatches++;
 	}
@@ -201,6 +271,8 @@ static int run_batch(struct worker *w, struct gpupath_dev *dev, struct gpupath_b
 			record(w, t0);
 			w->ios++;
 			w->bytes += o->iosize;
+			if (!o->write)
+				w->hole_bytes += hole_overlap(iov[i].dev_off, o->iosize);
 		}
 	}
 	return 0;
@@ -247,12 +319,56 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The provider's direct and refused bytes so far; false if unknown. */
+static bool provider_counts(const struct opts *o, uint64_t *direct, uint64_t *refused)
+{
+	struct gpupath_provider p;
+	struct gpupath_ctl *ctl;
+	unsigned int i;
+	bool ok;
+
+	if (!o->provider || gpupath_ctl_open(&ctl))
+		return false;
+	ok = !gpupath_ctl_provider_get(ctl, o->provider, &p);
+	gpupath_ctl_close(ctl);
+	if (!ok)
+		return false;
+	*direct = p.direct_bytes;
+	*refused = 0;
+	for (i = 0; i < GPUPATH_REASONS_KNOWN; i++)
+		*refused += p.refused_bytes[i];
+	return true;
+}
+
+/*
+ * A file's pages out of the page cache, so that every mode reads the device:
+ * compat reads a file through the page cache, and would otherwise find what
+ * an earlier mode (or the file's making) left there.
+ */
+static void drop_cached(const struct opts *o)
+{
+	int fd;
+
+	if (!o->is_file)
+		return;
+	fd = open(o->dev, O_RDONLY);
+	if (fd < 0)
+		return;
+	fdatasync(fd);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+}
+
 static void run_mode(const struct opts *o, enum mode m, struct result *res)
 {
 	struct worker *w = calloc(o->threads, sizeof(*w));
+	uint64_t d0 = 0, r0 = 0, d1, r1;
 	double *all, t0, c0;
 	size_t n = 0, i, cap = 1 << 20;
+	bool counted;
 
+	drop_cached(o);
+	counted = provider_counts(o, &d0, &r0);
 	c0 = cpu_seconds();
 	t0 = now();
 	for (i = 0; i < o->threads; i++) {
@@ -265,12 +381,18 @@ static void run_mode(const struct opts *o, enum mode m, struct result *res)
 	res->secs = now() - t0;
 	res->cpu = cpu_seconds() - c0;
 	res->ran = true;
+	if (counted && provider_counts(o, &d1, &r1)) {
+		res->counted = true;
+		res->mod_direct = d1 - d0;
+		res->mod_refused = r1 - r0;
+	}
 	all = malloc(o->threads * cap * sizeof(double));
 	for (i = 0; i < o->threads; i++) {
 		res->ios += w[i].ios;
 		res->bytes += w[i].bytes;
 		res->errors += w[i].errors;
 		res->mismatches += w[i].mismatches;
+		res->hole_bytes += w[i].hole_bytes;
 		if (w[i].err && !res->err) {
 			res->err = w[i].err;
 			res->reason = w[i].reason;
@@ -289,7 +411,7 @@ static void run_mode(const struct opts *o, enum mode m, struct result *res)
 /* Lay the verification pattern over the span, through host memory. */
 static int lay_pattern(const struct opts *o)
 {
-	uint64_t chunk = 1 << 20, off, i;
+	uint64_t chunk = 1 << 20, off;
 	struct gpupath_dev *dev;
 	struct gpupath_buf *buf;
 	uint8_t *mem;
@@ -303,8 +425,7 @@ static int lay_pattern(const struct opts *o)
 	if (fd < 0 || !mem || (r = gpupath_buf_host(dev, mem, chunk, &buf)) < 0)
 		return fd < 0 ? -errno : r ? r : -ENOMEM;
 	for (off = 0; off < o->span && r == 0; off += chunk) {
-		for (i = 0; i < chunk; i++)
-			mem[i] = pattern_byte(1, off + i);
+		pattern_fill(mem, chunk, 1, off);
 		r = gpupath_write(buf, 0, fd, off, o->span - off < chunk ? o->span - off : chunk,
 				  GPUPATH_POLICY_AUTO, NULL);
 	}
@@ -315,10 +436,13 @@ static int lay_pattern(const struct opts *o)
 	return r;
 }
 
-/* -F: the file at least @size bytes, of data, synced. */
-static int make_file(const char *path, uint64_t size)
+/*
+ * -F: the file at least @size bytes, of data, synced; *@whole says whether
+ * all of it is the pattern just written.
+ */
+static int make_file(const char *path, uint64_t size, bool *whole)
 {
-	uint64_t chunk = 1 << 20, off, i, n;
+	uint64_t chunk = 1 << 20, off, n;
 	struct stat st;
 	uint8_t *mem;
 	int fd, r = 0;
@@ -335,10 +459,10 @@ static int make_file(const char *path, uint64_t size)
 		close(fd);
 		return -ENOMEM;
 	}
+	*whole = st.st_size < (off_t)chunk;
 	for (off = st.st_size - st.st_size % chunk; off < size && r == 0; off += n) {
 		n = size - off < chunk ? size - off : chunk;
-		for (i = 0; i < n; i++)
-			mem[i] = pattern_byte(1, off + i);
+		pattern_fill(mem, n, 1, off);
 		if (pwrite(fd, mem, n, off) != (ssize_t)n)
 			r = errno ? -errno : -EIO;
 	}
@@ -349,8 +473,8 @@ static int make_file(const char *path, uint64_t size)
 	return r;
 }
 
-/* A block device's size, or a regular file's. */
-static int target_size(const char *path, uint64_t *size)
+/* A block device's size, or a regular file's; *@is_file says which. */
+static int target_size(const char *path, uint64_t *size, bool *is_file)
 {
 	struct stat st;
 	int fd, r = 0;
@@ -358,7 +482,8 @@ static int target_size(const char *path, uint64_t *size)
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st) < 0)
 		return -errno;
-	if (S_ISREG(st.st_mode))
+	*is_file = S_ISREG(st.st_mode);
+	if (*is_file)
 		*size = st.st_size;
 	else if (ioctl(fd, BLKGETSIZE64, size) < 0)
 		r = -errno;
@@ -397,6 +522,25 @@ static void print_text(const struct opts *o, const struct result *res)
 			printf("  errors %" PRIu64 " mismatches %" PRIu64, r->errors, r->mismatches);
 		printf("\n");
 	}
+	for (m = 0; m < NR_MODES; m++) {
+		const struct result *r = &res[m];
+
+		if (!r->ran || r->err || (!r->counted && !o->is_file) || m == MODE_HOST)
+			continue;
+		printf("%-7s", mode_names[m]);
+		if (r->counted)
+			printf(" module: %" PRIu64 " bytes direct, %" PRIu64 " refused%s",
+			       r->mod_direct, r->mod_refused, o->is_file && !o->write ? ";" : "");
+		if (o->is_file && !o->write)
+			printf(" %" PRIu64 " of %" PRIu64 " bytes read from holes (zeroed by the CPU)",
+			       r->hole_bytes, r->bytes);
+		printf("\n");
+	}
+	if (res[MODE_DIRECT].ran && !res[MODE_DIRECT].err && res[MODE_COMPAT].ran &&
+	    !res[MODE_COMPAT].err && res[MODE_COMPAT].bytes)
+		printf("direct:compat throughput %.2fx\n",
+		       (res[MODE_DIRECT].bytes / res[MODE_DIRECT].secs) /
+		       (res[MODE_COMPAT].bytes / res[MODE_COMPAT].secs));
 }
 
 static void print_json(const struct opts *o, const struct result *res)
@@ -420,9 +564,14 @@ static void print_json(const struct opts *o, const struct result *res)
 		}
 		printf("\"gbps\":%.6f,\"iops\":%.1f,\"p50_us\":%.1f,\"p99_us\":%.1f,"
 		       "\"cpu_s_per_gb\":%.3f,\"ios\":%" PRIu64 ",\"errors\":%" PRIu64
-		       ",\"mismatches\":%" PRIu64 "}", r->bytes / r->secs / 1e9, r->ios / r->secs,
+		       ",\"mismatches\":%" PRIu64, r->bytes / r->secs / 1e9, r->ios / r->secs,
 		       r->p50, r->p99, r->bytes ? r->cpu / (r->bytes / 1e9) : 0, r->ios, r->errors,
 		       r->mismatches);
+		printf(",\"bytes\":%" PRIu64 ",\"hole_bytes\":%" PRIu64, r->bytes, r->hole_bytes);
+		if (r->counted)
+			printf(",\"module_direct_bytes\":%" PRIu64 ",\"module_refused_bytes\":%" PRIu64,
+			       r->mod_direct, r->mod_refused);
+		printf("}");
 	}
 	printf("}}\n");
 }
@@ -506,16 +655,17 @@ int main(int argc, char **argv)
 	struct opts o = { .threads = 1, .iosize = 1 << 20, .seconds = 5,
 			  .modes = { true, true, true } };
 	struct result res[NR_MODES] = {};
+	bool fresh = false;
 	enum mode m;
 	int r;
 
 	if (parse_args(argc, argv, &o))
 		return usage();
-	if (o.file_size && (r = make_file(o.dev, o.file_size)) < 0) {
+	if (o.file_size && (r = make_file(o.dev, o.file_size, &fresh)) < 0) {
 		fprintf(stderr, "gpupath-bench: making %s: %s\n", o.dev, strerror(-r));
 		return 1;
 	}
-	r = target_size(o.dev, &o.dev_size);
+	r = target_size(o.dev, &o.dev_size, &o.is_file);
 	if (r < 0) {
 		fprintf(stderr, "gpupath-bench: %s: %s\n", o.dev, strerror(-r));
 		return 1;
@@ -529,7 +679,12 @@ int main(int argc, char **argv)
 			"PROVIDER for direct and compat\n");
 		return 2;
 	}
-	if (o.verify && !o.write) {
+	if (!o.write && (r = find_holes(o.dev, o.span)) < 0) {
+		fprintf(stderr, "gpupath-bench: %s: %s\n", o.dev, strerror(-r));
+		return 1;
+	}
+	/* A file -F wrote whole holds the pattern already. */
+	if (o.verify && !o.write && !fresh) {
 		r = lay_pattern(&o);
 		if (r < 0) {
 			fprintf(stderr, "gpupath-bench: laying the pattern: %s\n", strerror(-r));

@@ -11,11 +11,12 @@
 
 #include "cli.h"
 
-int cli_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *v)
-{
-	char err[256];
 
-	if (!gpupath_parse_u32(what, s, min, max, v, err, sizeof(err)))
+
+/* Prints the message of a refusal (@r nonzero); -1, or 0. */
+static int explained(int r, const char *err)
+{
+	if (!r)
 		return 0;
 	fprintf(stderr, "gpupath: %s\n", err);
 	return -1;
@@ -25,10 +26,21 @@ int cli_parse_id(const char *what, const char *s, uint32_t *id)
 {
 	char err[256];
 
-	if (!gpupath_parse_id(what, s, id, err, sizeof(err)))
-		return 0;
-	fprintf(stderr, "gpupath: %s\n", err);
-	return -1;
+	return explained(gpupath_parse_id(what, s, id, err, sizeof(err)), err);
+}
+
+int cli_parse_objname(const char *what, const char *s)
+{
+	char err[256];
+
+	return explained(gpupath_parse_objname(what, s, err, sizeof(err)), err);
+}
+
+int cli_parse_str(const char *what, const char *s, size_t max)
+{
+	char err[256];
+
+	return explained(gpupath_parse_str(what, s, max, false, err, sizeof(err)), err);
 }
 
 int cli_target(struct cli *cli, const struct cli_kind *kind, const char *s, uint32_t *id)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "json.h"
-#include "libgpupath.h"
+#include "private.h"
 
 struct cli {
 	bool json;
@@ -45,10 +45,12 @@ int cli_subcommand(struct cli *cli, int argc, char **argv, const char *what,
 
 /* ---- arguments (args.c); each explains what is wrong and returns -1 ---- */
 
-/* A number (decimal, 0x hex or 0 octal) from @min to @max; @what names it. */
-int cli_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *v);
 /* An object id (from 1); @what names the object ("path"). */
 int cli_parse_id(const char *what, const char *s, uint32_t *id);
+/* A portal's or QoS class's name (@what: "portal"); -1 after explaining. */
+int cli_parse_objname(const char *what, const char *s);
+/* A string of 1 to @max bytes; -1 after explaining. */
+int cli_parse_str(const char *what, const char *s, size_t max);
 /* Keywords and their values, all of them; -1 after explaining the first bad one. */
 int cli_parse_kws(int argc, char **argv, const struct gpupath_kw *kws, unsigned int n,
 		  void *conf, uint32_t *set);

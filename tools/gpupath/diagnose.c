@@ -399,6 +399,9 @@ static const char *reason_fix(uint32_t reason)
 	case GPUPATH_REASON_STACKED_DEVICE:
 		return "put the file system on an NVMe namespace or a gpupath volume instead of "
 		       "device mapper, md or loop";
+	case GPUPATH_REASON_FILE_MAPPED:
+		return "write files meant for direct writes through I/O, not through a shared "
+		       "writable mmap of them";
 	default:
 		return "see gpupath provider show";
 	}
@@ -507,6 +510,35 @@ static void qos_of(const struct diag *d, const struct dpath *p, struct json *j)
 		json_arr_close(j);
 }
 
+/*
+ * The module's own decision for an I/O between the provider's memory and
+ * the namespace (GPUPATH_CMD_ROUTE_GET): ROUTE_UNKNOWN, with a finding,
+ * when it cannot be asked.
+ */
+#define ROUTE_UNKNOWN	UINT32_MAX
+
+static uint32_t route_reason(struct diag *d, const struct gpupath_provider *prov,
+			     const struct dpath *p)
+{
+	struct gpupath_ctl *ctl = cli_ctl(d->cli);
+	struct gpupath_route rt;
+	char node[80], text[384];
+	const char *kmsg;
+	int r;
+
+	snprintf(node, sizeof(node), "/dev/%s", p->device);
+	r = ctl ? gpupath_ctl_route(ctl, prov->id, node, GPUPATH_IO_READ, &rt) : -ENODEV;
+	if (r == 0)
+		return rt.reason;
+	kmsg = ctl ? gpupath_ctl_errmsg(ctl) : NULL;
+	snprintf(text, sizeof(text), "the module was not asked about %s: %s%s%s", node,
+		 strerror(-r), kmsg ? ": " : "", kmsg ? kmsg : "");
+	add_finding(d, "route", p->device, text,
+		    r == -EOPNOTSUPP ? "load the gpupath module of these tools' version"
+				     : "run as root, with the namespace readable");
+	return ROUTE_UNKNOWN;
+}
+
 static void path_out(struct diag *d, const struct gpupath_provider *prov,
 		     const struct gpupath_topo_dev *gpu, const struct dpath *p)
 {
@@ -515,30 +547,15 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 	const struct gpupath_topo_dev *ideal = NULL;
 	struct probe pr = { 0 };
 	uint32_t best = GPUPATH_TOPO_REL_SYSTEM, reason;
-	bool p2p = false;
 	int rel = gpu ? relation(d, gpu, p, &best, &ideal) : -1;
-	unsigned int i;
 
-	for (i = 0; i < prov->npeers; i++)
-		if (!strcasecmp(prov->peers[i].pci_dev, p->dma_dev))
-			p2p = true;
 	if (d->probe)
 		probe(d, prov, p, &pr);
-	/* The module's answer when the probe has one, else what the peers say. */
-	if (pr.done && !pr.error)
-		reason = pr.mode == GPUPATH_MODE_DIRECT ? GPUPATH_REASON_NONE : pr.reason;
-	else if (!strcmp(p->transport, "tcp"))
-		reason = GPUPATH_REASON_CPU_COPY;
-	else if (!strcmp(p->transport, "multipath"))
-		reason = GPUPATH_REASON_MULTIPATH_HEAD;
-	else if (!p->dma_dev[0])
-		reason = fabric(p) ? GPUPATH_REASON_VIRTUAL_DMA : GPUPATH_REASON_NO_DMA_DEVICE;
-	else
-		reason = p2p ? GPUPATH_REASON_NONE : GPUPATH_REASON_NO_P2P_ROUTE;
+	reason = route_reason(d, prov, p);
 
 	if (gpu && rel >= 0 && ideal && (uint32_t)rel > best)
 		misaligned(d, gpu, p, rel, best, ideal);
-	if (reason != GPUPATH_REASON_NONE) {
+	if (reason != GPUPATH_REASON_NONE && reason != ROUTE_UNKNOWN) {
 		char text[384];
 
 		snprintf(text, sizeof(text), "path %s cannot DMA into provider %u's memory: %s (%s)",

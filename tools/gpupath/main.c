@@ -79,6 +79,30 @@ int cli_parse_common(struct cli *cli, int argc, char **argv, const char *usage_l
 	return idx;
 }
 
+/* A command's own option (-j, -h and their long forms, -jh); false if unknown. */
+static bool command_opt(struct cli *cli, const char *arg, const char *usage_line)
+{
+	const char *c;
+
+	if (!strcmp(arg, "--json")) {
+		cli->json = true;
+		return true;
+	}
+	if (!strcmp(arg, "--help"))
+		arg = "-h";
+	if (arg[1] == '-' || !arg[1])
+		return false;
+	for (c = arg + 1; *c; c++)
+		if (*c != 'j' && *c != 'h')
+			return false;
+	if (strchr(arg, 'h')) {
+		printf("Usage: %s\n", usage_line);
+		exit(0);
+	}
+	cli->json = true;
+	return true;
+}
+
 int cli_parse_opts(struct cli *cli, int argc, char **argv, const char *usage_line)
 {
 	static const struct option opts[] = {
@@ -86,12 +110,35 @@ int cli_parse_opts(struct cli *cli, int argc, char **argv, const char *usage_lin
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, i, n = 1;
+	char *arg;
 
-	/* The top level stops at the command; commands take -j anywhere. */
+	if (argv != cli->argv0) {
+		/*
+		 * Commands take their options anywhere, and a word that is
+		 * a negative number ("dscp -1") is an argument, for its own
+		 * check to refuse: the options go to the front, in order,
+		 * the arguments after them, as getopt would leave them.
+		 */
+		for (i = 1; i < argc; i++) {
+			arg = argv[i];
+			if (arg[0] != '-' || (arg[1] >= '0' && arg[1] <= '9'))
+				continue;
+			if (strcmp(arg, "--") && !command_opt(cli, arg, usage_line)) {
+				fprintf(stderr, "gpupath: unknown option '%s'\nUsage: %s\n", arg,
+					usage_line);
+				return -1;
+			}
+			memmove(&argv[n + 1], &argv[n], (i - n) * sizeof(*argv));
+			argv[n++] = arg;
+			if (!strcmp(arg, "--"))	/* the rest are arguments */
+				break;
+		}
+		return n;
+	}
+	/* The top level stops at the command. */
 	optind = 0;	/* 0: a full re-initialisation of GNU getopt */
-	while ((c = getopt_long(argc, argv, argv == cli->argv0 ? "+jh" : "jh", opts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			cli->json = true;

@@ -9,6 +9,7 @@
  *   gpupath path del PATH
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +130,8 @@ static int path_add(struct cli *cli, int argc, char **argv)
 
 	if (argc < 2)
 		return 2;
-	if (cli_parse_kws(argc - 2, argv + 2, gpupath_path_kws, GPUPATH_PATH_KWS, &conf, &conf.set))
+	if (cli_parse_str("device", argv[1], PATH_MAX - 1) ||
+	    cli_parse_kws(argc - 2, argv + 2, gpupath_path_kws, GPUPATH_PATH_KWS, &conf, &conf.set))
 		return 2;
 	r = cli_target(cli, &cli_volumes, argv[0], &volume);
 	if (r)

@@ -205,7 +205,8 @@ static int portal_add(struct cli *cli, int argc, char **argv)
 	if (argc < 1)
 		return 2;
 	conf.name = argv[0];
-	if (cli_parse_kws(argc - 1, argv + 1, gpupath_portal_kws, GPUPATH_PORTAL_KWS, &conf,
+	if (cli_parse_objname("portal", conf.name) ||
+	    cli_parse_kws(argc - 1, argv + 1, gpupath_portal_kws, GPUPATH_PORTAL_KWS, &conf,
 			  &conf.set))
 		return 2;
 	if (!conf.transport || !conf.traddr) {

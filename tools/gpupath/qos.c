@@ -113,7 +113,8 @@ static int qos_add(struct cli *cli, int argc, char **argv)
 
 	if (argc < 1)
 		return 2;
-	if (cli_parse_kws(argc - 1, argv + 1, gpupath_qos_kws, GPUPATH_QOS_KWS, &conf, &conf.set))
+	if (cli_parse_objname("qos class", argv[0]) ||
+	    cli_parse_kws(argc - 1, argv + 1, gpupath_qos_kws, GPUPATH_QOS_KWS, &conf, &conf.set))
 		return 2;
 	if (!(conf.set & GPUPATH_QOS_SET_DSCP)) {
 		fprintf(stderr, "gpupath: qos add: a class needs a dscp\n");

@@ -7,13 +7,16 @@
  *   gpupath topology [-j]
  *
  * Read from sysfs ($GPUPATH_SYSFS, or /sys); works without the module,
- * which only adds its providers' devices as GPUs.
+ * which only adds its providers' devices as GPUs. Devices are named as lspci
+ * names them, from pci.ids through libpci, with their IDs beside.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include <pci/pci.h>
 
 #include "cli.h"
 
@@ -22,7 +25,36 @@ struct topo_providers {
 	size_t n;
 	const char **pci_dev;		/* list[i].pci_dev, for the scan */
 	bool listed;			/* the module was asked */
+	struct pci_access *pci;		/* libpci, for names; NULL: none */
 };
+
+/* libpci's warnings (no pci.ids, say) leave the IDs alone, unnamed. */
+static void pci_quiet(char *msg, ...)
+{
+	(void)msg;
+}
+
+static struct pci_access *pci_names_open(void)
+{
+	struct pci_access *pci = pci_alloc();
+
+	if (pci) {
+		pci->warning = pci_quiet;
+		pci->debug = pci_quiet;
+	}
+	return pci;
+}
+
+/* "NVIDIA Corporation GH100 [H100 SXM5 80GB]", or NULL when pci.ids has none. */
+static const char *pci_name(const struct topo_providers *p, const struct gpupath_topo_dev *d,
+			    char *buf, size_t size)
+{
+	if (!p->pci)
+		return NULL;
+	return pci_lookup_name(p->pci, buf, size,
+			       PCI_LOOKUP_VENDOR | PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS,
+			       d->vendor, d->device);
+}
 
 /*
  * The module's providers, if it is loaded; without it there are none, and
@@ -132,7 +164,8 @@ static const char *bridge_label(unsigned int level)
 static void print_tree_dev(const struct topo_providers *p, const struct gpupath_topo_dev *prev,
 			   const struct gpupath_topo_dev *d)
 {
-	char names[256], numa[32] = "";
+	char names[256], numa[32] = "", buf[256];
+	const char *model;
 	unsigned int i = 0;
 
 	if (!prev || strcmp(prev->host_bridge, d->host_bridge))
@@ -145,8 +178,10 @@ static void print_tree_dev(const struct topo_providers *p, const struct gpupath_
 	if (d->numa_node >= 0)
 		snprintf(numa, sizeof(numa), ", numa node %d", d->numa_node);
 	dev_names(p, d, names, sizeof(names));
-	printf("%*s%s %s [%04x:%04x]%s%s%s\n", 2 * (d->nbridges + 1), "", kind_label(d->kind),
-	       d->pci_dev, d->vendor, d->device, numa, names[0] ? ": " : "", names);
+	model = pci_name(p, d, buf, sizeof(buf));
+	printf("%*s%s %s %s%s[%04x:%04x]%s%s%s\n", 2 * (d->nbridges + 1), "", kind_label(d->kind),
+	       d->pci_dev, model ? model : "", model ? " " : "", d->vendor, d->device, numa,
+	       names[0] ? ": " : "", names);
 }
 
 static int print_tree(const struct topo_providers *p, const struct gpupath_topo *t)
@@ -239,7 +274,9 @@ static void print_dev_json(struct json *j, const struct topo_providers *p,
 			   const struct gpupath_topo_dev *d)
 {
 	uint32_t id = d->provider ? provider_id(p, d->pci_dev) : 0;
+	const char *model;
 	unsigned int i;
+	char buf[256];
 
 	json_obj_open(j, NULL);
 	json_str(j, "kind", gpupath_topo_kind_name(d->kind));
@@ -247,6 +284,11 @@ static void print_dev_json(struct json *j, const struct topo_providers *p,
 	json_hex(j, "vendor", "0x%04x", d->vendor);
 	json_hex(j, "device", "0x%04x", d->device);
 	json_hex(j, "class", "0x%06x", d->pci_class);
+	model = pci_name(p, d, buf, sizeof(buf));
+	if (model)
+		json_str(j, "name", model);
+	else
+		json_null(j, "name");
 	if (d->numa_node >= 0)
 		json_u64(j, "numa_node", d->numa_node);
 	else
@@ -331,6 +373,7 @@ int cmd_topology(struct cli *cli, int argc, char **argv)
 	if (!sysfs || !sysfs[0])
 		sysfs = "/sys";
 	get_providers(cli, &p);
+	p.pci = pci_names_open();
 	r = gpupath_topo_scan(sysfs, p.pci_dev, p.n, &t);
 	if (r < 0) {
 		fprintf(stderr, "gpupath: topology: cannot read the PCI devices in %s/bus/pci/devices: %s\n",
@@ -346,6 +389,8 @@ int cmd_topology(struct cli *cli, int argc, char **argv)
 	r = cli_output_end(cli, r);
 	gpupath_topo_free(t);
 out_free:
+	if (p.pci)
+		pci_cleanup(p.pci);
 	free(p.pci_dev);
 	free(p.list);
 	return r;

@@ -30,9 +30,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libgpupath.h"
+#include "private.h"
 
-#define CONF_SIZE_MAX	(1u << 20)	/* a config file is not a megabyte */
+#define CONF_SIZE_MAX	(1u << 20)	/* a config file is not 1 MiB (gpupath_conf_strerror) */
 #define DISCOVERY_NQN	"nqn.2014-08.org.nvmexpress.discovery"
 
 enum section { NONE, DAEMON, QOS, PORTAL, SKIP };
@@ -72,19 +72,6 @@ static char *trim(char *s)
 	while (end > s && isspace((unsigned char)end[-1]))
 		*--end = 0;
 	return s;
-}
-
-/* What the module takes as a portal or class name. */
-static bool valid_name(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (!n || n >= GPUPATH_NAME_LEN)
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
-			return false;
-	return true;
 }
 
 static void *grow(void *array, size_t n, size_t size)
@@ -153,7 +140,7 @@ static void portal_defaults(struct gpupath_portal_conf *pc)
 static int section_start(struct parser *p, char *s)
 {
 	struct gpupath_conf *c = p->conf;
-	char *kind = trim(s), *name;
+	char *kind = trim(s), *name, msg[256];
 	enum section section;
 	void *a;
 
@@ -187,10 +174,8 @@ static int section_start(struct parser *p, char *s)
 		error(p, p->line, "[%s] needs a name: [%s NAME]", kind, kind);
 		return 0;
 	}
-	if (!valid_name(name)) {
-		error(p, p->line,
-		      "%s name '%s': letters, digits, '.', '_' and '-', at most %d of them",
-		      kind, name, GPUPATH_NAME_LEN - 1);
+	if (gpupath_parse_objname(kind, name, msg, sizeof(msg))) {
+		error(p, p->line, "%s", msg);
 		return 0;
 	}
 	if (name_taken(c, section, name)) {
@@ -241,7 +226,7 @@ static bool portal_value_ok(struct parser *p, const char *name, const char *key,
 		      name, val);
 		return false;
 	}
-	if (!strcmp(key, "qos") && *val && !valid_name(val)) {
+	if (!strcmp(key, "qos") && *val && !gpupath_valid_name(val)) {
 		error(p, p->line, "portal %s: qos '%s' is not a class name", name, val);
 		return false;
 	}
@@ -402,8 +387,8 @@ int gpupath_conf_load(const char *path, struct gpupath_conf **conf, gpupath_conf
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);	/* a FIFO must not block */
 	if (fd < 0)
 		return -errno;
-	r = fstat(fd, &st) < 0 ? -errno : !S_ISREG(st.st_mode) ? -EINVAL :
-	    st.st_size > CONF_SIZE_MAX ? -EFBIG : 0;
+	r = fstat(fd, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? -EISDIR :
+	    !S_ISREG(st.st_mode) ? -EINVAL : st.st_size > CONF_SIZE_MAX ? -EFBIG : 0;
 	if (r) {
 		close(fd);
 		return r;
@@ -427,6 +412,20 @@ int gpupath_conf_load(const char *path, struct gpupath_conf **conf, gpupath_conf
 		r = gpupath_conf_parse(buf, len, conf, fn, arg);
 	free(buf);
 	return r;
+}
+
+const char *gpupath_conf_strerror(int r)
+{
+	switch (r) {
+	case -EISDIR:
+		return "it is a directory, not a file";
+	case -EINVAL:
+		return "it is not a regular file (a FIFO, a device or a socket)";
+	case -EFBIG:
+		return "it is larger than 1 MiB";
+	default:
+		return strerror(-r);
+	}
 }
 
 void gpupath_conf_free(struct gpupath_conf *conf)

@@ -16,8 +16,9 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
-#include "libgpupath.h"
+#include "libgpupath-admin.h"
 #include "model.h"
+#include "nl-policy-gen.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -27,6 +28,7 @@ struct gpupath_ctl {
 	struct nl_sock *sk;
 	int family;
 	char errmsg[256];
+	long erroff;		/* NLMSGERR_ATTR_OFFS, -1 when none */
 };
 
 struct gpupath_mon {
@@ -40,174 +42,6 @@ struct gpupath_mon {
 };
 
 /* ---- decoding ----------------------------------------------------------- */
-
-static struct nla_policy info_policy[GPUPATH_A_INFO_MAX + 1] = {
-	[GPUPATH_A_INFO_VERSION]	= { .type = NLA_STRING },
-	[GPUPATH_A_INFO_GENL_VERSION]	= { .type = NLA_U32 },
-	[GPUPATH_A_INFO_FEATURES]	= { .type = NLA_U64 },
-	[GPUPATH_A_INFO_P2PDMA_STATUS]	= { .type = NLA_U32 },
-	[GPUPATH_A_INFO_KERNEL]		= { .type = NLA_STRING },
-	[GPUPATH_A_INFO_IOCTL_VERSION]	= { .type = NLA_U32 },
-};
-
-static struct nla_policy top_policy[GPUPATH_A_MAX + 1] = {
-	[GPUPATH_A_INFO]		= { .type = NLA_NESTED },
-	[GPUPATH_A_PROVIDER]		= { .type = NLA_NESTED },
-	[GPUPATH_A_VOLUME]		= { .type = NLA_NESTED },
-	[GPUPATH_A_PATH]		= { .type = NLA_NESTED },
-	[GPUPATH_A_EVENT]		= { .type = NLA_NESTED },
-	[GPUPATH_A_PORTAL]		= { .type = NLA_NESTED },
-	[GPUPATH_A_QOS]			= { .type = NLA_NESTED },
-};
-
-static struct nla_policy provider_policy[GPUPATH_A_PROVIDER_MAX + 1] = {
-	[GPUPATH_A_PROVIDER_ID]		= { .type = NLA_U32 },
-	[GPUPATH_A_PROVIDER_TYPE]	= { .type = NLA_U32 },
-	[GPUPATH_A_PROVIDER_PCI_DEV]	= { .type = NLA_STRING },
-	[GPUPATH_A_PROVIDER_DRIVER]	= { .type = NLA_STRING },
-	[GPUPATH_A_PROVIDER_OWNED]	= { .type = NLA_U32 },
-	[GPUPATH_A_PROVIDER_SIZE]	= { .type = NLA_U64 },
-	[GPUPATH_A_PROVIDER_ALLOCATED]	= { .type = NLA_U64 },
-	[GPUPATH_A_PROVIDER_AVAILABLE]	= { .type = NLA_U64 },
-	[GPUPATH_A_PROVIDER_STATS]	= { .type = NLA_NESTED },
-	[GPUPATH_A_PROVIDER_BAR]	= { .type = NLA_U32 },
-	[GPUPATH_A_PROVIDER_PEER]	= { .type = NLA_NESTED },
-};
-
-static struct nla_policy peer_policy[GPUPATH_A_PEER_MAX + 1] = {
-	[GPUPATH_A_PEER_PCI_DEV]	= { .type = NLA_STRING },
-	[GPUPATH_A_PEER_DISTANCE]	= { .type = NLA_U32 },
-};
-
-static struct nla_policy stats_policy[GPUPATH_A_STATS_MAX + 1] = {
-	[GPUPATH_A_STATS_DIRECT_IOS]	= { .type = NLA_U64 },
-	[GPUPATH_A_STATS_DIRECT_BYTES]	= { .type = NLA_U64 },
-	[GPUPATH_A_STATS_ERRORS]	= { .type = NLA_U64 },
-	[GPUPATH_A_STATS_REFUSED]	= { .type = NLA_NESTED },
-};
-
-static struct nla_policy refused_policy[GPUPATH_A_REFUSED_MAX + 1] = {
-	[GPUPATH_A_REFUSED_REASON]	= { .type = NLA_U32 },
-	[GPUPATH_A_REFUSED_IOS]		= { .type = NLA_U64 },
-	[GPUPATH_A_REFUSED_BYTES]	= { .type = NLA_U64 },
-};
-
-static struct nla_policy volume_policy[GPUPATH_A_VOLUME_MAX + 1] = {
-	[GPUPATH_A_VOLUME_ID]		= { .type = NLA_U32 },
-	[GPUPATH_A_VOLUME_NAME]		= { .type = NLA_STRING },
-	[GPUPATH_A_VOLUME_WWID]		= { .type = NLA_STRING },
-	[GPUPATH_A_VOLUME_POLICY]	= { .type = NLA_U32 },
-	[GPUPATH_A_VOLUME_FALLBACK]	= { .type = NLA_U32 },
-	[GPUPATH_A_VOLUME_QUEUE_TIMEOUT] = { .type = NLA_U32 },
-	[GPUPATH_A_VOLUME_SIZE]		= { .type = NLA_U64 },
-	[GPUPATH_A_VOLUME_BLOCK_SIZE]	= { .type = NLA_U32 },
-	[GPUPATH_A_VOLUME_MODE]		= { .type = NLA_U32 },
-	[GPUPATH_A_VOLUME_OPEN]		= { .type = NLA_U32 },
-	[GPUPATH_A_VOLUME_PATHS]	= { .type = NLA_U32 },
-	[GPUPATH_A_VOLUME_USABLE]	= { .type = NLA_U32 },
-	[GPUPATH_A_VOLUME_STATS]	= { .type = NLA_NESTED },
-	[GPUPATH_A_VOLUME_PATH]		= { .type = NLA_NESTED },
-};
-
-static struct nla_policy vstats_policy[GPUPATH_A_VSTATS_MAX + 1] = {
-	[GPUPATH_A_VSTATS_IOS]		= { .type = NLA_U64 },
-	[GPUPATH_A_VSTATS_BYTES]	= { .type = NLA_U64 },
-	[GPUPATH_A_VSTATS_ERRORS]	= { .type = NLA_U64 },
-	[GPUPATH_A_VSTATS_RETRIES]	= { .type = NLA_U64 },
-	[GPUPATH_A_VSTATS_QUEUED]	= { .type = NLA_U64 },
-	[GPUPATH_A_VSTATS_REFUSED]	= { .type = NLA_U64 },
-	[GPUPATH_A_VSTATS_FAILOVERS]	= { .type = NLA_U64 },
-	[GPUPATH_A_VSTATS_FAILOVER_LAST_NS] = { .type = NLA_U64 },
-	[GPUPATH_A_VSTATS_FAILOVER_MAX_NS] = { .type = NLA_U64 },
-	[GPUPATH_A_VSTATS_INFLIGHT]	= { .type = NLA_U64 },
-};
-
-static struct nla_policy portal_policy[GPUPATH_A_PORTAL_MAX + 1] = {
-	[GPUPATH_A_PORTAL_ID]		= { .type = NLA_U32 },
-	[GPUPATH_A_PORTAL_NAME]		= { .type = NLA_STRING },
-	[GPUPATH_A_PORTAL_TRANSPORT]	= { .type = NLA_U32 },
-	[GPUPATH_A_PORTAL_TRADDR]	= { .type = NLA_STRING },
-	[GPUPATH_A_PORTAL_TRSVCID]	= { .type = NLA_U32 },
-	[GPUPATH_A_PORTAL_SUBSYSNQN]	= { .type = NLA_STRING },
-	[GPUPATH_A_PORTAL_RAIL]		= { .type = NLA_NESTED },
-	[GPUPATH_A_PORTAL_QOS]		= { .type = NLA_STRING },
-	[GPUPATH_A_PORTAL_CTRL_LOSS_TMO] = { .type = NLA_U32 },
-	[GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO] = { .type = NLA_U32 },
-	[GPUPATH_A_PORTAL_RECONNECT_DELAY] = { .type = NLA_U32 },
-	[GPUPATH_A_PORTAL_NR_IO_QUEUES]	= { .type = NLA_U32 },
-	[GPUPATH_A_PORTAL_CONN]		= { .type = NLA_NESTED },
-	[GPUPATH_A_PORTAL_DISCOVERY]	= { .type = NLA_FLAG },
-};
-
-static struct nla_policy qos_policy[GPUPATH_A_QOS_MAX + 1] = {
-	[GPUPATH_A_QOS_NAME]		= { .type = NLA_STRING },
-	[GPUPATH_A_QOS_DSCP]		= { .type = NLA_U32 },
-	[GPUPATH_A_QOS_PRIORITY]	= { .type = NLA_U32 },
-	[GPUPATH_A_QOS_PFC]		= { .type = NLA_U32 },
-	[GPUPATH_A_QOS_ETS]		= { .type = NLA_U32 },
-	[GPUPATH_A_QOS_APPLIED]		= { .type = NLA_NESTED },
-	[GPUPATH_A_QOS_PORTALS]		= { .type = NLA_U32 },
-};
-
-static struct nla_policy applied_policy[GPUPATH_A_APPLIED_MAX + 1] = {
-	[GPUPATH_A_APPLIED_DEVICE]	= { .type = NLA_STRING },
-	[GPUPATH_A_APPLIED_SETTING]	= { .type = NLA_STRING },
-	[GPUPATH_A_APPLIED_RESULT]	= { .type = NLA_U32 },
-	[GPUPATH_A_APPLIED_ERROR]	= { .type = NLA_U32 },
-	[GPUPATH_A_APPLIED_VALUE]	= { .type = NLA_U32 },
-};
-
-static struct nla_policy rail_policy[GPUPATH_A_RAIL_MAX + 1] = {
-	[GPUPATH_A_RAIL_ID]		= { .type = NLA_U32 },
-	[GPUPATH_A_RAIL_IFACE]		= { .type = NLA_STRING },
-	[GPUPATH_A_RAIL_ADDR]		= { .type = NLA_STRING },
-};
-
-static struct nla_policy conn_policy[GPUPATH_A_CONN_MAX + 1] = {
-	[GPUPATH_A_CONN_RAIL]		= { .type = NLA_U32 },
-	[GPUPATH_A_CONN_SUBSYSNQN]	= { .type = NLA_STRING },
-	[GPUPATH_A_CONN_TRADDR]		= { .type = NLA_STRING },
-	[GPUPATH_A_CONN_STATE]		= { .type = NLA_U32 },
-	[GPUPATH_A_CONN_CONTROLLER]	= { .type = NLA_STRING },
-	[GPUPATH_A_CONN_ATTEMPTS]	= { .type = NLA_U32 },
-	[GPUPATH_A_CONN_ERROR]		= { .type = NLA_U32 },
-	[GPUPATH_A_CONN_RETRY_MS]	= { .type = NLA_U32 },
-	[GPUPATH_A_CONN_TRSVCID]	= { .type = NLA_U32 },
-};
-
-static struct nla_policy path_policy[GPUPATH_A_PATH_MAX + 1] = {
-	[GPUPATH_A_PATH_ID]		= { .type = NLA_U32 },
-	[GPUPATH_A_PATH_VOLUME]		= { .type = NLA_U32 },
-	[GPUPATH_A_PATH_DEVICE]		= { .type = NLA_STRING },
-	[GPUPATH_A_PATH_STATE]		= { .type = NLA_U32 },
-	[GPUPATH_A_PATH_HEALTH]		= { .type = NLA_U32 },
-	[GPUPATH_A_PATH_WEIGHT]		= { .type = NLA_U32 },
-	[GPUPATH_A_PATH_RAIL]		= { .type = NLA_U32 },
-	[GPUPATH_A_PATH_LINK]		= { .type = NLA_U32 },
-	[GPUPATH_A_PATH_TRANSPORT]	= { .type = NLA_STRING },
-	[GPUPATH_A_PATH_CONTROLLER]	= { .type = NLA_STRING },
-	[GPUPATH_A_PATH_DMA_DEV]	= { .type = NLA_STRING },
-	[GPUPATH_A_PATH_REASON]		= { .type = NLA_U32 },
-	[GPUPATH_A_PATH_STATS]		= { .type = NLA_NESTED },
-};
-
-static struct nla_policy pstats_policy[GPUPATH_A_PSTATS_MAX + 1] = {
-	[GPUPATH_A_PSTATS_IOS]		= { .type = NLA_U64 },
-	[GPUPATH_A_PSTATS_BYTES]	= { .type = NLA_U64 },
-	[GPUPATH_A_PSTATS_ERRORS]	= { .type = NLA_U64 },
-	[GPUPATH_A_PSTATS_DIRECT_IOS]	= { .type = NLA_U64 },
-	[GPUPATH_A_PSTATS_INFLIGHT]	= { .type = NLA_U64 },
-	[GPUPATH_A_PSTATS_LATENCY_NS]	= { .type = NLA_U64 },
-};
-
-static struct nla_policy event_policy[GPUPATH_A_EVENT_MAX + 1] = {
-	[GPUPATH_A_EVENT_TYPE]		= { .type = NLA_U32 },
-	[GPUPATH_A_EVENT_VOLUME]	= { .type = NLA_U32 },
-	[GPUPATH_A_EVENT_PATH]		= { .type = NLA_U32 },
-	[GPUPATH_A_EVENT_ERROR]		= { .type = NLA_U32 },
-	[GPUPATH_A_EVENT_NSEC]		= { .type = NLA_U64 },
-	[GPUPATH_A_EVENT_IOS]		= { .type = NLA_U64 },
-};
 
 static void copy_str(char *dst, size_t size, struct nlattr *attr)
 {
@@ -227,7 +61,7 @@ int gpupath_model_info(struct nlattr *nest, struct gpupath_info *info)
 	int r;
 
 	memset(info, 0, sizeof(*info));
-	r = nla_parse_nested(tb, GPUPATH_A_INFO_MAX, nest, info_policy);
+	r = nla_parse_nested(tb, GPUPATH_A_INFO_MAX, nest, gpupath_info_nla_policy);
 	if (r < 0)
 		return -EBADMSG;
 	if (tb[GPUPATH_A_INFO_VERSION]) {
@@ -272,7 +106,7 @@ static int model_refused(struct nlattr *nest, struct gpupath_provider *prov)
 	struct nlattr *tb[GPUPATH_A_REFUSED_MAX + 1];
 	uint32_t reason;
 
-	if (nla_parse_nested(tb, GPUPATH_A_REFUSED_MAX, nest, refused_policy) < 0)
+	if (nla_parse_nested(tb, GPUPATH_A_REFUSED_MAX, nest, gpupath_refused_nla_policy) < 0)
 		return -EBADMSG;
 	reason = get_u32(tb[GPUPATH_A_REFUSED_REASON]);
 	if (reason >= GPUPATH_REASONS_KNOWN)
@@ -287,7 +121,7 @@ static int model_stats(struct nlattr *nest, struct gpupath_provider *prov)
 	struct nlattr *tb[GPUPATH_A_STATS_MAX + 1], *attr;
 	int rem;
 
-	if (nla_parse_nested(tb, GPUPATH_A_STATS_MAX, nest, stats_policy) < 0)
+	if (nla_parse_nested(tb, GPUPATH_A_STATS_MAX, nest, gpupath_stats_nla_policy) < 0)
 		return -EBADMSG;
 	prov->direct_ios = get_u64(tb[GPUPATH_A_STATS_DIRECT_IOS]);
 	prov->direct_bytes = get_u64(tb[GPUPATH_A_STATS_DIRECT_BYTES]);
@@ -303,7 +137,7 @@ static int model_peer(struct nlattr *nest, struct gpupath_provider *prov)
 	struct nlattr *tb[GPUPATH_A_PEER_MAX + 1];
 	struct gpupath_peer *peer;
 
-	if (nla_parse_nested(tb, GPUPATH_A_PEER_MAX, nest, peer_policy) < 0 ||
+	if (nla_parse_nested(tb, GPUPATH_A_PEER_MAX, nest, gpupath_peer_nla_policy) < 0 ||
 	    !tb[GPUPATH_A_PEER_PCI_DEV])
 		return -EBADMSG;
 	if (prov->npeers == GPUPATH_PEERS_MAX)
@@ -322,7 +156,7 @@ int gpupath_model_provider(struct nlattr *nest, struct gpupath_provider *prov)
 	struct nlattr *tb[GPUPATH_A_PROVIDER_MAX + 1];
 
 	memset(prov, 0, sizeof(*prov));
-	if (nla_parse_nested(tb, GPUPATH_A_PROVIDER_MAX, nest, provider_policy) < 0 ||
+	if (nla_parse_nested(tb, GPUPATH_A_PROVIDER_MAX, nest, gpupath_provider_nla_policy) < 0 ||
 	    !tb[GPUPATH_A_PROVIDER_ID])
 		return -EBADMSG;
 	prov->id = get_u32(tb[GPUPATH_A_PROVIDER_ID]);
@@ -346,7 +180,7 @@ static int model_pstats(struct nlattr *nest, struct gpupath_path_stats *st)
 {
 	struct nlattr *tb[GPUPATH_A_PSTATS_MAX + 1];
 
-	if (nla_parse_nested(tb, GPUPATH_A_PSTATS_MAX, nest, pstats_policy) < 0)
+	if (nla_parse_nested(tb, GPUPATH_A_PSTATS_MAX, nest, gpupath_pstats_nla_policy) < 0)
 		return -EBADMSG;
 	st->ios = get_u64(tb[GPUPATH_A_PSTATS_IOS]);
 	st->bytes = get_u64(tb[GPUPATH_A_PSTATS_BYTES]);
@@ -362,7 +196,7 @@ int gpupath_model_path(struct nlattr *nest, struct gpupath_path *path)
 	struct nlattr *tb[GPUPATH_A_PATH_MAX + 1];
 
 	memset(path, 0, sizeof(*path));
-	if (nla_parse_nested(tb, GPUPATH_A_PATH_MAX, nest, path_policy) < 0 ||
+	if (nla_parse_nested(tb, GPUPATH_A_PATH_MAX, nest, gpupath_path_nla_policy) < 0 ||
 	    !tb[GPUPATH_A_PATH_ID])
 		return -EBADMSG;
 	path->id = get_u32(tb[GPUPATH_A_PATH_ID]);
@@ -386,7 +220,7 @@ static int model_vstats(struct nlattr *nest, struct gpupath_volume_stats *st)
 {
 	struct nlattr *tb[GPUPATH_A_VSTATS_MAX + 1];
 
-	if (nla_parse_nested(tb, GPUPATH_A_VSTATS_MAX, nest, vstats_policy) < 0)
+	if (nla_parse_nested(tb, GPUPATH_A_VSTATS_MAX, nest, gpupath_vstats_nla_policy) < 0)
 		return -EBADMSG;
 	st->ios = get_u64(tb[GPUPATH_A_VSTATS_IOS]);
 	st->bytes = get_u64(tb[GPUPATH_A_VSTATS_BYTES]);
@@ -420,7 +254,7 @@ int gpupath_model_volume(struct nlattr *nest, struct gpupath_volume *vol)
 	int rem, r;
 
 	memset(vol, 0, sizeof(*vol));
-	if (nla_parse_nested(tb, GPUPATH_A_VOLUME_MAX, nest, volume_policy) < 0 ||
+	if (nla_parse_nested(tb, GPUPATH_A_VOLUME_MAX, nest, gpupath_volume_nla_policy) < 0 ||
 	    !tb[GPUPATH_A_VOLUME_ID])
 		return -EBADMSG;
 	vol->id = get_u32(tb[GPUPATH_A_VOLUME_ID]);
@@ -451,7 +285,7 @@ static int model_volume_event(struct nlattr *nest, struct gpupath_volume_event *
 {
 	struct nlattr *tb[GPUPATH_A_EVENT_MAX + 1];
 
-	if (nla_parse_nested(tb, GPUPATH_A_EVENT_MAX, nest, event_policy) < 0 ||
+	if (nla_parse_nested(tb, GPUPATH_A_EVENT_MAX, nest, gpupath_event_nla_policy) < 0 ||
 	    !tb[GPUPATH_A_EVENT_TYPE])
 		return -EBADMSG;
 	e->type = get_u32(tb[GPUPATH_A_EVENT_TYPE]);
@@ -467,7 +301,7 @@ static int model_rail(struct nlattr *nest, struct gpupath_portal_rail *rail)
 {
 	struct nlattr *tb[GPUPATH_A_RAIL_MAX + 1];
 
-	if (nla_parse_nested(tb, GPUPATH_A_RAIL_MAX, nest, rail_policy) < 0)
+	if (nla_parse_nested(tb, GPUPATH_A_RAIL_MAX, nest, gpupath_rail_nla_policy) < 0)
 		return -EBADMSG;
 	rail->id = get_u32(tb[GPUPATH_A_RAIL_ID]);
 	get_str(rail->iface, sizeof(rail->iface), tb[GPUPATH_A_RAIL_IFACE]);
@@ -479,7 +313,7 @@ static int model_conn(struct nlattr *nest, struct gpupath_portal_conn *c)
 {
 	struct nlattr *tb[GPUPATH_A_CONN_MAX + 1];
 
-	if (nla_parse_nested(tb, GPUPATH_A_CONN_MAX, nest, conn_policy) < 0)
+	if (nla_parse_nested(tb, GPUPATH_A_CONN_MAX, nest, gpupath_conn_nla_policy) < 0)
 		return -EBADMSG;
 	c->rail = get_u32(tb[GPUPATH_A_CONN_RAIL]);
 	get_str(c->subsysnqn, sizeof(c->subsysnqn), tb[GPUPATH_A_CONN_SUBSYSNQN]);
@@ -499,7 +333,7 @@ int gpupath_model_portal(struct nlattr *nest, struct gpupath_portal *p)
 	int rem, r = 0;
 
 	memset(p, 0, sizeof(*p));
-	if (nla_parse_nested(tb, GPUPATH_A_PORTAL_MAX, nest, portal_policy) < 0 ||
+	if (nla_parse_nested(tb, GPUPATH_A_PORTAL_MAX, nest, gpupath_portal_nla_policy) < 0 ||
 	    !tb[GPUPATH_A_PORTAL_ID])
 		return -EBADMSG;
 	p->id = get_u32(tb[GPUPATH_A_PORTAL_ID]);
@@ -530,7 +364,7 @@ static int model_applied(struct nlattr *nest, struct gpupath_qos_applied *a)
 {
 	struct nlattr *tb[GPUPATH_A_APPLIED_MAX + 1];
 
-	if (nla_parse_nested(tb, GPUPATH_A_APPLIED_MAX, nest, applied_policy) < 0)
+	if (nla_parse_nested(tb, GPUPATH_A_APPLIED_MAX, nest, gpupath_applied_nla_policy) < 0)
 		return -EBADMSG;
 	get_str(a->device, sizeof(a->device), tb[GPUPATH_A_APPLIED_DEVICE]);
 	get_str(a->setting, sizeof(a->setting), tb[GPUPATH_A_APPLIED_SETTING]);
@@ -546,7 +380,7 @@ int gpupath_model_qos(struct nlattr *nest, struct gpupath_qos *q)
 	int rem, r;
 
 	memset(q, 0, sizeof(*q));
-	if (nla_parse_nested(tb, GPUPATH_A_QOS_MAX, nest, qos_policy) < 0 ||
+	if (nla_parse_nested(tb, GPUPATH_A_QOS_MAX, nest, gpupath_qos_nla_policy) < 0 ||
 	    !tb[GPUPATH_A_QOS_NAME])
 		return -EBADMSG;
 	get_str(q->name, sizeof(q->name), tb[GPUPATH_A_QOS_NAME]);
@@ -801,6 +635,43 @@ static int decode_volume_event(struct nlattr *nest, void *obj)
 	return model_volume_event(nest, obj);
 }
 
+static int decode_route(struct nlattr *nest, void *obj)
+{
+	struct nlattr *tb[GPUPATH_A_ROUTE_MAX + 1];
+	struct gpupath_route *route = obj;
+
+	memset(route, 0, sizeof(*route));
+	route->distance = -1;
+	if (nla_parse_nested(tb, GPUPATH_A_ROUTE_MAX, nest, gpupath_route_nla_policy) < 0 ||
+	    !tb[GPUPATH_A_ROUTE_REASON])
+		return -EBADMSG;
+	route->reason = nla_get_u32(tb[GPUPATH_A_ROUTE_REASON]);
+	if (tb[GPUPATH_A_ROUTE_DEVICE])
+		copy_str(route->device, sizeof(route->device), tb[GPUPATH_A_ROUTE_DEVICE]);
+	if (tb[GPUPATH_A_ROUTE_DMA_DEV])
+		copy_str(route->dma_dev, sizeof(route->dma_dev), tb[GPUPATH_A_ROUTE_DMA_DEV]);
+	if (tb[GPUPATH_A_ROUTE_DISTANCE])
+		route->distance = nla_get_u32(tb[GPUPATH_A_ROUTE_DISTANCE]);
+	route->fabrics = !!tb[GPUPATH_A_ROUTE_FABRICS];
+	return 0;
+}
+
+/* A route query: the provider, the target and the direction. */
+struct route_req {
+	uint32_t provider;
+	const char *target;
+	uint32_t op;
+};
+
+static int fill_route(struct nl_msg *msg, const void *arg)
+{
+	const struct route_req *req = arg;
+
+	return nla_put_u32(msg, GPUPATH_A_ROUTE_PROVIDER, req->provider) ||
+	       nla_put_string(msg, GPUPATH_A_ROUTE_TARGET, req->target) ||
+	       nla_put_u32(msg, GPUPATH_A_ROUTE_OP, req->op);
+}
+
 /*
  * A kind of object: the top-level nest it travels in, its structure, and
  * how a request about it fills that nest (NULL: it is never asked for).
@@ -830,6 +701,9 @@ static const struct kind portal_kind = {
 static const struct kind qos_kind = {
 	GPUPATH_A_QOS, sizeof(struct gpupath_qos), decode_qos, fill_qos,
 };
+static const struct kind route_kind = {
+	GPUPATH_A_ROUTE, sizeof(struct gpupath_route), decode_route, fill_route,
+};
 static const struct kind event_kind = {
 	GPUPATH_A_EVENT, sizeof(struct gpupath_volume_event), decode_volume_event, NULL,
 };
@@ -855,7 +729,7 @@ int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_mon_event *ev)
 	memset(ev, 0, sizeof(*ev));
 	if (!genlmsg_valid_hdr(nlh, 0))
 		return -EBADMSG;
-	r = genlmsg_parse(nlh, 0, tb, GPUPATH_A_MAX, top_policy);
+	r = genlmsg_parse(nlh, 0, tb, GPUPATH_A_MAX, gpupath_nla_policy);
 	if (r < 0)
 		return -EBADMSG;
 	ev->type = GPUPATH_EVENT_NOTIFY;
@@ -911,6 +785,7 @@ static void save_ext_ack(struct gpupath_ctl *ctl, struct nlmsgerr *err)
 	size_t off = NLMSG_HDRLEN + sizeof(*err);
 
 	ctl->errmsg[0] = '\0';
+	ctl->erroff = -1;
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || nlh->nlmsg_len <= off)
 		return;
 	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
@@ -922,6 +797,8 @@ static void save_ext_ack(struct gpupath_ctl *ctl, struct nlmsgerr *err)
 		return;
 	if (tb[NLMSGERR_ATTR_MSG])
 		copy_str(ctl->errmsg, sizeof(ctl->errmsg), tb[NLMSGERR_ATTR_MSG]);
+	if (tb[NLMSGERR_ATTR_OFFS])
+		ctl->erroff = nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
 }
 
 static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
@@ -1006,30 +883,52 @@ static void clear_overrun(struct nl_sock *sk)
 	getsockopt(nl_socket_get_fd(sk), SOL_SOCKET, SO_ERROR, &e, &len);
 }
 
+/* Requests are sized to what they carry: a page, or more when it is full. */
+#define REQUEST_SIZE_MIN	4096
+#define REQUEST_SIZE_MAX	(256 * 1024)
+
+static int build_request(struct gpupath_ctl *ctl, uint8_t cmd, int flags,
+			 int (*fill)(struct nl_msg *msg, void *arg), void *arg,
+			 struct nl_msg **msgp)
+{
+	size_t size;
+	int r;
+
+	for (size = REQUEST_SIZE_MIN; size <= REQUEST_SIZE_MAX; size *= 4) {
+		*msgp = nlmsg_alloc_size(size);
+		if (!*msgp)
+			return -ENOMEM;
+		r = -ENOMEM;
+		if (genlmsg_put(*msgp, NL_AUTO_PORT, NL_AUTO_SEQ, ctl->family, 0,
+				NLM_F_REQUEST | flags, cmd, GPUPATH_GENL_VERSION))
+			r = fill ? fill(*msgp, arg) : 0;
+		if (r != -ENOMEM)
+			return r < 0 ? r : 0;
+		nlmsg_free(*msgp);
+		*msgp = NULL;
+	}
+	return -EMSGSIZE;
+}
+
 int gpupath_ctl_request(struct gpupath_ctl *ctl, uint8_t cmd, int flags,
 			int (*fill)(struct nl_msg *msg, void *arg),
 			int (*parse)(struct nlmsghdr *nlh, void *arg), void *arg)
 {
 	struct request req = { .ctl = ctl, .parse = parse, .arg = arg };
 	struct pollfd pfd = { .fd = nl_socket_get_fd(ctl->sk), .events = POLLIN };
+	struct nl_msg *msg = NULL;
 	bool overrun = false;
-	struct nl_msg *msg;
 	struct nl_cb *cb;
 	int r = -ENOMEM;
 
 	ctl->errmsg[0] = '\0';
-	msg = nlmsg_alloc();
+	ctl->erroff = -1;
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
-	if (!msg || !cb)
+	if (!cb)
 		goto out;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, ctl->family, 0,
-			 NLM_F_REQUEST | flags, cmd, GPUPATH_GENL_VERSION))
+	r = build_request(ctl, cmd, flags, fill, arg, &msg);
+	if (r < 0)
 		goto out;
-	if (fill) {
-		r = fill(msg, arg);
-		if (r < 0)
-			goto out;
-	}
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &req);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &req);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_ack, &req);
@@ -1111,6 +1010,7 @@ int gpupath_ctl_open(struct gpupath_ctl **ctlp)
 	ctl = calloc(1, sizeof(*ctl));
 	if (!ctl)
 		return -ENOMEM;
+	ctl->erroff = -1;
 	r = connect_genl(&ctl->sk);
 	if (r < 0)
 		goto err_free;
@@ -1145,6 +1045,11 @@ const char *gpupath_ctl_errmsg(const struct gpupath_ctl *ctl)
 	return ctl->errmsg[0] ? ctl->errmsg : NULL;
 }
 
+long gpupath_ctl_erroff(const struct gpupath_ctl *ctl)
+{
+	return ctl->erroff;
+}
+
 /* A request about objects of one kind, and where its replies go. */
 struct object_req {
 	const struct kind *kind;
@@ -1177,7 +1082,7 @@ static int parse_object(struct nlmsghdr *nlh, void *arg)
 
 	if (!o->out && !o->dump)
 		return 0;
-	if (genlmsg_parse(nlh, 0, tb, GPUPATH_A_MAX, top_policy) < 0 || !tb[o->kind->attr])
+	if (genlmsg_parse(nlh, 0, tb, GPUPATH_A_MAX, gpupath_nla_policy) < 0 || !tb[o->kind->attr])
 		return -EBADMSG;
 	if (!o->dump)
 		return o->kind->decode(tb[o->kind->attr], o->out);
@@ -1224,6 +1129,16 @@ int gpupath_ctl_get_info(struct gpupath_ctl *ctl, struct gpupath_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	return object_request(ctl, GPUPATH_CMD_GET_INFO, &info_kind, NULL, info);
+}
+
+int gpupath_ctl_route(struct gpupath_ctl *ctl, uint32_t provider, const char *target,
+		      uint32_t op, struct gpupath_route *route)
+{
+	struct route_req req = { .provider = provider, .target = target, .op = op };
+
+	if (!target || (op != GPUPATH_IO_READ && op != GPUPATH_IO_WRITE))
+		return -EINVAL;
+	return object_request(ctl, GPUPATH_CMD_ROUTE_GET, &route_kind, &req, route);
 }
 
 int gpupath_ctl_provider_list(struct gpupath_ctl *ctl, struct gpupath_provider **list,

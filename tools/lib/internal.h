@@ -26,6 +26,7 @@ typedef int (*gpupath_copy_fn)(void *bounce, uint64_t off, uint64_t n, bool to_b
  * regular file, where a read stops at the file's end. @moved (may be NULL)
  * gets the bytes moved.
  */
+__attribute__((visibility("default")))	/* LIBGPUPATH_PRIVATE, for libgpupath-cuda */
 int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_off,
 		   uint64_t len, gpupath_copy_fn copy, void *arg, uint64_t *moved);
 

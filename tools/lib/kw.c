@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libgpupath.h"
+#include "private.h"
 
 static int fail(char *err, size_t size, const char *fmt, ...)
 {
@@ -25,15 +25,19 @@ static int fail(char *err, size_t size, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* A whole unsigned number, decimal, 0x hex or 0 octal; false if it is not. */
+/*
+ * A whole unsigned number, decimal (leading zeros too: "077" is 77) or hex
+ * with 0x; false if it is not. No octal: "dscp 077" must not quietly be 63.
+ */
 static bool to_number(const char *s, unsigned long long *v)
 {
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 	char *end;
 
-	if (!isdigit((unsigned char)*s))
+	if (!isxdigit((unsigned char)s[hex ? 2 : 0]) || (!hex && !isdigit((unsigned char)*s)))
 		return false;
 	errno = 0;
-	*v = strtoull(s, &end, 0);
+	*v = strtoull(s, &end, hex ? 16 : 10);
 	return !errno && !*end;
 }
 
@@ -43,7 +47,10 @@ int gpupath_parse_u32(const char *what, const char *s, uint32_t min, uint32_t ma
 	unsigned long long n;
 
 	if (!to_number(s, &n))
-		return fail(err, size, "%s: '%s' is not a number", what, s);
+		return fail(err, size, "%s: '%s' is not a number from %u to %u", what, s, min, max);
+	if ((n < min || n > max) && s[0] == '0' && isdigit((unsigned char)s[1]))
+		return fail(err, size, "%s must be %u to %u, not %s (decimal %llu: no octal)", what,
+			    min, max, s, n);
 	if (n < min || n > max)
 		return fail(err, size, "%s must be %u to %u, not %s", what, min, max, s);
 	*v = n;
@@ -142,11 +149,52 @@ static int kw_u32_or(const struct gpupath_kw *kw, const char *val, void *dst, ch
 	return gpupath_parse_u32(what, val, kw->min, kw->max, dst, err, size);
 }
 
+bool gpupath_valid_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= GPUPATH_NAME_LEN)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
+			return false;
+	return true;
+}
+
+int gpupath_parse_objname(const char *what, const char *s, char *err, size_t size)
+{
+	if (gpupath_valid_name(s))
+		return 0;
+	return fail(err, size, "%s name '%.*s%s' (%zu characters): 1 to %d of letters, digits, "
+		    "'.', '_' and '-'", what, 40, s, strlen(s) > 40 ? "..." : "", strlen(s),
+		    GPUPATH_NAME_LEN - 1);
+}
+
+int gpupath_parse_str(const char *what, const char *s, size_t max, bool graphic, char *err,
+		      size_t size)
+{
+	const char *c;
+
+	if (!*s)
+		return fail(err, size, "%s cannot be empty", what);
+	if (strlen(s) > max)
+		return fail(err, size, "%s '%.40s...' is %zu characters long, at most %zu", what, s,
+			    strlen(s), max);
+	for (c = s; graphic && *c; c++)
+		if (*c <= ' ' || *c > '~')
+			return fail(err, size, "%s: character %zu is %s (0x%02x): only printable "
+				    "ASCII without spaces", what, (size_t)(c - s) + 1,
+				    isspace((unsigned char)*c) ? "whitespace" : "not printable",
+				    (unsigned char)*c);
+	return 0;
+}
+
+/* A string of at most kw->max bytes (0: any length), printable when kw->min. */
 static int kw_str(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
 		  size_t size)
 {
-	if (!*val)
-		return fail(err, size, "%s cannot be empty", kw->name);
+	if (gpupath_parse_str(kw->name, val, kw->max ? kw->max : SIZE_MAX, kw->min, err, size))
+		return -EINVAL;
 	*(const char **)dst = val;
 	return 0;
 }
@@ -273,8 +321,8 @@ const struct gpupath_kw gpupath_portal_kws[GPUPATH_PORTAL_KWS] = {
 	/* add only: what names the target */
 	{ "trsvcid", GPUPATH_PORTAL_SET_TRSVCID, PORTAL(trsvcid), 1, 65535, gpupath_kw_u32 },
 	{ "transport", 0, PORTAL(transport), 0, 0, kw_transport },
-	{ "traddr", 0, PORTAL(traddr), 0, 0, kw_str },
-	{ "nqn", 0, PORTAL(subsysnqn), 0, 0, kw_str },
+	{ "traddr", 0, PORTAL(traddr), 1, GPUPATH_ADDR_LEN - 1, kw_str },
+	{ "nqn", 0, PORTAL(subsysnqn), 1, GPUPATH_NQN_LEN - 1, kw_str },
 };
 
 /* ---- QoS classes ----------------------------------------------------------- */
@@ -323,7 +371,7 @@ static int kw_queue_timeout(const struct gpupath_kw *kw, const char *val, void *
 
 const struct gpupath_kw gpupath_volume_kws[GPUPATH_VOLUME_KWS] = {
 	/* add only */
-	{ "wwid", 0, VOLUME(wwid), 0, 0, kw_str },
+	{ "wwid", 0, VOLUME(wwid), 1, GPUPATH_WWID_LEN - 1, kw_str },
 	/* add and set */
 	{ "policy", GPUPATH_VOLUME_SET_POLICY, VOLUME(policy), 0, 0, kw_policy },
 	{ "fallback", GPUPATH_VOLUME_SET_FALLBACK, VOLUME(fallback), 0, 0, kw_fallback },

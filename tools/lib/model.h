@@ -9,7 +9,7 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
-#include "libgpupath.h"
+#include "libgpupath-admin.h"
 
 /* Decode a GPUPATH_A_INFO nest. Unknown attributes are ignored. */
 int gpupath_model_info(struct nlattr *nest, struct gpupath_info *info);
@@ -29,8 +29,9 @@ const char *gpupath_cmd_group(uint32_t cmd);
 /*
  * Send command @cmd (nlmsg @flags: NLM_F_ACK, or NLM_F_DUMP) with the
  * attributes @fill adds, pass each reply to
- * @parse; both take @arg and may be NULL. Returns 0 or the kernel's negative
- * errno, with its extended-ACK message in gpupath_ctl_errmsg().
+ * @parse; both take @arg and may be NULL. The request is a page, or larger
+ * as its attributes need (-EMSGSIZE past 256 KiB). Returns 0 or the kernel's
+ * negative errno, with its extended-ACK message in gpupath_ctl_errmsg().
  */
 int gpupath_ctl_request(struct gpupath_ctl *ctl, uint8_t cmd, int flags,
 			int (*fill)(struct nl_msg *msg, void *arg),

@@ -7,14 +7,18 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libgpupath.h"
-#include "../../kmod/version.h"
+#include "libgpupath-admin.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The build passes kmod/version.h's version: one number for module and tools. */
+#ifndef GPUPATH_TOOLS_VERSION
+#error "GPUPATH_TOOLS_VERSION is not defined: build with the top-level Makefile"
+#endif
+
 const char *gpupath_tools_version(void)
 {
-	return GPUPATH_VERSION;
+	return GPUPATH_TOOLS_VERSION;
 }
 
 static const char *const feature_names[] = {
@@ -22,6 +26,8 @@ static const char *const feature_names[] = {
 	"p2pdma-usable",
 	"nvidia-p2p",
 	"file-io",
+	"user-direct-io",
+	"path-removal",
 };
 
 const char *gpupath_feature_name(uint64_t bit)
@@ -108,6 +114,7 @@ static const char *const cmd_names[] = {
 	[GPUPATH_CMD_QOS_NEW] = "qos-new",
 	[GPUPATH_CMD_QOS_DEL] = "qos-del",
 	[GPUPATH_CMD_QOS_SET] = "qos-set",
+	[GPUPATH_CMD_ROUTE_GET] = "route-get",
 };
 
 const char *gpupath_cmd_name(uint32_t cmd)
@@ -186,6 +193,10 @@ static const struct {
 	[GPUPATH_REASON_STACKED_DEVICE] = {
 		"stacked-device",
 		"the block device is a stacking or memory-backed driver gpupath cannot see through (device mapper, md, loop, zram)",
+	},
+	[GPUPATH_REASON_FILE_MAPPED] = {
+		"file-mapped",
+		"a write to a file mapped shared and writable, which the file system may finish through the page cache",
 	},
 };
 

@@ -22,4 +22,21 @@ static inline uint8_t pattern_byte(uint64_t seed, uint64_t pos)
 	return pattern_mix(seed ^ pattern_mix(pos >> 3)) >> ((pos & 7) * 8);
 }
 
+/* @len bytes of pattern @seed from position @pos, eight at a time where aligned. */
+static inline void pattern_fill(uint8_t *p, uint64_t len, uint64_t seed, uint64_t pos)
+{
+	uint64_t i = 0, v;
+	unsigned int k;
+
+	for (; i < len && (pos + i) % 8; i++)
+		p[i] = pattern_byte(seed, pos + i);
+	for (; i + 8 <= len; i += 8) {
+		v = pattern_mix(seed ^ pattern_mix((pos + i) >> 3));
+		for (k = 0; k < 8; k++)
+			p[i + k] = v >> (k * 8);
+	}
+	for (; i < len; i++)
+		p[i] = pattern_byte(seed, pos + i);
+}
+
 #endif /* GPUPATH_PATTERN_H */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libgpupath.h"
+#include "libgpupath-admin.h"
 
 void gpupath_stats_free(struct gpupath_stats *s)
 {

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "libgpupath.h"
+#include "libgpupath-admin.h"
 #include "internal.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -13,18 +13,29 @@
  * values and flag bits at the end of their lists. Nothing is renumbered or
  * removed. User space must ignore attributes it does not know.
  *
- * Every request is validated strictly against a per-command policy: unknown
- * attributes, wrong types, out-of-range values and unknown flag bits are
- * rejected with an errno and an extended-ACK message naming the offending
- * attribute. Commands that change state need CAP_NET_ADMIN in the network
- * namespace's user namespace; those that change providers, volumes and paths
- * (which register P2P memory and claim NVMe namespaces exclusively) need
- * CAP_SYS_ADMIN as well. Reading needs no privilege.
+ * The family is defined once, in the YNL spec
+ * Documentation/netlink/specs/gpupath.yaml: its commands, attribute sets
+ * (each attribute's type and meaning), enums, flags and constants.
+ * linux/gpupath_nl.h, included below, is generated from it
+ * (tools/ynl/regen.sh); any YNL client reads the family with the spec
+ * alone (tools/net/ynl/cli.py --spec gpupath.yaml --dump volume-get).
+ *
+ * Every command has a policy of its own, generated from the spec: its
+ * request carries its object's nest alone, holding only the attributes that
+ * command takes (the spec's <command>-request sets). Anything else, and
+ * wrong types, out-of-range values and unknown flag bits, are refused with
+ * EINVAL and an extended ACK that points at the attribute. Commands that change state need
+ * CAP_NET_ADMIN in the initial user namespace (GENL_ADMIN_PERM); those that
+ * change providers, volumes and paths (which register P2P memory and claim
+ * NVMe namespaces exclusively) need CAP_SYS_ADMIN as well. Reading needs no
+ * privilege.
  *
  * Messages carry one nest per object at the top level (GPUPATH_A_INFO, ...),
  * whose members are the object's attributes (GPUPATH_A_INFO_*). There are no
  * u8 or u16 attributes, no C structures inside attributes, and arrays are
- * repeated attributes.
+ * repeated attributes. A reply, and each message of a dump, carries its
+ * request's command, as YNL clients expect (earlier modules answered a GET
+ * with the object's NEW command; clients should not depend on either).
  *
  * Multicast groups:
  *   GPUPATH_MCGRP_CONFIG  an object was added, changed or removed; each
@@ -48,8 +59,16 @@
  *                                          kernel
  *            GPUPATH_A_INFO_IOCTL_VERSION  u32, GPUPATH_IOCTL_VERSION
  *
- * GPUPATH_CMD_PROVIDER_GET (do, dump), _NEW, _DEL: P2P memory providers,
- *   GPUPATH_A_PROVIDER nests (see enum gpupath_a_provider).
+ * Every NEW either replies with the new object, or returns an error and
+ * leaves nothing behind (when the reply cannot be built, ENOMEM, the object
+ * is removed again).
+ *
+ * GPUPATH_CMD_PROVIDER_GET (do: GPUPATH_A_PROVIDER_ID; dump: all), _NEW,
+ *   _DEL: P2P memory providers, GPUPATH_A_PROVIDER nests (see enum
+ *   gpupath_a_provider).
+ * GPUPATH_CMD_PROVIDER_NEW (admin)
+ *   Request: PCI_DEV, a device whose driver published P2PDMA memory (an
+ *   NVMe CMB). Reply: the new provider.
  *
  * GPUPATH_CMD_VOLUME_GET (do: GPUPATH_A_VOLUME_ID; dump: all)
  *   Reply: GPUPATH_A_VOLUME nest per volume, with its paths as
@@ -69,7 +88,8 @@
  *   GPUPATH_A_PATH_VOLUME)
  * GPUPATH_CMD_PATH_NEW (admin)
  *   Request: VOLUME, DEVICE (a block device path such as /dev/nvme1n1),
- *            optional STATE, WEIGHT, RAIL. The device is opened exclusively
+ *            optional STATE, WEIGHT, RAIL, LINK. Reply: the new path.
+ *            The device is opened exclusively
  *            for the volume. Refused with a message when its wwid, size or
  *            logical block size differ from the volume's, when it is not
  *            an NVMe namespace, or when it already is a path.
@@ -119,6 +139,14 @@
  * GPUPATH_CMD_QOS_DEL (admin)
  *   Request: NAME. Refused with EBUSY while a portal names it.
  *
+ * GPUPATH_CMD_ROUTE_GET (do)
+ *   Request: GPUPATH_A_ROUTE with PROVIDER, TARGET (a block device node, a
+ *   gpupath volume among them, or a regular file, which the caller must be
+ *   able to open for reading; nothing else is opened) and optional OP
+ *   (enum gpupath_io_op, default READ). Reply: REASON, the decision an I/O
+ *   of that provider's memory would get (NONE: directly), DEVICE, and where
+ *   they apply DMA_DEV, DISTANCE and FABRICS. Nothing moves.
+ *
  * ioctls on /dev/gpupath
  * ----------------------
  * GPUPATH_IOC_VERSION  _IOR, struct gpupath_version: the same facts as
@@ -130,637 +158,23 @@
 
 #include <linux/ioctl.h>
 #include <linux/types.h>
-
-#define GPUPATH_GENL_NAME		"gpupath"
-#define GPUPATH_GENL_VERSION		1
-
-#define GPUPATH_MCGRP_CONFIG		"config"
-#define GPUPATH_MCGRP_EVENTS		"events"
+/* The family's names and numbers, generated from its YNL spec. */
+#include <linux/gpupath_nl.h>
 
 /* Name of the control device under /dev. */
 #define GPUPATH_DEVICE_NAME		"gpupath"
 
-enum gpupath_cmd {
-	GPUPATH_CMD_UNSPEC,
-	GPUPATH_CMD_GET_INFO,
-	GPUPATH_CMD_PROVIDER_GET,
-	GPUPATH_CMD_PROVIDER_NEW,
-	GPUPATH_CMD_PROVIDER_DEL,
-	GPUPATH_CMD_VOLUME_GET,
-	GPUPATH_CMD_VOLUME_NEW,
-	GPUPATH_CMD_VOLUME_DEL,
-	GPUPATH_CMD_VOLUME_SET,
-	GPUPATH_CMD_PATH_GET,
-	GPUPATH_CMD_PATH_NEW,
-	GPUPATH_CMD_PATH_DEL,
-	GPUPATH_CMD_PATH_SET,
-	GPUPATH_CMD_EVENT,
-	GPUPATH_CMD_PORTAL_GET,
-	GPUPATH_CMD_PORTAL_NEW,
-	GPUPATH_CMD_PORTAL_DEL,
-	GPUPATH_CMD_PORTAL_SET,
-	GPUPATH_CMD_QOS_GET,
-	GPUPATH_CMD_QOS_NEW,
-	GPUPATH_CMD_QOS_DEL,
-	GPUPATH_CMD_QOS_SET,
-
-	__GPUPATH_CMD_MAX,
-	GPUPATH_CMD_MAX = __GPUPATH_CMD_MAX - 1
-};
-
-/* Top-level attributes: one nest per object. */
-enum gpupath_a {
-	GPUPATH_A_UNSPEC,
-	GPUPATH_A_INFO,		/* nest, GPUPATH_A_INFO_* */
-	GPUPATH_A_PROVIDER,	/* nest, GPUPATH_A_PROVIDER_* */
-	GPUPATH_A_VOLUME,	/* nest, GPUPATH_A_VOLUME_* */
-	GPUPATH_A_PATH,		/* nest, GPUPATH_A_PATH_* */
-	GPUPATH_A_EVENT,	/* nest, GPUPATH_A_EVENT_* */
-	GPUPATH_A_PORTAL,	/* nest, GPUPATH_A_PORTAL_* */
-	GPUPATH_A_QOS,		/* nest, GPUPATH_A_QOS_* */
-
-	__GPUPATH_A_MAX,
-	GPUPATH_A_MAX = __GPUPATH_A_MAX - 1
-};
-
-enum gpupath_a_info {
-	GPUPATH_A_INFO_UNSPEC,
-	GPUPATH_A_INFO_PAD,		/* alignment padding of u64s */
-	GPUPATH_A_INFO_VERSION,		/* string */
-	GPUPATH_A_INFO_GENL_VERSION,	/* u32 */
-	GPUPATH_A_INFO_FEATURES,	/* u64, GPUPATH_FEATURE_* */
-	GPUPATH_A_INFO_P2PDMA_STATUS,	/* u32, enum gpupath_p2pdma_status */
-	GPUPATH_A_INFO_KERNEL,		/* string */
-	GPUPATH_A_INFO_IOCTL_VERSION,	/* u32 */
-
-	__GPUPATH_A_INFO_MAX,
-	GPUPATH_A_INFO_MAX = __GPUPATH_A_INFO_MAX - 1
-};
-
-enum gpupath_a_provider {
-	GPUPATH_A_PROVIDER_UNSPEC,
-	GPUPATH_A_PROVIDER_PAD,
-	GPUPATH_A_PROVIDER_ID,		/* u32 */
-	GPUPATH_A_PROVIDER_TYPE,	/* u32, enum gpupath_provider_type */
-	GPUPATH_A_PROVIDER_PCI_DEV,	/* string, "DDDD:BB:DD.F" */
-	GPUPATH_A_PROVIDER_DRIVER,	/* string, driver bound to the device */
-	GPUPATH_A_PROVIDER_OWNED,	/* u32, 1: gpupath registered the BAR */
-	GPUPATH_A_PROVIDER_SIZE,	/* u64, bytes of P2P memory */
-	GPUPATH_A_PROVIDER_ALLOCATED,	/* u64, bytes gpupath has allocated */
-	GPUPATH_A_PROVIDER_AVAILABLE,	/* u64, bytes free in the device's pool */
-	GPUPATH_A_PROVIDER_STATS,	/* nest, GPUPATH_A_STATS_* */
-	GPUPATH_A_PROVIDER_BAR,		/* u32, the BAR holding the memory */
-	GPUPATH_A_PROVIDER_PEER,	/* nest, GPUPATH_A_PEER_*, repeated */
-
-	__GPUPATH_A_PROVIDER_MAX,
-	GPUPATH_A_PROVIDER_MAX = __GPUPATH_A_PROVIDER_MAX - 1
-};
-
-enum gpupath_a_volume {
-	GPUPATH_A_VOLUME_UNSPEC,
-	GPUPATH_A_VOLUME_PAD,
-	GPUPATH_A_VOLUME_ID,		/* u32 */
-	GPUPATH_A_VOLUME_NAME,		/* string, block device name "gpupathN" */
-	GPUPATH_A_VOLUME_WWID,		/* string, the namespace's wwid */
-	GPUPATH_A_VOLUME_POLICY,	/* u32, enum gpupath_policy */
-	GPUPATH_A_VOLUME_FALLBACK,	/* u32, enum gpupath_policy: what
-					 * gpu-affinity uses for host memory
-					 * and between equally close paths;
-					 * never gpu-affinity itself */
-	GPUPATH_A_VOLUME_QUEUE_TIMEOUT,	/* u32, ms that I/O waits for a path
-					 * when none is usable before it
-					 * fails; GPUPATH_QUEUE_FOREVER, or 0
-					 * to fail at once */
-	GPUPATH_A_VOLUME_SIZE,		/* u64, bytes */
-	GPUPATH_A_VOLUME_BLOCK_SIZE,	/* u32, logical block size */
-	GPUPATH_A_VOLUME_MODE,		/* u32, enum gpupath_volume_mode */
-	GPUPATH_A_VOLUME_OPEN,		/* u32, openers of the block device */
-	GPUPATH_A_VOLUME_PATHS,		/* u32, paths */
-	GPUPATH_A_VOLUME_USABLE,	/* u32, paths that take new I/O now */
-	GPUPATH_A_VOLUME_STATS,		/* nest, GPUPATH_A_VSTATS_* */
-	GPUPATH_A_VOLUME_PATH,		/* nest, GPUPATH_A_PATH_*, repeated */
-
-	__GPUPATH_A_VOLUME_MAX,
-	GPUPATH_A_VOLUME_MAX = __GPUPATH_A_VOLUME_MAX - 1
-};
-
+/* GPUPATH_A_VOLUME_QUEUE_TIMEOUT: I/O waits for a path without end. */
 #define GPUPATH_QUEUE_FOREVER		0xffffffffU
-
-/* Counters of one volume (bios as the volume received them). */
-enum gpupath_a_vstats {
-	GPUPATH_A_VSTATS_UNSPEC,
-	GPUPATH_A_VSTATS_PAD,
-	GPUPATH_A_VSTATS_IOS,		/* u64, completed */
-	GPUPATH_A_VSTATS_BYTES,		/* u64 */
-	GPUPATH_A_VSTATS_ERRORS,	/* u64, failed to the caller */
-	GPUPATH_A_VSTATS_RETRIES,	/* u64, resubmissions after a path error */
-	GPUPATH_A_VSTATS_QUEUED,	/* u64, I/Os that waited for a path */
-	GPUPATH_A_VSTATS_REFUSED,	/* u64, device-memory I/Os no usable
-					 * path could DMA (bounced) */
-	GPUPATH_A_VSTATS_FAILOVERS,	/* u64, path failures recovered from */
-	GPUPATH_A_VSTATS_FAILOVER_LAST_NS, /* u64, last: first path error to
-					    * first retried I/O done */
-	GPUPATH_A_VSTATS_FAILOVER_MAX_NS, /* u64 */
-	GPUPATH_A_VSTATS_INFLIGHT,	/* u64, I/Os in the volume now */
-
-	__GPUPATH_A_VSTATS_MAX,
-	GPUPATH_A_VSTATS_MAX = __GPUPATH_A_VSTATS_MAX - 1
-};
-
-enum gpupath_a_path {
-	GPUPATH_A_PATH_UNSPEC,
-	GPUPATH_A_PATH_PAD,
-	GPUPATH_A_PATH_ID,		/* u32, unique among all volumes */
-	GPUPATH_A_PATH_VOLUME,		/* u32, volume id */
-	GPUPATH_A_PATH_DEVICE,		/* string: request, a device node;
-					 * reply, the disk name ("nvme1n1") */
-	GPUPATH_A_PATH_STATE,		/* u32, enum gpupath_path_state */
-	GPUPATH_A_PATH_HEALTH,		/* u32, enum gpupath_path_health */
-	GPUPATH_A_PATH_WEIGHT,		/* u32, 1..GPUPATH_WEIGHT_MAX, for
-					 * the weighted policy */
-	GPUPATH_A_PATH_RAIL,		/* u32, the rail it belongs to */
-	GPUPATH_A_PATH_TRANSPORT,	/* string: rdma, tcp, pcie, loop, fc,
-					 * multipath (an nvme head device) */
-	GPUPATH_A_PATH_CONTROLLER,	/* string, nvme controller ("nvme1") */
-	GPUPATH_A_PATH_DMA_DEV,		/* string, PCI function that DMAs
-					 * for it, when there is one */
-	GPUPATH_A_PATH_REASON,		/* u32, enum gpupath_reason: why no
-					 * device memory can go direct on it,
-					 * whatever the provider; NONE when
-					 * it depends on the provider */
-	GPUPATH_A_PATH_STATS,		/* nest, GPUPATH_A_PSTATS_* */
-	GPUPATH_A_PATH_LINK,		/* u32, enum gpupath_path_link */
-
-	__GPUPATH_A_PATH_MAX,
-	GPUPATH_A_PATH_MAX = __GPUPATH_A_PATH_MAX - 1
-};
-
-#define GPUPATH_WEIGHT_MAX		1000
-
-/* Counters of one path (each resubmission counts where it went). */
-enum gpupath_a_pstats {
-	GPUPATH_A_PSTATS_UNSPEC,
-	GPUPATH_A_PSTATS_PAD,
-	GPUPATH_A_PSTATS_IOS,		/* u64, completed without error */
-	GPUPATH_A_PSTATS_BYTES,		/* u64 */
-	GPUPATH_A_PSTATS_ERRORS,	/* u64, failed here */
-	GPUPATH_A_PSTATS_DIRECT_IOS,	/* u64, device-memory I/Os DMAed */
-	GPUPATH_A_PSTATS_INFLIGHT,	/* u64, I/Os on the path now */
-	GPUPATH_A_PSTATS_LATENCY_NS,	/* u64, service time, EWMA */
-
-	__GPUPATH_A_PSTATS_MAX,
-	GPUPATH_A_PSTATS_MAX = __GPUPATH_A_PSTATS_MAX - 1
-};
-
-enum gpupath_a_event {
-	GPUPATH_A_EVENT_UNSPEC,
-	GPUPATH_A_EVENT_PAD,
-	GPUPATH_A_EVENT_TYPE,		/* u32, enum gpupath_event */
-	GPUPATH_A_EVENT_VOLUME,		/* u32 */
-	GPUPATH_A_EVENT_PATH,		/* u32, 0 when none applies */
-	GPUPATH_A_EVENT_ERROR,		/* u32, errno (positive) */
-	GPUPATH_A_EVENT_NSEC,		/* u64, FAILOVER: its duration */
-	GPUPATH_A_EVENT_IOS,		/* u64, IO_ERROR: I/Os failed */
-
-	__GPUPATH_A_EVENT_MAX,
-	GPUPATH_A_EVENT_MAX = __GPUPATH_A_EVENT_MAX - 1
-};
-
-enum gpupath_a_portal {
-	GPUPATH_A_PORTAL_UNSPEC,
-	GPUPATH_A_PORTAL_PAD,
-	GPUPATH_A_PORTAL_ID,		/* u32, picked by the kernel */
-	GPUPATH_A_PORTAL_NAME,		/* string, 1..GPUPATH_NAME_LEN - 1 of
-					 * [A-Za-z0-9._-], unique */
-	GPUPATH_A_PORTAL_TRANSPORT,	/* u32, enum gpupath_transport */
-	GPUPATH_A_PORTAL_TRADDR,	/* string, IPv4 or IPv6 address */
-	GPUPATH_A_PORTAL_TRSVCID,	/* u32, port, 1..65535 */
-	GPUPATH_A_PORTAL_SUBSYSNQN,	/* string, NVMe qualified name */
-	GPUPATH_A_PORTAL_RAIL,		/* nest, GPUPATH_A_RAIL_*, repeated,
-					 * at most GPUPATH_PORTAL_RAILS_MAX */
-	GPUPATH_A_PORTAL_QOS,		/* string, a QoS class name */
-	GPUPATH_A_PORTAL_CTRL_LOSS_TMO,	/* u32, seconds the host keeps
-					 * reconnecting a lost controller;
-					 * GPUPATH_TMO_FOREVER: never stop */
-	GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO, /* u32, seconds before I/O fails
-					 * during reconnects; GPUPATH_TMO_OFF */
-	GPUPATH_A_PORTAL_RECONNECT_DELAY, /* u32, seconds between reconnects */
-	GPUPATH_A_PORTAL_NR_IO_QUEUES,	/* u32, 0: the host's default */
-	GPUPATH_A_PORTAL_CONN,		/* nest, GPUPATH_A_CONN_*, repeated,
-					 * at most GPUPATH_PORTAL_CONNS_MAX */
-	GPUPATH_A_PORTAL_CONN_CLEAR,	/* flag (request): no connections */
-	GPUPATH_A_PORTAL_DISCOVERY,	/* flag (reply): a discovery portal */
-
-	__GPUPATH_A_PORTAL_MAX,
-	GPUPATH_A_PORTAL_MAX = __GPUPATH_A_PORTAL_MAX - 1
-};
-
-#define GPUPATH_NAME_LEN		32
-#define GPUPATH_NQN_LEN			224	/* NVMe: 223 bytes and a NUL */
-#define GPUPATH_ADDR_LEN		48
-#define GPUPATH_PORTAL_RAILS_MAX	16
-#define GPUPATH_PORTAL_CONNS_MAX	64
+/* GPUPATH_A_PORTAL_CTRL_LOSS_TMO: never stop reconnecting. */
 #define GPUPATH_TMO_FOREVER		0xffffffff
+/* GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO: I/O does not fail early. */
 #define GPUPATH_TMO_OFF			0xffffffff
-#define GPUPATH_TRSVCID_DEFAULT		4420
-#define GPUPATH_RECONNECT_DELAY_DEFAULT	2	/* seconds, when a new portal has none */
 
-/* One host interface a portal is connected from. */
-enum gpupath_a_rail {
-	GPUPATH_A_RAIL_UNSPEC,
-	GPUPATH_A_RAIL_ID,		/* u32, the rail number (path RAIL) */
-	GPUPATH_A_RAIL_IFACE,		/* string, network interface */
-	GPUPATH_A_RAIL_ADDR,		/* string, host address (at least
-					 * one of IFACE and ADDR) */
-
-	__GPUPATH_A_RAIL_MAX,
-	GPUPATH_A_RAIL_MAX = __GPUPATH_A_RAIL_MAX - 1
-};
-
-/* One connection of a portal, as the daemon reports it. */
-enum gpupath_a_conn {
-	GPUPATH_A_CONN_UNSPEC,
-	GPUPATH_A_CONN_RAIL,		/* u32, rail number (0: no rail) */
-	GPUPATH_A_CONN_SUBSYSNQN,	/* string */
-	GPUPATH_A_CONN_TRADDR,		/* string, target address (it differs
-					 * from the portal's for referrals) */
-	GPUPATH_A_CONN_STATE,		/* u32, enum gpupath_conn_state */
-	GPUPATH_A_CONN_CONTROLLER,	/* string, "nvme3" when connected */
-	GPUPATH_A_CONN_ATTEMPTS,	/* u32, failed attempts in a row */
-	GPUPATH_A_CONN_ERROR,		/* u32, errno of the last failure */
-	GPUPATH_A_CONN_RETRY_MS,	/* u32, ms to the next attempt */
-	GPUPATH_A_CONN_TRSVCID,		/* u32 */
-
-	__GPUPATH_A_CONN_MAX,
-	GPUPATH_A_CONN_MAX = __GPUPATH_A_CONN_MAX - 1
-};
-
-enum gpupath_a_qos {
-	GPUPATH_A_QOS_UNSPEC,
-	GPUPATH_A_QOS_NAME,		/* string, as a portal's name */
-	GPUPATH_A_QOS_DSCP,		/* u32, 0..63: the IP DSCP of the
-					 * traffic (tos = DSCP << 2) */
-	GPUPATH_A_QOS_PRIORITY,		/* u32, 0..7: the 802.1p priority
-					 * the DSCP maps to */
-	GPUPATH_A_QOS_PFC,		/* u32, 0/1: PFC on that priority */
-	GPUPATH_A_QOS_ETS,		/* u32, 0..100: ETS bandwidth share
-					 * in percent, 0 for none */
-	GPUPATH_A_QOS_APPLIED,		/* nest, GPUPATH_A_APPLIED_*, repeated,
-					 * at most GPUPATH_QOS_APPLIED_MAX */
-	GPUPATH_A_QOS_APPLIED_CLEAR,	/* flag (request): no report */
-	GPUPATH_A_QOS_PORTALS,		/* u32 (reply): portals naming it */
-
-	__GPUPATH_A_QOS_MAX,
-	GPUPATH_A_QOS_MAX = __GPUPATH_A_QOS_MAX - 1
-};
-
-#define GPUPATH_QOS_APPLIED_MAX		64
-
-/* One setting of a QoS class on one device, as the daemon found it. */
-enum gpupath_a_applied {
-	GPUPATH_A_APPLIED_UNSPEC,
-	GPUPATH_A_APPLIED_DEVICE,	/* string: "nvme2", "rxe1", "eth1" */
-	GPUPATH_A_APPLIED_SETTING,	/* string: "tos", "default_roce_tos",
-					 * "dcb-app", "pfc", "ets" */
-	GPUPATH_A_APPLIED_RESULT,	/* u32, enum gpupath_applied */
-	GPUPATH_A_APPLIED_ERROR,	/* u32, errno when FAILED */
-	GPUPATH_A_APPLIED_VALUE,	/* u32, the value read back */
-
-	__GPUPATH_A_APPLIED_MAX,
-	GPUPATH_A_APPLIED_MAX = __GPUPATH_A_APPLIED_MAX - 1
-};
-
-/**
- * enum gpupath_applied - what became of one QoS setting on one device
- * @GPUPATH_APPLIED_OK: set, and read back with the wanted value.
- * @GPUPATH_APPLIED_UNSUPPORTED: the device has no such setting.
- * @GPUPATH_APPLIED_FAILED: setting it failed, or it read back otherwise.
- */
-enum gpupath_applied {
-	GPUPATH_APPLIED_OK = 1,
-	GPUPATH_APPLIED_UNSUPPORTED,
-	GPUPATH_APPLIED_FAILED,
-
-	__GPUPATH_APPLIED_MAX,
-	GPUPATH_APPLIED_MAX = __GPUPATH_APPLIED_MAX - 1
-};
-
-/**
- * enum gpupath_transport - the fabric a portal is reached over
- * @GPUPATH_TRANSPORT_RDMA: NVMe over RDMA (RoCEv2, InfiniBand, iWARP).
- * @GPUPATH_TRANSPORT_TCP: NVMe over TCP.
- */
-enum gpupath_transport {
-	GPUPATH_TRANSPORT_RDMA = 1,
-	GPUPATH_TRANSPORT_TCP,
-
-	__GPUPATH_TRANSPORT_MAX,
-	GPUPATH_TRANSPORT_MAX = __GPUPATH_TRANSPORT_MAX - 1
-};
-
-/**
- * enum gpupath_conn_state - a portal's connection
- * @GPUPATH_CONN_CONNECTING: an attempt is under way.
- * @GPUPATH_CONN_LIVE: connected, the controller is live.
- * @GPUPATH_CONN_RECONNECTING: connected, the host is reconnecting a lost
- *	controller.
- * @GPUPATH_CONN_BACKOFF: the last attempt failed; the next one is due
- *	in RETRY_MS.
- * @GPUPATH_CONN_ADOPTED: live, and was connected before the daemon (by
- *	hand, or by an earlier daemon).
- */
-enum gpupath_conn_state {
-	GPUPATH_CONN_CONNECTING = 1,
-	GPUPATH_CONN_LIVE,
-	GPUPATH_CONN_RECONNECTING,
-	GPUPATH_CONN_BACKOFF,
-	GPUPATH_CONN_ADOPTED,
-
-	__GPUPATH_CONN_STATE_MAX,
-	GPUPATH_CONN_STATE_MAX = __GPUPATH_CONN_STATE_MAX - 1
-};
-
-/**
- * enum gpupath_policy - how a volume picks the path of each I/O
- * @GPUPATH_POLICY_ROUND_ROBIN: usable paths in turn.
- * @GPUPATH_POLICY_QUEUE_DEPTH: the path with the fewest I/Os in flight.
- * @GPUPATH_POLICY_SERVICE_TIME: the least expected wait: I/Os in flight
- *	plus one, times the path's service time (an EWMA of its latency).
- * @GPUPATH_POLICY_WEIGHTED: in proportion to the paths' weights.
- * @GPUPATH_POLICY_GPU_AFFINITY: for device memory, the path whose DMA
- *	device is closest on PCIe to the memory's provider (as
- *	pci_p2pdma_distance() counts); host memory and ties go by the
- *	volume's fallback policy.
- *
- * Whatever the policy, device memory only goes to paths that can DMA it.
- */
-enum gpupath_policy {
-	GPUPATH_POLICY_ROUND_ROBIN,
-	GPUPATH_POLICY_QUEUE_DEPTH,
-	GPUPATH_POLICY_SERVICE_TIME,
-	GPUPATH_POLICY_WEIGHTED,
-	GPUPATH_POLICY_GPU_AFFINITY,
-
-	__GPUPATH_POLICY_MAX,
-	GPUPATH_POLICY_MAX = __GPUPATH_POLICY_MAX - 1
-};
-
-/**
- * enum gpupath_volume_mode - who does multipath
- * @GPUPATH_VOLUME_MANAGED: gpupath: the paths are per-controller namespace
- *	devices (nvme_core.multipath=N).
- * @GPUPATH_VOLUME_NATIVE: the kernel's nvme multipath: the path is an nvme
- *	head device.
- * @GPUPATH_VOLUME_EMPTY: no path yet.
- */
-enum gpupath_volume_mode {
-	GPUPATH_VOLUME_MANAGED,
-	GPUPATH_VOLUME_NATIVE,
-	GPUPATH_VOLUME_EMPTY,
-};
-
-/**
- * enum gpupath_path_state - what the administrator wants of a path
- * @GPUPATH_PATH_UP: used.
- * @GPUPATH_PATH_DOWN: not used.
- * @GPUPATH_PATH_DRAINING: not used for new I/O, on the way out.
- */
-enum gpupath_path_state {
-	GPUPATH_PATH_UP,
-	GPUPATH_PATH_DOWN,
-	GPUPATH_PATH_DRAINING,
-
-	__GPUPATH_PATH_STATE_MAX,
-	GPUPATH_PATH_STATE_MAX = __GPUPATH_PATH_STATE_MAX - 1
-};
-
-/**
- * enum gpupath_path_health - what I/O says of a path
- * @GPUPATH_HEALTH_LIVE: working.
- * @GPUPATH_HEALTH_FAILED: an I/O failed with a path error; out of
- *	selection until its controller is live again (checked every second).
- * @GPUPATH_HEALTH_GONE: its disk was deleted (controller removed); it only
- *	waits to be removed.
- */
-enum gpupath_path_health {
-	GPUPATH_HEALTH_LIVE,
-	GPUPATH_HEALTH_FAILED,
-	GPUPATH_HEALTH_GONE,
-};
-
-/**
- * enum gpupath_path_link - the host network link a path's connection uses
- * @GPUPATH_LINK_UNKNOWN: not known (PCIe paths, or nobody said).
- * @GPUPATH_LINK_UP: the link is up.
- * @GPUPATH_LINK_DOWN: the link is down: the path takes no new I/O, as with
- *	state DOWN, until the link is up again; I/O already on it completes or
- *	fails over. gpupathd sets it from rtnetlink the moment a rail's
- *	interface loses its carrier, before any I/O or keep-alive fails.
- */
-enum gpupath_path_link {
-	GPUPATH_LINK_UNKNOWN,
-	GPUPATH_LINK_UP,
-	GPUPATH_LINK_DOWN,
-
-	__GPUPATH_LINK_MAX,
-	GPUPATH_LINK_MAX = __GPUPATH_LINK_MAX - 1
-};
-
-/**
- * enum gpupath_event - GPUPATH_A_EVENT_TYPE
- * @GPUPATH_EVENT_PATH_FAILED: a path error took the path out (ERROR).
- * @GPUPATH_EVENT_PATH_GONE: the path's disk was deleted.
- * @GPUPATH_EVENT_FAILBACK: a failed path is live again and back in use.
- * @GPUPATH_EVENT_FAILOVER: I/O of a failed path completed on another one
- *	(NSEC: from the first path error to that completion).
- * @GPUPATH_EVENT_NO_PATH: no path is usable; I/O waits (QUEUE_TIMEOUT).
- * @GPUPATH_EVENT_IO_ERROR: I/O failed to the caller (ERROR, IOS).
- */
-enum gpupath_event {
-	GPUPATH_EVENT_PATH_FAILED = 1,
-	GPUPATH_EVENT_PATH_GONE,
-	GPUPATH_EVENT_FAILBACK,
-	GPUPATH_EVENT_FAILOVER,
-	GPUPATH_EVENT_NO_PATH,
-	GPUPATH_EVENT_IO_ERROR,
-};
-
-/*
- * Counters of one provider. Each I/O is counted once: direct when the
- * device DMAed into or out of the provider's memory, refused when gpupath
- * declined it (the caller then bounces it through host memory) - by reason,
- * as repeated GPUPATH_A_STATS_REFUSED nests.
- */
-enum gpupath_a_stats {
-	GPUPATH_A_STATS_UNSPEC,
-	GPUPATH_A_STATS_PAD,
-	GPUPATH_A_STATS_DIRECT_IOS,	/* u64 */
-	GPUPATH_A_STATS_DIRECT_BYTES,	/* u64 */
-	GPUPATH_A_STATS_ERRORS,		/* u64, direct I/Os that failed */
-	GPUPATH_A_STATS_REFUSED,	/* nest, GPUPATH_A_REFUSED_*, repeated */
-
-	__GPUPATH_A_STATS_MAX,
-	GPUPATH_A_STATS_MAX = __GPUPATH_A_STATS_MAX - 1
-};
-
-/*
- * A P2P peer of a provider: an NVMe controller or a network/RDMA function
- * that pci_p2pdma_distance() lets DMA into the provider's memory.
- */
-enum gpupath_a_peer {
-	GPUPATH_A_PEER_UNSPEC,
-	GPUPATH_A_PEER_PCI_DEV,		/* string */
-	GPUPATH_A_PEER_DISTANCE,	/* u32, as pci_p2pdma_distance() counts */
-
-	__GPUPATH_A_PEER_MAX,
-	GPUPATH_A_PEER_MAX = __GPUPATH_A_PEER_MAX - 1
-};
-
-enum gpupath_a_refused {
-	GPUPATH_A_REFUSED_UNSPEC,
-	GPUPATH_A_REFUSED_PAD,
-	GPUPATH_A_REFUSED_REASON,	/* u32, enum gpupath_reason */
-	GPUPATH_A_REFUSED_IOS,		/* u64 */
-	GPUPATH_A_REFUSED_BYTES,	/* u64 */
-
-	__GPUPATH_A_REFUSED_MAX,
-	GPUPATH_A_REFUSED_MAX = __GPUPATH_A_REFUSED_MAX - 1
-};
-
-/**
- * enum gpupath_provider_type - where device memory comes from
- * @GPUPATH_PROVIDER_P2PDMA: a PCI BAR registered as P2PDMA memory, by the
- *	device's own driver (an NVMe CMB) or by gpupath's PCI stub driver
- *	bound through driver_override.
- * @GPUPATH_PROVIDER_NVIDIA: CUDA memory pinned with nvidia_p2p_get_pages().
- *	Its BAR maps every process's GPU memory: GPUPATH_IOC_ALLOC refuses it,
- *	its memory is reached only through GPUPATH_IOC_REG_CUDA.
- */
-enum gpupath_provider_type {
-	GPUPATH_PROVIDER_UNSPEC,
-	GPUPATH_PROVIDER_P2PDMA,
-	GPUPATH_PROVIDER_NVIDIA,
-
-	__GPUPATH_PROVIDER_MAX,
-	GPUPATH_PROVIDER_MAX = __GPUPATH_PROVIDER_MAX - 1
-};
-
-/**
- * enum gpupath_reason - why an I/O was or was not served directly
- * @GPUPATH_REASON_NONE: it was (mode direct), or the buffer is host memory.
- * @GPUPATH_REASON_P2PDMA_NOT_BUILT: the kernel has no CONFIG_PCI_P2PDMA.
- * @GPUPATH_REASON_NO_P2P_ROUTE: pci_p2pdma_distance() refuses the provider
- *	and the device's DMA engine (no common switch, host bridge not
- *	allowed, ACS redirect).
- * @GPUPATH_REASON_CPU_COPY: the transport moves data with the CPU
- *	(nvme-tcp copies from sockets): there is no DMA engine to aim at
- *	device memory, so a bounce costs nothing extra.
- * @GPUPATH_REASON_VIRTUAL_DMA: the RDMA device is a software device with no
- *	PCI DMA engine (soft-RoCE rxe, siw).
- * @GPUPATH_REASON_MULTIPATH_HEAD: an nvme native-multipath head device: the
- *	path used per I/O is chosen below gpupath, so direct DMA cannot be
- *	promised; use a gpupath volume or the per-path devices.
- * @GPUPATH_REASON_NO_DMA_DEVICE: no DMA device could be found for the block
- *	device (not NVMe, or an unknown transport).
- * @GPUPATH_REASON_NO_PEER_MEMORY: the memory is a CUDA allocation and no
- *	NVIDIA peer-memory provider serves it.
- * @GPUPATH_REASON_DMA_MAP_FAILED: the route check let the I/O go direct,
- *	but the controller's driver could not DMA-map the memory when the I/O
- *	was sent (nvme-pci ends such a bio with a target error); nothing was
- *	transferred by that bio. A real target error on a direct I/O reads
- *	the same, and recurs when the I/O is bounced.
- * @GPUPATH_REASON_NO_P2P_QUEUE: the block device's driver does not take
- *	P2P memory in its requests (its queue lacks the kernel's PCI P2PDMA
- *	capability: virtio-blk, SATA, SCSI, USB, or nvme-pci on DMA ops that
- *	cannot map P2P memory). nvme-rdma is the one exception gpupath makes:
- *	it maps P2P memory through the RDMA device.
- * @GPUPATH_REASON_UNKNOWN_MEMORY: the pages are device memory of no
- *	provider gpupath knows now (its provider was removed, or another driver
- *	owns it): no path can be checked against it.
- * @GPUPATH_REASON_FS_UNSUPPORTED: the file is on a file system other than
- *	ext4 or XFS (tmpfs, NFS, btrfs, FUSE, ext2/ext3 mounted as such...),
- *	whose direct I/O gpupath cannot vouch for.
- * @GPUPATH_REASON_FILE_DAX: the file is in DAX mode: the file system copies
- *	its data with the CPU, there is no device to DMA.
- * @GPUPATH_REASON_FILE_ENCRYPTED: the file is encrypted (fscrypt): its data
- *	is transformed on the way.
- * @GPUPATH_REASON_FILE_VERITY: the file has fs-verity: reads are verified
- *	by the CPU through the page cache.
- * @GPUPATH_REASON_FILE_INLINE_DATA: an ext4 file whose data sits inline in
- *	its inode: no data blocks to DMA.
- * @GPUPATH_REASON_FILE_DATA_JOURNAL: ext4 journals this file's data
- *	(data=journal, or chattr +j), so its I/O goes through the page cache.
- * @GPUPATH_REASON_FILE_BLOCK_MAPPED: a write to an ext4 file without
- *	extents (block-mapped, ext3 layout), which ext4 may finish through the
- *	page cache when it fills a hole.
- * @GPUPATH_REASON_FILE_REALTIME: an XFS realtime file: its data lives on
- *	the realtime device, not on the file system's block device.
- * @GPUPATH_REASON_STACKED_DEVICE: the file system's block device is a
- *	stacking or memory-backed driver gpupath cannot see through (device
- *	mapper, md, loop, zram).
- */
-enum gpupath_reason {
-	GPUPATH_REASON_NONE,
-	GPUPATH_REASON_P2PDMA_NOT_BUILT,
-	GPUPATH_REASON_NO_P2P_ROUTE,
-	GPUPATH_REASON_CPU_COPY,
-	GPUPATH_REASON_VIRTUAL_DMA,
-	GPUPATH_REASON_MULTIPATH_HEAD,
-	GPUPATH_REASON_NO_DMA_DEVICE,
-	GPUPATH_REASON_NO_PEER_MEMORY,
-	GPUPATH_REASON_DMA_MAP_FAILED,
-	GPUPATH_REASON_NO_P2P_QUEUE,
-	GPUPATH_REASON_UNKNOWN_MEMORY,
-	GPUPATH_REASON_FS_UNSUPPORTED,
-	GPUPATH_REASON_FILE_DAX,
-	GPUPATH_REASON_FILE_ENCRYPTED,
-	GPUPATH_REASON_FILE_VERITY,
-	GPUPATH_REASON_FILE_INLINE_DATA,
-	GPUPATH_REASON_FILE_DATA_JOURNAL,
-	GPUPATH_REASON_FILE_BLOCK_MAPPED,
-	GPUPATH_REASON_FILE_REALTIME,
-	GPUPATH_REASON_STACKED_DEVICE,
-
-	__GPUPATH_REASON_MAX,
-	GPUPATH_REASON_MAX = __GPUPATH_REASON_MAX - 1
-};
-
-/**
- * enum gpupath_feature - what the loaded module can do
- * @GPUPATH_FEATURE_P2PDMA_BUILT: the module was built against a kernel with
- *	PCI peer-to-peer DMA (CONFIG_PCI_P2PDMA).
- * @GPUPATH_FEATURE_P2PDMA_USABLE: P2PDMA can be used now: built in, and the
- *	module's provider layer is ready. When clear,
- *	GPUPATH_A_INFO_P2PDMA_STATUS says why.
- * @GPUPATH_FEATURE_NVIDIA_P2P: the NVIDIA peer-memory API
- *	(nvidia_p2p_get_pages) is exported by a loaded NVIDIA driver.
- * @GPUPATH_FEATURE_FILE_IO: GPUPATH_IOC_IO and GPUPATH_IOC_SUBMIT take
- *	regular files on ext4 and XFS as well as block devices.
- * @GPUPATH_FEATURE_ALL: every bit defined so far.
- */
-enum gpupath_feature {
-	GPUPATH_FEATURE_P2PDMA_BUILT	= 1ULL << 0,
-	GPUPATH_FEATURE_P2PDMA_USABLE	= 1ULL << 1,
-	GPUPATH_FEATURE_NVIDIA_P2P	= 1ULL << 2,
-	GPUPATH_FEATURE_FILE_IO		= 1ULL << 3,
-
-	GPUPATH_FEATURE_ALL		= (1ULL << 4) - 1,
-};
-
-/**
- * enum gpupath_p2pdma_status - why P2PDMA is or is not usable
- * @GPUPATH_P2PDMA_OK: usable.
- * @GPUPATH_P2PDMA_NOT_BUILT: the kernel the module was built for has no
- *	CONFIG_PCI_P2PDMA (Debian's stock kernels, for one). Every I/O into
- *	device memory falls back to a bounce through host memory.
- */
-enum gpupath_p2pdma_status {
-	GPUPATH_P2PDMA_OK,
-	GPUPATH_P2PDMA_NOT_BUILT,
-
-	__GPUPATH_P2PDMA_MAX,
-	GPUPATH_P2PDMA_MAX = __GPUPATH_P2PDMA_MAX - 1
-};
+/* Names of counts the generated header spells otherwise. */
+#define GPUPATH_CONN_STATE_MAX		GPUPATH_CONN_ADOPTED
+#define GPUPATH_PATH_STATE_MAX		GPUPATH_PATH_DRAINING
+#define GPUPATH_FEATURE_ALL		((__u64)GPUPATH_FEATURE_MASK)
 
 /* Version of the ioctl interface; bumped when an ioctl is appended. */
 #define GPUPATH_IOCTL_VERSION		1
@@ -800,6 +214,13 @@ struct gpupath_version {
  * Only a provider of type GPUPATH_PROVIDER_P2PDMA hands out memory; any
  * other provider (an NVIDIA GPU's BAR) fails with EOPNOTSUPP. Other errors:
  * ENOENT (no such provider), EINVAL (size, flags, pad), ENOMEM.
+ *
+ * The mapping (MAP_SHARED only) is uncached. With GPUPATH_FEATURE_USER_DIRECT_IO
+ * any program's direct I/O (O_DIRECT, io_uring, libaio) may use it as its
+ * buffer, on block devices that take P2PDMA pages (nvme-pci namespaces,
+ * gpupath volumes); a page pinned by such an I/O returns to the provider's
+ * pool when the I/O drops it, even after GPUPATH_IOC_FREE. Without that
+ * feature, direct I/O on the mapping fails with EFAULT.
  */
 struct gpupath_alloc {
 	__u32 provider;
@@ -859,10 +280,7 @@ struct gpupath_cuda_reg {
 	__u64 handle;
 };
 
-enum gpupath_io_op {
-	GPUPATH_IO_READ = 1,	/* block device -> buffer */
-	GPUPATH_IO_WRITE = 2,	/* buffer -> block device */
-};
+/* enum gpupath_io_op (GPUPATH_IO_READ, _WRITE) is in linux/gpupath_nl.h. */
 
 /* How an I/O was served (struct gpupath_io.mode). */
 enum gpupath_io_mode {

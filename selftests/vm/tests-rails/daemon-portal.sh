@@ -38,7 +38,8 @@ t "not an NVMe qualified name" $GP portal add bad transport tcp traddr 10.99.0.1
 t "unknown transport 'fc'" $GP portal add bad transport fc traddr 10.99.0.1
 t "not RAIL:IFACE" $GP portal add bad transport rdma traddr 10.99.1.1 rails rail1
 t "transport and traddr are needed" $GP portal add bad traddr 10.99.1.1
-t "a portal name is" $GP portal add 'b@d' transport tcp traddr 10.99.0.1
+t "portal name 'b@d' (3 characters): 1 to 31 of letters" $GP portal add 'b@d' transport tcp \
+	traddr 10.99.0.1
 [ "$($GP portal show -j | jq '.portals | length')" = 0 ] || fail "a bad portal was kept"
 
 $GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &

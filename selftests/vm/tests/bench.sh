@@ -21,4 +21,70 @@ run_bench() {
 run_bench -s 1M -v
 run_bench -s 128K -t 2 -r -v
 run_bench -s 1M -q 8 -m direct,host
+
+# A 1 GiB XFS file against the raw block device under it: direct on both
+# (1 MiB sequential, 128 KiB random, against host memory in the same run),
+# compat on the file for direct:compat. The file system sits in a partition
+# from 300 MiB to 1599 MiB of the namespace, above every region other tests
+# use (an MBR of one entry, type 0x83, written by hand; removed at the end).
+P=${NS}p1
+M=/mnt/bench
+mbr() {
+	# LBA 614400 (300 MiB), 2660352 sectors (1299 MiB).
+	# The other three entries zero: whatever was there must not look like one.
+	dd if=/dev/zero of=$NS bs=1 seek=446 count=64 conv=notrunc 2>/dev/null &&
+		printf '\000\376\377\377\203\376\377\377\000\140\011\000\000\230\050\000' |
+		dd of=$NS bs=1 seek=446 conv=notrunc 2>/dev/null &&
+		printf '\125\252' | dd of=$NS bs=1 seek=510 conv=notrunc 2>/dev/null &&
+		blockdev --rereadpt $NS
+}
+cleanup() {
+	umount -l $M 2>/dev/null
+	dd if=/dev/zero of=$NS bs=512 count=1 conv=notrunc 2>/dev/null
+	blockdev --rereadpt $NS 2>/dev/null
+}
+trap cleanup EXIT
+mbr || fail "partition table"
+wait_for 10 test -b $P || { cat /proc/partitions; fail "no $P"; }
+[ "$(cat /sys/class/block/${P#/dev/}/start)" = 614400 ] || fail "partition misplaced"
+TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 mkfs.xfs -q -f $P || fail "mkfs.xfs $P"
+mkdir -p $M && mount -t xfs $P $M || fail "mount $P"
+t0=$(date +%s)
+gpupath-bench -d $M/data -F 1G -p "$prov" -m host -D 0.1 >/dev/null || fail "bench -F 1G"
+echo "1 GiB file written in $(( $(date +%s) - t0 )) s"
+echo 3 >/proc/sys/vm/drop_caches
+# file_vs_raw ARGS: the file (direct, compat, host), then the raw device
+# (direct, host), 1 GiB span each; the ratios printed.
+file_vs_raw() {
+	gpupath-bench -d $M/data -p "$prov" -D 2 "$@" -j >/tmp/bf.json ||
+		fail "bench on the file: $(cat /tmp/bf.json)"
+	gpupath-bench -d $P -p "$prov" -D 2 -S 1G -m direct,host "$@" -j >/tmp/br.json ||
+		fail "bench on $P: $(cat /tmp/br.json)"
+	cat /tmp/bf.json /tmp/br.json
+	for f in /tmp/bf.json /tmp/br.json; do
+		jq -e '[.modes[] | select(has("error"))] == [] and
+		       ([.modes[] | .mismatches + .errors] | add) == 0' $f >/dev/null ||
+			fail "a mode did not run cleanly ($f)"
+	done
+	# The direct file path: every byte moved by DMA, none refused, no holes.
+	jq -e '.modes.direct | .module_direct_bytes == .bytes and .module_refused_bytes == 0 and
+	       .hole_bytes == 0' /tmp/bf.json >/dev/null || fail "the direct file path was not all DMA"
+	jq -n --slurpfile f /tmp/bf.json --slurpfile r /tmp/br.json -r '
+	  "file:raw direct \($f[0].modes.direct.gbps / $r[0].modes.direct.gbps * 100 | round / 100)x, " +
+	  "file:raw host \($f[0].modes.host.gbps / $r[0].modes.host.gbps * 100 | round / 100)x, " +
+	  "file direct:compat \($f[0].modes.direct.gbps / $f[0].modes.compat.gbps * 100 | round / 100)x, " +
+	  "module counted \($f[0].modes.direct.module_direct_bytes) bytes direct, " +
+	  "\($f[0].modes.direct.module_refused_bytes) refused, \($f[0].modes.direct.hole_bytes) from holes"'
+}
+echo "# 1 GiB XFS file vs $P: 1 MiB sequential reads"
+file_vs_raw -s 1M
+echo "# 1 GiB XFS file vs $P: 128 KiB random reads, 2 threads"
+file_vs_raw -s 128K -r -t 2
+# A sparse file: its holes are counted apart.
+truncate -s 64M $M/sparse
+$PATTERN gen $((16 * 1048576)) 1 | dd of=$M/sparse conv=notrunc 2>/dev/null
+gpupath-bench -d $M/sparse -p "$prov" -D 1 -m direct | tee /tmp/bs.out
+grep -q "direct  module: .* [1-9][0-9]* of [0-9]* bytes read from holes" /tmp/bs.out ||
+	fail "no hole bytes counted on a sparse file"
+umount $M
 unbind_bar

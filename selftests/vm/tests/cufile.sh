@@ -13,7 +13,6 @@
 NS=/dev/nvme0n1
 MiB=1048576
 BASE=$((224 * MiB))
-CUFILE="env LD_LIBRARY_PATH=/usr/lib/gpupath /usr/libexec/gpupath/gp-cufile"
 load_module
 prov=$(bind_bar) || fail "no provider"
 size=$(blockdev --getsize64 $NS)

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Files on XFS straight into device memory, on the switch topology's NVMe
 # namespace (reads checked on the host in bar.img); an ext4 file with
-# fs-verity is refused and bounced. (Encrypted files and XFS realtime files
-# are refused too, by the inode flags: not set up here.)
+# fs-verity and an XFS realtime file are refused and bounced, and so is a
+# file on nvme-rdma over soft-RoCE (virtual-dma). (Encrypted files: file.sh.)
 . /src/selftests/vm/guest-lib.sh
 
 NS=/dev/nvme0n1
@@ -12,10 +12,11 @@ load_module
 prov=$(bind_bar) || fail "no provider for the BAR"
 mark_dmesg
 cleanup() {
-	for m in $M /mnt/v /tmp/tfs; do umount -l $m 2>/dev/null; done
-	[ -z "$v" ] || losetup -d "$v" 2>/dev/null
+	for m in $M /mnt/v /mnt/rt /tmp/tfs; do umount -l $m 2>/dev/null; done
+	for l in $v $rtd $rtr; do losetup -d "$l" 2>/dev/null; done
+	fabric_teardown
 }
-v=
+v= rtd= rtr=
 trap cleanup EXIT
 mkdir -p /tmp/tfs && mount -t tmpfs tmpfs /tmp/tfs
 # The namespace's first 60 MiB only (other tests' bytes further up stay for
@@ -52,6 +53,11 @@ cat $M/pc >/dev/null
 expect_io 0 'mode=direct reason=none' -p direct write "$prov" $M/pc 0 $MiB 225
 $PATTERN check $M/pc 0 $MiB 225 || fail "a buffered read after a direct write saw stale data"
 
+# The cuFile program on XFS: registered and unregistered reads and a write,
+# all direct.
+$PATTERN gen $((8 * MiB)) 226 >$M/cuf && sync
+cufile_file_direct "$prov" $M/cuf 226
+
 umount $M
 xfs_repair -n $NS >/tmp/repair.out 2>&1 ||
 	{ cat /tmp/repair.out; fail "xfs_repair found errors"; }
@@ -68,5 +74,48 @@ expect_io 0 'mode=bounce reason=file-verity' read "$prov" /mnt/v/f 0 $MiB 227
 umount /mnt/v
 losetup -d "$v" || fail "the loop device is busy"
 v=
+
+# XFS with a realtime device: a file whose data lives there (chattr +r
+# while empty) is refused, and bounced right both ways.
+truncate -s 64M /tmp/tfs/rtd.img /tmp/tfs/rtr.img
+rtd=$(losetup -f) && losetup "$rtd" /tmp/tfs/rtd.img || fail "losetup"
+rtr=$(losetup -f) && losetup "$rtr" /tmp/tfs/rtr.img || fail "losetup"
+TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 mkfs.xfs -q -f -r rtdev="$rtr" "$rtd" ||
+	fail "mkfs.xfs with a realtime device"
+mkdir -p /mnt/rt && mount -t xfs -o rtdev="$rtr" "$rtd" /mnt/rt || fail "mount realtime"
+xfs_io -f -c "chattr +r" /mnt/rt/f || fail "chattr +r"
+$PATTERN gen $MiB 231 >>/mnt/rt/f && sync || fail "cannot write the realtime file"
+xfs_io -c "lsattr -v" /mnt/rt/f | grep -q realtime ||
+	fail "not a realtime file: $(xfs_io -c "lsattr -v" /mnt/rt/f)"
+expect_io 3 'reason=file-realtime' -p direct read "$prov" /mnt/rt/f 0 $MiB 231
+expect_io 0 'mode=bounce reason=file-realtime' read "$prov" /mnt/rt/f 0 $MiB 231
+expect_io 0 'mode=bounce reason=file-realtime' write "$prov" /mnt/rt/f $MiB $MiB 232
+sync && echo 3 >/proc/sys/vm/drop_caches
+$PATTERN check /mnt/rt/f $MiB $MiB 232 || fail "the bounced write to a realtime file is wrong"
+umount /mnt/rt
+xfs_repair -n -r "$rtr" "$rtd" >/tmp/repair.out 2>&1 ||
+	{ cat /tmp/repair.out; fail "xfs_repair found errors on the realtime file system"; }
+losetup -d "$rtd" && losetup -d "$rtr" || fail "the loop devices are busy"
+rtd= rtr=
 umount /tmp/tfs || fail "tmpfs still busy"
+
+# XFS on nvme-rdma over soft-RoCE: the file's device has no DMA engine that
+# can reach the BAR. Refused with virtual-dma, bounced right by auto, both
+# ways; the volume over that namespace says the same.
+fabric_paths 1 228
+TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 mkfs.xfs -q -f -d size=60m "$RDMA" ||
+	fail "mkfs.xfs on $RDMA"
+mount -t xfs "$RDMA" $M || fail "mount xfs on $RDMA"
+$PATTERN gen $((2 * MiB)) 229 >$M/r && sync || fail "cannot write on $RDMA"
+echo 3 >/proc/sys/vm/drop_caches
+expect_io 3 'mode=none reason=virtual-dma' -p direct read "$prov" $M/r 0 $MiB 229
+expect_io 0 'mode=bounce reason=virtual-dma' -p auto read "$prov" $M/r $MiB $MiB 229
+expect_io 0 'mode=bounce reason=virtual-dma' -p auto write "$prov" $M/rw 0 $MiB 230
+sync && echo 3 >/proc/sys/vm/drop_caches
+$PATTERN check $M/rw 0 $MiB 230 || fail "the bounced write on $RDMA is wrong"
+$GP diagnose -j $M/r >/tmp/diag.json || fail "diagnose $M/r"
+jq -e --argjson id "$prov" '.fs == "xfs" and (.providers[] | select(.provider == $id) |
+	.verdict == "refused" and .reason == "virtual-dma")' /tmp/diag.json >/dev/null ||
+	{ cat /tmp/diag.json; fail "diagnose does not say virtual-dma for $M/r"; }
+umount $M
 check_dmesg

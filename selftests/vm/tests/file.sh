@@ -16,7 +16,7 @@ mark_dmesg
 loops=
 # Whatever happens, the next test finds no mount and no loop device of ours.
 cleanup() {
-	for m in /mnt/ro /mnt/j /mnt/i /mnt/x /mnt/e3 $M /tmp/tfs; do umount -l $m 2>/dev/null; done
+	for m in /mnt/ro /mnt/j /mnt/i /mnt/c /mnt/x /mnt/e3 $M /tmp/tfs; do umount -l $m 2>/dev/null; done
 	for l in $loops; do losetup -d "$l" 2>/dev/null; done
 }
 trap cleanup EXIT
@@ -77,13 +77,8 @@ note "holes and unwritten extents read as zeros, a read across the end is short"
 
 # The cuFile program (gp-cufile, built against libcufile) on an ext4 file:
 # reads and its write direct.
-CUFILE="env LD_LIBRARY_PATH=/usr/lib/gpupath /usr/libexec/gpupath/gp-cufile"
 $PATTERN gen $((8 * MiB)) 231 >$M/cuf && sync
-$CUFILE "$prov" $M/cuf 231 >/tmp/cuf.out 2>&1 || { cat /tmp/cuf.out; fail "gp-cufile on ext4"; }
-grep '^io ' /tmp/cuf.out
-grep -q '^io registered.* mode=direct reason=none$' /tmp/cuf.out || fail "cuFileRead not direct"
-grep -q '^io write mode=direct reason=none$' /tmp/cuf.out || fail "cuFileWrite not direct"
-$PATTERN check $M/cuf $((6 * MiB)) $MiB 232 || fail "the cuFile write did not reach the file"
+cufile_file_direct "$prov" $M/cuf 231
 
 # The page cache: dirty buffered data is what a direct read sees; a direct
 # write is what a later buffered read sees (no cache drop).
@@ -93,6 +88,24 @@ cat $M/pc >/dev/null
 expect_io 0 'mode=direct reason=none' -p direct write "$prov" $M/pc 0 $((2 * MiB)) 206
 $PATTERN check $M/pc 0 $((2 * MiB)) 206 || fail "a buffered read after a direct write saw stale data"
 note "page cache coherent both ways"
+
+# A file mapped shared and writable (by xfs_io, until its input ends):
+# direct writes refused, bounced right; reads still direct; once unmapped,
+# writes direct again.
+$PATTERN gen $MiB 217 >$M/mm && sync
+rm -f /tmp/mm.fifo && mkfifo /tmp/mm.fifo
+xfs_io $M/mm </tmp/mm.fifo >/tmp/mm.out 2>&1 &
+mmp=$!
+exec 4>/tmp/mm.fifo
+echo "mmap -w 0 $MiB" >&4
+wait_for 10 grep -q "$M/mm" /proc/$mmp/maps || fail "xfs_io did not map $M/mm: $(cat /tmp/mm.out)"
+expect_io 3 'reason=file-mapped' -p direct write "$prov" $M/mm 0 $MiB 218
+expect_io 0 'mode=bounce reason=file-mapped' write "$prov" $M/mm 0 $MiB 218
+expect_io 0 'mode=direct reason=none' -p direct read "$prov" $M/mm 0 $MiB 218
+exec 4>&-
+wait $mmp
+expect_io 0 'mode=direct reason=none' -p direct write "$prov" $M/mm 0 $MiB 219
+$PATTERN check $M/mm 0 $MiB 219 || fail "the direct write after the unmap is not in the file"
 
 # Direct I/O of device memory and host-memory I/O on one namespace at once:
 # buffered writers and direct writers from host memory, of other files,
@@ -199,6 +212,16 @@ mkdir -p /mnt/i && mount -t ext4 "$loopdev" /mnt/i || fail "mount inline_data"
 printf 'tiny' >/mnt/i/f
 expect_io 3 'reason=file-inline-data' -p direct read "$prov" /mnt/i/f 0 4096 0
 umount /mnt/i
+img c mkfs.ext4 -q -F -O encrypt
+mkdir -p /mnt/c && mount -t ext4 "$loopdev" /mnt/c && mkdir /mnt/c/d || fail "mount encrypt"
+$IOCHECK encrypt /mnt/c/d || fail "cannot make an encrypted directory"
+$PATTERN gen $MiB 216 >/mnt/c/d/f && sync || fail "cannot write an encrypted file"
+expect_io 3 'reason=file-encrypted' -p direct read "$prov" /mnt/c/d/f 0 $MiB 216
+expect_io 0 'mode=bounce reason=file-encrypted' read "$prov" /mnt/c/d/f 0 $MiB 216
+expect_io 0 'mode=bounce reason=file-encrypted' write "$prov" /mnt/c/d/f $MiB $MiB 217
+echo 3 >/proc/sys/vm/drop_caches
+$PATTERN check /mnt/c/d/f $MiB $MiB 217 || fail "bounced write to an encrypted file"
+umount /mnt/c
 img x mkfs.ext4 -q -F -O ^extent,^64bit
 mkdir -p /mnt/x && mount -t ext4 "$loopdev" /mnt/x || fail "mount without extents"
 expect_io 3 'reason=file-block-mapped' -p direct write "$prov" /mnt/x/f 0 $MiB 213
@@ -218,7 +241,8 @@ $GP diagnose -j /tmp/tfs/f | tee /tmp/diag.json
 jq -e --argjson id "$prov" '.fs == "tmpfs" and (.providers[] | select(.provider == $id) |
 	.verdict == "refused" and .reason == "fs-unsupported" and (.fix | length > 0))' \
 	/tmp/diag.json >/dev/null || fail "diagnose of a tmpfs file"
-for r in fs-unsupported file-data-journal stacked-device file-inline-data file-block-mapped; do
+for r in fs-unsupported file-data-journal stacked-device file-inline-data file-block-mapped \
+	file-mapped file-encrypted; do
 	[ "$(refused $r)" -gt 0 ] || fail "no refusal counted for $r"
 done
 note "refused and bounced right: $($GP stats -j | jq -c --argjson id "$prov" \

@@ -117,13 +117,42 @@ sleep 2
 nvme disconnect -d "$(basename "$(readlink -f /sys/block/${TCP#/dev/}/device)")" >/dev/null ||
 	fail "disconnect tcp"
 wait $fpid || { cat /tmp/failover.fio; fail "fio verify failed across a failover"; }
-$GP volume show "$vol" -j >/tmp/v.json
-jq -e --argjson p "$p2" '.path_list[] | select(.id == $p) | .health == "gone"' /tmp/v.json \
-	>/dev/null || fail "deleted controller's path is not gone: $(cat /tmp/v.json)"
+# The volume's probe (once a second while a path has failed) finds the
+# deleted disk: the path is gone within a few seconds of the disconnect.
+gone() {
+	$GP volume show "$vol" -j >/tmp/v.json &&
+		jq -e --argjson p "$p2" '.path_list[] | select(.id == $p) | .health == "gone"' \
+			/tmp/v.json
+}
+wait_for 5 gone || fail "deleted controller's path is not gone: $(cat /tmp/v.json)"
 note "fio verify across a controller deletion: ok, $(jq -c '.stats | {retries, failovers,
 	failover_last_ns}' /tmp/v.json)"
 jq -e '.stats.errors == 0' /tmp/v.json >/dev/null || fail "I/O errors reached the caller"
 $GP path del "$p2" || fail "del gone path"
+
+# A controller deleted while its path is idle: the kernel says so at once
+# (path-removal, 6.8 on), or the path's next I/O finds it (6.1).
+fabric_connect tcp 4421
+TCP=$(fabric_ns tcp)
+$GP path add "$vol" "$TCP" -j >/tmp/p2.json || fail "path add tcp after reconnect"
+p2=$(jq .id /tmp/p2.json)
+$GP path set "$p1" state down || fail "state down before idle removal"
+nvme disconnect -d "$(basename "$(readlink -f /sys/block/${TCP#/dev/}/device)")" >/dev/null ||
+	fail "disconnect idle tcp"
+if $GP show -j | jq -e '.module.features | index("path-removal")' >/dev/null; then
+	wait_for 3 gone || fail "idle deleted path is not gone without I/O: $(cat /tmp/v.json)"
+	note "idle controller deletion: path gone without I/O"
+else
+	# The read fails on the dead path and waits for one that is up.
+	dd if="$VOL" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null &
+	dpid=$!
+	wait_for 5 gone || fail "idle deleted path is not gone after an I/O: $(cat /tmp/v.json)"
+	$GP path set "$p1" state up || fail "state up after idle removal"
+	wait $dpid || fail "the read that found the dead path failed"
+	note "idle controller deletion: path gone after one I/O"
+fi
+$GP path set "$p1" state up || fail "state up after idle removal"
+$GP path del "$p2" || fail "del idle gone path"
 
 # No path: I/O waits, then fails after the queue timeout; or a path comes.
 $GP volume set "$vol" queue-timeout 1500 || fail "queue-timeout"

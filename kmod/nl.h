@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What netlink.c gives the family's other handlers (netlink-volume.c,
+ * netlink-fabric.c): messages of one object, replies, dumps, notifications,
+ * and requests parsed with their command's generated policy.
+ */
+#ifndef _GPUPATH_NL_H
+#define _GPUPATH_NL_H
+
+#include <net/genetlink.h>
+
+/*
+ * The largest message: a volume with many paths, or a portal with many
+ * connections, can outgrow NLMSG_GOODSIZE. User space reads with a buffer
+ * at least this large (libgpupath does).
+ */
+#define GPUPATH_MSG_MAX		(32 * 1024)
+
+bool gpupath_nl_ready(void);
+struct sk_buff *gpupath_nl_msg(u32 portid, u32 seq, u8 cmd,
+			       int (*put)(struct sk_buff *skb, void *obj), void *obj);
+int gpupath_nl_reply(struct genl_info *info, int (*put)(struct sk_buff *skb, void *obj),
+		     void *obj);
+int gpupath_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+			int (*put)(struct sk_buff *skb, void *obj), void *obj);
+void gpupath_nl_multicast(struct sk_buff *msg, unsigned int grp);
+int gpupath_nl_parse_req_nest(const struct nlattr *nest, u8 cmd, u8 cap, int type, int max,
+			      struct nlattr **tb, struct netlink_ext_ack *extack);
+int gpupath_nl_parse_nest(struct genl_info *info, int type, int max, struct nlattr **tb);
+int gpupath_nl_refused_at(struct netlink_ext_ack *extack, const struct nlattr *attr, int ret);
+int gpupath_nl_need_sys_admin(struct sk_buff *skb, struct genl_info *info);
+
+#endif /* _GPUPATH_NL_H */
