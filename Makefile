@@ -40,6 +40,8 @@ NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl
 # libnvme (Debian: libnvme-dev, whose .pc needs libjson-c-dev) for gpupathd.
 daemon/%.o: override CFLAGS += $(shell pkg-config --cflags libnvme 2>/dev/null)
 NVME_LIBS = $(shell pkg-config --libs libnvme 2>/dev/null || echo -lnvme)
+# libudev (uevents) and libsystemd (sd_notify) for gpupathd.
+SYSTEMD_LIBS = $(shell pkg-config --libs libudev libsystemd 2>/dev/null || echo -ludev -lsystemd)
 # libpci (libpci-dev) for the names of PCI devices, from pci.ids.
 PCI_LIBS = $(shell pkg-config --libs libpci 2>/dev/null || echo -lpci)
 # json-c (libjson-c-dev, which libnvme pulls in) for the cuFile configuration.
@@ -172,7 +174,7 @@ tools/gpupath-bench/gpupath-bench: $(BENCH_OBJS) tools/lib/libgpupath.a
 
 daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpupath.a
 	$(quiet) LD $@
-	$(Q)$(CC) -o $@ $^ $(NL_LIBS) $(NVME_LIBS)
+	$(Q)$(CC) -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS)
 
 test-bins: $(TEST_BINS)
 

@@ -144,15 +144,20 @@ static bool rails_equal(const struct gpupath_portal *have, const struct gpupath_
 	return true;
 }
 
-/* What a portal is: changing it makes another portal (deleted and added). */
-static bool same_target(const struct gpupath_portal *have, const struct gpupath_portal_conf *c)
+/* The target: the module refuses two portals with the same one. */
+static bool target_equal(const struct gpupath_portal *have, const struct gpupath_portal_conf *c)
 {
 	return have->transport == c->transport && !strcmp(have->traddr, c->traddr) &&
 	       have->trsvcid == c->trsvcid &&
 	       have->discovery == !c->subsysnqn &&
-	       (have->discovery || !strcmp(have->subsysnqn, c->subsysnqn)) &&
-	       /* a portal's rails can be changed, not taken away */
-	       (c->nrails || !have->nrails);
+	       (have->discovery || !strcmp(have->subsysnqn, c->subsysnqn));
+}
+
+/* What a portal is: changing it makes another portal (deleted and added). */
+static bool same_target(const struct gpupath_portal *have, const struct gpupath_portal_conf *c)
+{
+	/* a portal's rails can be changed, not taken away */
+	return target_equal(have, c) && (c->nrails || !have->nrails);
 }
 
 static bool settings_equal(const struct gpupath_portal *have,
@@ -388,14 +393,24 @@ static int owned_write(const char *state, const char *file, const struct gpupath
 	return 0;
 }
 
+static const struct gpupath_conf_portal *conf_portal(const struct gpupath_conf *conf,
+						     const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < conf->nportals; i++)
+		if (!strcmp(conf->portals[i].name, name))
+			return &conf->portals[i];
+	return NULL;
+}
+
 static bool in_conf(const struct gpupath_conf *conf, bool portal, const char *name)
 {
 	size_t i;
 
-	for (i = 0; portal && i < conf->nportals; i++)
-		if (!strcmp(conf->portals[i].name, name))
-			return true;
-	for (i = 0; !portal && i < conf->nqos; i++)
+	if (portal)
+		return conf_portal(conf, name);
+	for (i = 0; i < conf->nqos; i++)
 		if (!strcmp(conf->qos[i].name, name))
 			return true;
 	return false;
@@ -457,6 +472,45 @@ static void drop_classes(struct pass *p, const struct gpupath_conf *conf, const 
 	}
 }
 
+/*
+ * What the module would refuse, found before anything changes: deleting a
+ * portal tears its connections down, and undoing that cannot give back the
+ * same controllers or ids. A portal's class must exist (in the file, or in
+ * the module), and its target must not be that of a portal that stays.
+ */
+static int check_pass(struct pass *p, const struct gpupath_conf *conf, const char *list)
+{
+	const struct gpupath_conf_portal *want, *other;
+	const struct gpupath_portal *have;
+	size_t i, j;
+	int r = 0;
+
+	for (i = 0; i < conf->nportals; i++) {
+		want = &conf->portals[i];
+		if (want->conf.qos && want->conf.qos[0] && !in_conf(conf, false, want->conf.qos) &&
+		    !qos_named(p, want->conf.qos)) {
+			log_err("%s:%u: portal %s: qos %s: no QoS class with this name, in the file or the module",
+				p->file, want->line, want->name, want->conf.qos);
+			r = -ENOENT;
+		}
+		for (j = 0; j < p->nportals; j++) {
+			have = &p->portals[j];
+			if (!strcmp(have->name, want->name) || !target_equal(have, &want->conf))
+				continue;
+			/* Deleted by this pass, or given another target by it. */
+			other = conf_portal(conf, have->name);
+			if (other ? !same_target(have, &other->conf) :
+			    owned(list, "portal", have->name))
+				continue;
+			log_err("%s:%u: portal %s: portal %s has this target already%s", p->file,
+				want->line, want->name, have->name,
+				other ? "" : " (not one of this file's)");
+			r = -EEXIST;
+		}
+	}
+	return r;
+}
+
 int config_apply(struct gpupath_ctl *ctl, const struct gpupath_conf *conf, const char *file,
 		 const char *state)
 {
@@ -479,6 +533,14 @@ int config_apply(struct gpupath_ctl *ctl, const struct gpupath_conf *conf, const
 		free(list);
 		pass_free(&p);
 		return log_errno(-ENOMEM, "%s", file);
+	}
+	r = check_pass(&p, conf, list);
+	if (r < 0) {
+		log_err("%s: not applied; nothing was changed", file);
+		free(list);
+		free(kept);
+		pass_free(&p);
+		return r;
 	}
 	/* Dropped portals, then classes (portals name them), then portals. */
 	r = drop_portals(&p, conf, list);

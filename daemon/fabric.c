@@ -32,7 +32,8 @@
 #include "log.h"
 
 #define BACKOFF_MAX_MS		60000
-#define DISCOVERY_EVERY_MS	30000
+#define DISCOVERY_EVERY_MS	30000	/* while a rail has no discovery controller */
+#define DISCOVERY_KATO		30	/* keep-alive of persistent discovery controllers */
 #define DISCOVERY_DEPTH		3	/* referrals followed */
 #define TARGETS_MAX		GPUPATH_PORTAL_CONNS_MAX
 
@@ -55,10 +56,20 @@ struct conn {
 	uint64_t next_ms;		/* next attempt, monotonic */
 };
 
-/* A discovery portal's last log page. */
+/*
+ * A discovery portal's rail: its persistent discovery controller, whose
+ * discovery-log-change events (a uevent with NVME_AEN) say when to read
+ * the log page again, and what the log page listed last.
+ */
 struct discovered {
 	uint32_t portal;
-	uint64_t at_ms;
+	uint32_t rail;
+	char ctrl[32];			/* the persistent controller, "" none */
+	bool ours;			/* connected by gpupathd */
+	bool stale;			/* the log page is to be read again */
+	bool seen;			/* still wanted in this pass */
+	uint64_t next_ms;		/* while there is no controller: next try */
+	unsigned int reads;		/* log pages read, for the log */
 	unsigned int n;
 	struct target t[TARGETS_MAX];
 };
@@ -173,31 +184,69 @@ static bool same(const char *a, const char *b)
 	return !strcmp(a ? a : "", b ? b : "");
 }
 
+/* "KEY=VALUE" of a controller's sysfs address, into @buf ("" if absent). */
+static void address_field(nvme_ctrl_t c, const char *key, char *buf, size_t size)
+{
+	const char *a = nvme_ctrl_get_address(c), *v;
+	size_t klen = strlen(key), n;
+
+	buf[0] = 0;
+	for (v = a; v && *v; v += *v == ',') {
+		if (!strncmp(v, key, klen) && v[klen] == '=') {
+			n = strcspn(v + klen + 1, ",");
+			snprintf(buf, size, "%.*s", (int)n, v + klen + 1);
+			return;
+		}
+		v += strcspn(v, ",");
+	}
+}
+
+/*
+ * Whether @c connects from @rail: by what it really uses, whoever connected
+ * it (the daemon, or by hand with any address of the rail's interface): its
+ * host_iface, its host_traddr, or the source address of its connection
+ * (nvme-tcp's src_addr).
+ */
+static bool on_rail(nvme_ctrl_t c, const struct gpupath_portal_rail *rail)
+{
+	const char *used[2] = { nvme_ctrl_get_host_traddr(c) };
+	char src[INET6_ADDRSTRLEN];
+	unsigned int i;
+
+	address_field(c, "src_addr", src, sizeof(src));
+	used[1] = src;
+	if (!rail->iface[0] && !rail->addr[0])
+		return true;
+	if (!rail->addr[0] && same(nvme_ctrl_get_host_iface(c), rail->iface))
+		return true;
+	for (i = 0; i < 2; i++) {
+		if (!used[i] || !used[i][0])
+			continue;
+		if (rail->addr[0] ? !strcmp(used[i], rail->addr) :
+		    gpupath_ifaddr_find(rail->iface, used[i], AF_UNSPEC, NULL, 0, NULL, 0))
+			return true;
+	}
+	return false;
+}
+
 /* The controller of @p's @rail to @t in the scan, if there is one. */
 static nvme_ctrl_t find_ctrl(nvme_root_t r, const struct gpupath_portal *p,
 			     const struct gpupath_portal_rail *rail, const struct target *t)
 {
-	struct host_end he;
 	char svc[8];
 	nvme_subsystem_t s;
 	nvme_host_t h;
 	nvme_ctrl_t c;
 
 	snprintf(svc, sizeof(svc), "%u", t->trsvcid);
-	host_end(p, rail, t->traddr, &he);
 	nvme_for_each_host(r, h) {
 		nvme_for_each_subsystem(h, s) {
 			nvme_subsystem_for_each_ctrl(s, c) {
-				if (!same(nvme_ctrl_get_transport(c), transport_of(p)) ||
-				    !same(nvme_ctrl_get_traddr(c), t->traddr) ||
-				    !same(nvme_ctrl_get_trsvcid(c), svc) ||
-				    !same(nvme_ctrl_get_subsysnqn(c), t->nqn))
-					continue;
-				if (he.iface && !same(nvme_ctrl_get_host_iface(c), he.iface))
-					continue;
-				if (he.addr && !same(nvme_ctrl_get_host_traddr(c), he.addr))
-					continue;
-				return c;
+				if (same(nvme_ctrl_get_transport(c), transport_of(p)) &&
+				    same(nvme_ctrl_get_traddr(c), t->traddr) &&
+				    same(nvme_ctrl_get_trsvcid(c), svc) &&
+				    same(nvme_ctrl_get_subsysnqn(c), t->nqn) && on_rail(c, rail))
+					return c;
 			}
 		}
 	}
@@ -294,6 +343,11 @@ static nvme_ctrl_t connect_ctrl(nvme_root_t r, const struct gpupath_portal *p,
 	if (!c)
 		return NULL;
 	fabrics_config(p, &he, tos, &cfg);
+	if (!strcmp(t->nqn, NVME_DISC_SUBSYS_NAME)) {
+		/* Kept: its keep-alive tells the host when the target goes. */
+		cfg.keep_alive_tmo = DISCOVERY_KATO;
+		nvme_ctrl_set_persistent(c, true);
+	}
 	if (nvmf_add_ctrl(h, c, &cfg) < 0) {
 		err = os_errno(errno);
 		nvme_free_ctrl(c);
@@ -318,27 +372,23 @@ static void field(char *dst, size_t size, const char *src, size_t len)
 
 static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
 			const struct gpupath_portal_rail *rail, const struct target *at, int tos,
-			int depth, struct discovered *d)
+			int depth, struct discovered *d);
+
+/* Read @c's discovery log page into @d (referrals followed); false: failed. */
+static bool read_log(nvme_root_t r, nvme_ctrl_t c, const struct gpupath_portal *p,
+		     const struct gpupath_portal_rail *rail, const struct target *at, int tos,
+		     int depth, struct discovered *d)
 {
 	struct nvmf_discovery_log *log = NULL;
+	int trtype = p->transport == GPUPATH_TRANSPORT_RDMA ? NVMF_TRTYPE_RDMA : NVMF_TRTYPE_TCP;
 	struct target t;
 	uint64_t i, n;
-	nvme_ctrl_t c;
-	int trtype = p->transport == GPUPATH_TRANSPORT_RDMA ? NVMF_TRTYPE_RDMA : NVMF_TRTYPE_TCP;
 
-	c = connect_ctrl(r, p, rail, at, tos);
-	if (!c) {
-		log_warn("portal %s: discovery controller %s:%u: %s", p->name, at->traddr,
-			 at->trsvcid, strerror(errno));
-		return;
-	}
-	if (nvmf_get_discovery_log(c, &log, 4) < 0)
+	if (nvmf_get_discovery_log(c, &log, 4) < 0) {
 		log_warn("portal %s: discovery log page of %s:%u: %s", p->name, at->traddr,
 			 at->trsvcid, strerror(errno));
-	nvme_disconnect_ctrl(c);
-	nvme_free_ctrl(c);
-	if (!log)
-		return;
+		return false;
+	}
 	n = le64toh(log->numrec);
 	for (i = 0; i < n; i++) {
 		struct nvmf_disc_log_entry *e = &log->entries[i];
@@ -361,37 +411,176 @@ static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
 		}
 	}
 	free(log);
+	return true;
 }
 
-/* The subsystems a discovery portal lists, refreshed now and then. */
-static const struct discovered *discover(struct fabric *f, nvme_root_t r,
-					 const struct gpupath_portal *p,
-					 const struct gpupath_portal_rail *rail)
+/* A referral: a discovery controller for one read, then disconnected. */
+static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
+			const struct gpupath_portal_rail *rail, const struct target *at, int tos,
+			int depth, struct discovered *d)
 {
-	struct target at = { .trsvcid = p->trsvcid };
-	struct discovered *d = NULL, *tmp;
+	nvme_ctrl_t c = connect_ctrl(r, p, rail, at, tos);
+
+	if (!c) {
+		log_warn("portal %s: discovery controller %s:%u: %s", p->name, at->traddr,
+			 at->trsvcid, strerror(errno));
+		return;
+	}
+	read_log(r, c, p, rail, at, tos, depth, d);
+	nvme_disconnect_ctrl(c);
+	nvme_free_ctrl(c);
+}
+
+/* The controller named @name in the scan, if there is one. */
+static nvme_ctrl_t ctrl_named(nvme_root_t r, const char *name)
+{
+	nvme_subsystem_t s;
+	nvme_host_t h;
+	nvme_ctrl_t c;
+
+	nvme_for_each_host(r, h)
+		nvme_for_each_subsystem(h, s)
+			nvme_subsystem_for_each_ctrl(s, c)
+				if (same(nvme_ctrl_get_name(c), name))
+					return c;
+	return NULL;
+}
+
+static struct discovered *disc_get(struct fabric *f, uint32_t portal, uint32_t rail)
+{
+	struct discovered *d;
 	size_t i;
 
 	for (i = 0; i < f->ndisc; i++)
-		if (f->disc[i].portal == p->id)
-			d = &f->disc[i];
-	if (d && d->n && now_ms() - d->at_ms < DISCOVERY_EVERY_MS)
-		return d;
-	if (!d) {
-		tmp = realloc(f->disc, (f->ndisc + 1) * sizeof(*f->disc));
-		if (!tmp)
-			return NULL;
-		f->disc = tmp;
-		d = &f->disc[f->ndisc++];
-		d->portal = p->id;
-	}
-	d->n = 0;
-	d->at_ms = now_ms();
+		if (f->disc[i].portal == portal && f->disc[i].rail == rail)
+			return &f->disc[i];
+	d = realloc(f->disc, (f->ndisc + 1) * sizeof(*f->disc));
+	if (!d)
+		return NULL;
+	f->disc = d;
+	d = &f->disc[f->ndisc++];
+	memset(d, 0, sizeof(*d));
+	d->portal = portal;
+	d->rail = rail;
+	d->stale = true;
+	return d;
+}
+
+/*
+ * The subsystems a discovery portal lists on @rail. The rail keeps a
+ * persistent discovery controller (one already there, made by hand or by
+ * nvme-cli, is used as it is); the log page is read when it is new, when
+ * it reconnected, and on its discovery-log-change events: there is no
+ * polling while it is live. Without one, a new one is tried every 30 s.
+ */
+static const struct discovered *discover(struct fabric *f, nvme_root_t r,
+					 const struct gpupath_portal *p,
+					 const struct gpupath_portal_rail *rail, bool *pending)
+{
+	struct target at = { .trsvcid = p->trsvcid };
+	int tos = portal_tos(f, p);
+	struct discovered *d, *fresh;
+	nvme_ctrl_t c = NULL;
+	bool made = false;
+	const char *state;
+
+	d = disc_get(f, p->id, rail->id);
+	if (!d)
+		return NULL;
+	d->seen = true;
 	cpy(at.nqn, sizeof(at.nqn), NVME_DISC_SUBSYS_NAME);
 	cpy(at.traddr, sizeof(at.traddr), p->traddr);
-	discover_at(r, p, rail, &at, portal_tos(f, p), 0, d);
-	log_info("portal %s: discovery lists %u subsystem%s", p->name, d->n, d->n == 1 ? "" : "s");
+	if (d->ctrl[0])
+		c = ctrl_named(r, d->ctrl);
+	if (!c) {
+		c = find_ctrl(r, p, rail, &at);
+		if (c) {
+			/* By hand, by nvme-cli or by a daemon before: left alone. */
+			d->ours = false;
+			log_info("portal %s rail %u: discovery controller %s adopted", p->name,
+				 rail->id, nvme_ctrl_get_name(c));
+		}
+	}
+	if (!c) {
+		d->ctrl[0] = 0;
+		if (now_ms() < d->next_ms) {
+			*pending = true;
+			return d;
+		}
+		c = connect_ctrl(r, p, rail, &at, tos);
+		made = c;
+		if (!c) {
+			log_warn("portal %s rail %u: discovery controller %s:%u: %s; trying again in %u s",
+				 p->name, rail->id, at.traddr, at.trsvcid, strerror(errno),
+				 DISCOVERY_EVERY_MS / 1000);
+			d->next_ms = now_ms() + DISCOVERY_EVERY_MS;
+			*pending = true;
+			return d;
+		}
+		d->ours = true;
+		log_info("portal %s rail %u: persistent discovery controller %s", p->name,
+			 rail->id, nvme_ctrl_get_name(c));
+	}
+	if (!same(d->ctrl, nvme_ctrl_get_name(c)))
+		d->stale = true;
+	cpy(d->ctrl, sizeof(d->ctrl), nvme_ctrl_get_name(c));
+	state = nvme_ctrl_get_state(c);
+	if (!made && (!state || strcmp(state, "live"))) {
+		/* The host reconnects it; the log is read again once it is back. */
+		d->stale = true;
+	} else if (d->stale && (fresh = calloc(1, sizeof(*fresh)))) {
+		/* A log page that cannot be read leaves the last one in place. */
+		if (read_log(r, c, p, rail, &at, tos, 0, fresh)) {
+			memcpy(d->t, fresh->t, fresh->n * sizeof(*d->t));
+			d->n = fresh->n;
+			d->stale = false;
+			d->reads++;
+			log_info("portal %s rail %u: discovery lists %u subsystem%s (log page %u of %s)",
+				 p->name, rail->id, d->n, d->n == 1 ? "" : "s", d->reads, d->ctrl);
+		} else {
+			*pending = true;
+		}
+		free(fresh);
+	}
 	return d;
+}
+
+bool fabric_discovery_changed(struct fabric *f, const char *ctrl)
+{
+	bool found = false;
+	size_t i;
+
+	for (i = 0; i < f->ndisc; i++) {
+		if (strcmp(f->disc[i].ctrl, ctrl))
+			continue;
+		f->disc[i].stale = true;
+		found = true;
+	}
+	return found;
+}
+
+/* Disconnect discovery controllers gpupathd made and no portal wants now. */
+static void disc_prune(struct fabric *f, nvme_root_t r)
+{
+	size_t i, n = 0;
+	nvme_ctrl_t c;
+
+	for (i = 0; i < f->ndisc; i++) {
+		struct discovered *d = &f->disc[i];
+
+		if (d->seen) {
+			f->disc[n++] = *d;
+			continue;
+		}
+		c = d->ours && d->ctrl[0] ? ctrl_named(r, d->ctrl) : NULL;
+		if (c && same(nvme_ctrl_get_subsysnqn(c), NVME_DISC_SUBSYS_NAME)) {
+			log_info("discovery controller %s is no longer wanted: disconnecting",
+				 d->ctrl);
+			if (nvme_disconnect_ctrl(c) < 0)
+				log_errno(-errno, "disconnecting %s", d->ctrl);
+		}
+	}
+	f->ndisc = n;
 }
 
 /* ---- connections ------------------------------------------------------- */
@@ -978,26 +1167,30 @@ static void portal_pass(struct fabric *f, nvme_root_t r, const struct gpupath_po
 {
 	static const struct gpupath_portal_rail none = { 0 };
 	const struct gpupath_portal_rail *rails = p->nrails ? p->rail : &none;
-	unsigned int nrails = p->nrails ? p->nrails : 1, i, j, nt;
+	unsigned int nrails = p->nrails ? p->nrails : 1, i, j, k, nt = 0;
+	struct target t[TARGETS_MAX];
 	struct gpupath_portal_conn key;
 	const struct discovered *d;
-	struct target one;
-	const struct target *t;
 	struct conn *c;
 
 	if (p->discovery) {
-		d = discover(f, r, p, &rails[0]);
-		if (!d || !d->n) {
-			*pending = true;
-			return;
+		/* What any rail's discovery controller lists, once. */
+		for (i = 0; i < nrails; i++) {
+			d = discover(f, r, p, &rails[i], pending);
+			for (j = 0; d && j < d->n && nt < TARGETS_MAX; j++) {
+				for (k = 0; k < nt; k++)
+					if (!strcmp(t[k].nqn, d->t[j].nqn) &&
+					    !strcmp(t[k].traddr, d->t[j].traddr) &&
+					    t[k].trsvcid == d->t[j].trsvcid)
+						break;
+				if (k == nt)
+					t[nt++] = d->t[j];
+			}
 		}
-		t = d->t;
-		nt = d->n;
 	} else {
-		cpy(one.nqn, sizeof(one.nqn), p->subsysnqn);
-		cpy(one.traddr, sizeof(one.traddr), p->traddr);
-		one.trsvcid = p->trsvcid;
-		t = &one;
+		cpy(t[0].nqn, sizeof(t[0].nqn), p->subsysnqn);
+		cpy(t[0].traddr, sizeof(t[0].traddr), p->traddr);
+		t[0].trsvcid = p->trsvcid;
 		nt = 1;
 	}
 	for (i = 0; i < nrails; i++) {
@@ -1020,14 +1213,38 @@ static void portal_pass(struct fabric *f, nvme_root_t r, const struct gpupath_po
 	}
 }
 
-/* Forget connections of portals that are gone or no longer want them. */
-static void prune(struct fabric *f)
+/*
+ * Forget connections of portals that are gone or no longer want them. A
+ * subsystem a discovery portal no longer lists is given up: the controller
+ * gpupathd made for it is disconnected (a portal deleted is the
+ * notification's: fabric_portal_gone()).
+ */
+static void prune(struct fabric *f, nvme_root_t r, const struct gpupath_portal *portals,
+		  size_t nportals)
 {
-	size_t i, n = 0;
+	size_t i, j, n = 0;
+	nvme_ctrl_t c;
 
-	for (i = 0; i < f->nconns; i++)
-		if (f->conns[i].seen)
-			f->conns[n++] = f->conns[i];
+	for (i = 0; i < f->nconns; i++) {
+		struct conn *cn = &f->conns[i];
+
+		if (cn->seen) {
+			f->conns[n++] = *cn;
+			continue;
+		}
+		for (j = 0; j < nportals; j++)
+			if (portals[j].id == cn->portal)
+				break;
+		if (j == nportals || !portals[j].discovery || !cn->ours || !cn->rep.controller[0])
+			continue;
+		c = ctrl_named(r, cn->rep.controller);
+		if (!c || !same(nvme_ctrl_get_subsysnqn(c), cn->rep.subsysnqn))
+			continue;
+		log_info("portal %s: %s is no longer listed: disconnecting %s", portals[j].name,
+			 cn->rep.subsysnqn, cn->rep.controller);
+		if (nvme_disconnect_ctrl(c) < 0)
+			log_errno(-errno, "disconnecting %s", cn->rep.controller);
+	}
 	f->nconns = n;
 }
 
@@ -1058,9 +1275,12 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	}
 	for (i = 0; i < f->nconns; i++)
 		f->conns[i].seen = false;
+	for (i = 0; i < f->ndisc; i++)
+		f->disc[i].seen = false;
 	for (i = 0; i < n; i++)
 		portal_pass(f, r, &portals[i], &pending);
-	prune(f);
+	prune(f, r, portals, n);
+	disc_prune(f, r);
 	for (i = 0; i < n; i++)
 		report(f, ctl, &portals[i]);
 	for (i = 0; i < f->nqos; i++)

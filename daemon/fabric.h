@@ -31,6 +31,13 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl);
 void fabric_portal_gone(struct fabric *f, const struct gpupath_portal *portal);
 
 /*
+ * Controller @ctrl reported a discovery log change (its NVME_AEN uevent) or
+ * reconnected: if it is a rail's persistent discovery controller, its log
+ * page is read again at the next pass. Returns whether it is one.
+ */
+bool fabric_discovery_changed(struct fabric *f, const char *ctrl);
+
+/*
  * Interface @ifname's carrier changed: the paths of the connections made
  * from it are marked link down (or up) at once.
  */

@@ -3,10 +3,13 @@
  * gpupathd: the gpupath reconciler.
  *
  * One thread, one epoll loop: the gpupath netlink notifications (and the
- * module coming and going), rtnetlink link changes, the kernel's uevents
- * for nvme controllers and namespaces, a signalfd (TERM/INT
- * stop, HUP reloads gpupath.conf) and timerfds. Read the configuration,
- * subscribe, then dump, apply the configuration, reconcile, then run.
+ * module coming and going), rtnetlink link changes, the uevents of nvme
+ * controllers and namespaces (libudev's monitor, after udev's rules where
+ * udev runs), a signalfd (TERM/INT stop, HUP reloads gpupath.conf) and
+ * timerfds. Read the configuration, subscribe, then dump, apply the
+ * configuration, reconcile, then run. Under systemd (Type=notify) it says
+ * when it is ready, reloading and stopping, and pings the watchdog from
+ * the loop.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,8 +24,10 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <libudev.h>
 #include <linux/rtnetlink.h>
 #include <netlink/msg.h>
+#include <systemd/sd-daemon.h>
 #include <netlink/netlink.h>
 
 #include "private.h"
@@ -44,11 +49,13 @@ struct daemon {
 	struct gpupath_mon *mon;
 	struct fabric *fabric;
 	struct nl_sock *rt;	/* rtnetlink, link changes */
-	struct nl_sock *uev;	/* kernel uevents */
+	struct udev *udev;
+	struct udev_monitor *uev;	/* nvme and block uevents */
 	bool loaded;		/* the gpupath family exists */
 	int sigfd;
 	int timerfd;
 	int soonfd;		/* one-shot: the next reconcile pass */
+	int wdogfd;		/* systemd's watchdog pings, -1: none asked for */
 	int metricsfd;		/* the metrics endpoint, -1: none */
 	unsigned int metrics_port;	/* 0: no endpoint */
 	unsigned int interval;	/* seconds between periodic checks */
@@ -121,12 +128,24 @@ static void conf_error(void *arg, unsigned int line, const char *msg)
 	log_err("%s:%u: %s", (const char *)arg, line, msg);
 }
 
+/* @conf becomes the daemon's configuration; the one before is returned. */
+static struct gpupath_conf *use_config(struct daemon *d, struct gpupath_conf *conf)
+{
+	struct gpupath_conf *prev = d->conf;
+
+	d->conf = conf;
+	if (!d->interval_fixed)
+		d->interval = conf && conf->interval ? conf->interval : INTERVAL_DEFAULT;
+	return prev;
+}
+
 /*
  * Read gpupath.conf. A missing file (the default one) names nothing. Returns
- * 0 with the new configuration in d->conf, or a negative errno after
- * explaining every mistake, d->conf untouched.
+ * 0 with the new configuration in d->conf, the one before in *@prev (NULL
+ * for none), or a negative errno after explaining every mistake, d->conf
+ * untouched.
  */
-static int load_config(struct daemon *d)
+static int load_config(struct daemon *d, struct gpupath_conf **prev)
 {
 	struct gpupath_conf *conf;
 	bool absent = false;
@@ -150,11 +169,8 @@ static int load_config(struct daemon *d)
 		gpupath_conf_free(conf);
 		return -EINVAL;
 	}
-	gpupath_conf_free(d->conf);
-	d->conf = conf;
+	*prev = use_config(d, conf);
 	d->config_read |= !absent;
-	if (!d->interval_fixed)
-		d->interval = conf->interval ? conf->interval : INTERVAL_DEFAULT;
 	return 0;
 }
 
@@ -175,18 +191,23 @@ static struct gpupath_ctl *ctl_open(struct daemon *d)
 	return ctl;
 }
 
-/* Make the module's portals and classes what gpupath.conf says. */
-static void apply_config(struct daemon *d)
+/*
+ * Make the module's portals and classes what gpupath.conf says. Returns a
+ * negative errno when the module would refuse it (nothing is changed then).
+ */
+static int apply_config(struct daemon *d)
 {
 	struct gpupath_ctl *ctl;
+	int r;
 
 	if (!d->conf)
-		return;
+		return 0;
 	ctl = ctl_open(d);
 	if (!ctl)
-		return;
-	config_apply(ctl, d->conf, d->config, CONFIG_STATE);
+		return 0;
+	r = config_apply(ctl, d->conf, d->config, CONFIG_STATE);
 	gpupath_ctl_close(ctl);
+	return r;
 }
 
 /* ---- reconcile -------------------------------------------------------- */
@@ -383,89 +404,156 @@ static void arm_timer(struct daemon *d)
 /* ---- uevents ----------------------------------------------------------- */
 
 /*
- * "KEY=" of a uevent's "ACTION@DEVPATH\0KEY=VALUE\0..." (@len bytes, the
- * last field NUL-terminated: the caller checks).
+ * A discovery log change: an asynchronous event of type notice (2), the
+ * discovery-log-change information (0xf0), for log page 0x70.
  */
-static const char *uevent_get(const char *buf, size_t len, const char *key)
+static bool discovery_aen(const char *aen)
 {
-	size_t klen = strlen(key), n;
-	const char *s, *end = buf + len;
+	unsigned long v = strtoul(aen, NULL, 0);
 
-	for (s = buf; s < end; s += n + 1) {
-		n = strnlen(s, end - s);
-		if (n > klen && !strncmp(s, key, klen) && s[klen] == '=')
-			return s + klen + 1;
-	}
-	return NULL;
+	return (v & 0x7) == 2 && ((v >> 8) & 0xff) == 0xf0 && ((v >> 16) & 0xff) == 0x70;
 }
 
 /*
  * An nvme controller's event (NVME_EVENT=connected after a reconnect, a
  * discovery change, add or remove) or an nvme namespace's block device
- * coming or going: a pass now rather than at the next periodic check.
+ * coming or going: a pass now rather than at the next periodic check. The
+ * monitor's filter (in the kernel) lets only nvme and block disks through.
  */
 static int on_uevent(struct loop *l, int fd, uint32_t events, void *userdata)
 {
 	struct daemon *d = userdata;
-	const char *subsys, *name, *ev;
-	struct sockaddr_nl peer;
-	unsigned char *buf;
-	int n;
+	const char *subsys, *name, *ev, *action, *aen;
+	struct udev_device *dev;
 
 	(void)l;
 	(void)fd;
 	(void)events;
 	for (;;) {
-		n = nl_recv(d->uev, &peer, &buf, NULL);
-		if (n <= 0) {
-			if (n == -NLE_NOMEM) {
+		errno = 0;
+		dev = udev_monitor_receive_device(d->uev);
+		if (!dev) {
+			if (errno == ENOBUFS) {
 				log_warn("uevents lost; checking everything");
 				soon(d, SOON_MS);
+				continue;
 			}
 			return 0;
 		}
-		if (peer.nl_pid || buf[n - 1]) {
-			free(buf);	/* not the kernel's, or not NUL-terminated */
-			continue;
-		}
-		subsys = uevent_get((char *)buf, n, "SUBSYSTEM");
-		name = uevent_get((char *)buf, n, "DEVNAME");
-		ev = uevent_get((char *)buf, n, "NVME_EVENT");
+		subsys = udev_device_get_subsystem(dev);
+		name = udev_device_get_sysname(dev);
+		action = udev_device_get_action(dev);
+		ev = udev_device_get_property_value(dev, "NVME_EVENT");
+		aen = udev_device_get_property_value(dev, "NVME_AEN");
 		if (subsys && name &&
 		    (!strcmp(subsys, "nvme") ||
 		     (!strcmp(subsys, "block") && !strncmp(name, "nvme", 4)))) {
-			log_debug("uevent: %s %s%s%s", (char *)buf, name, ev ? " NVME_EVENT=" : "",
-				  ev ? ev : "");
+			log_debug("uevent: %s@%s %s%s%s%s%s", action ? action : "?",
+				  udev_device_get_devpath(dev), name, ev ? " NVME_EVENT=" : "",
+				  ev ? ev : "", aen ? " NVME_AEN=" : "", aen ? aen : "");
+			if (((aen && discovery_aen(aen)) || (ev && !strcmp(ev, "connected"))) &&
+			    fabric_discovery_changed(d->fabric, name))
+				log_info("%s: %s: reading its discovery log page", name,
+					 aen ? "discovery log changed" : "reconnected");
 			if (d->loaded)
 				soon(d, SOON_MS);
 		}
-		free(buf);
+		udev_device_unref(dev);
 	}
 }
 
+/*
+ * udev's events once its rules have run, where udevd runs; the kernel's
+ * own otherwise (an initramfs, a container).
+ */
 static int watch_uevents(struct daemon *d)
 {
-	int r;
+	const char *source = access("/run/udev/control", F_OK) ? "kernel" : "udev";
+	int r = -ENOMEM;
 
-	d->uev = nl_socket_alloc();
+	d->udev = udev_new();
+	if (d->udev)
+		d->uev = udev_monitor_new_from_netlink(d->udev, source);
 	if (!d->uev)
-		return log_errno(-ENOMEM, "cannot watch uevents");
-	nl_socket_disable_seq_check(d->uev);
-	r = nl_connect(d->uev, NETLINK_KOBJECT_UEVENT);
+		return log_errno(errno ? -errno : r, "cannot watch uevents");
+	r = udev_monitor_filter_add_match_subsystem_devtype(d->uev, "nvme", NULL);
 	if (r >= 0)
-		r = nl_socket_add_membership(d->uev, 1);	/* the kernel's events */
+		r = udev_monitor_filter_add_match_subsystem_devtype(d->uev, "block", "disk");
 	if (r >= 0)
-		r = nl_socket_set_nonblocking(d->uev);
-	if (r >= 0)
-		r = nl_socket_set_buffer_size(d->uev, 1 << 20, 0);
-	if (r < 0) {
-		log_err("cannot watch uevents: %s", nl_geterror(r));
-		return -EIO;
-	}
-	r = loop_add(d->loop, nl_socket_get_fd(d->uev), EPOLLIN, on_uevent, d);
+		r = udev_monitor_enable_receiving(d->uev);
 	if (r < 0)
 		return log_errno(r, "cannot watch uevents");
+	/* Needs CAP_NET_ADMIN; the default size serves otherwise. */
+	udev_monitor_set_receive_buffer_size(d->uev, 1 << 20);
+	r = loop_add(d->loop, udev_monitor_get_fd(d->uev), EPOLLIN, on_uevent, d);
+	if (r < 0)
+		return log_errno(r, "cannot watch uevents");
+	log_debug("uevents from %s", source);
 	return 0;
+}
+
+/* ---- systemd ---------------------------------------------------------- */
+
+/* Tell the service manager (NOTIFY_SOCKET), if there is one. */
+static void notify(const char *state)
+{
+	int r = sd_notify(0, state);
+
+	if (r < 0)
+		log_errno(r, "cannot notify the service manager");
+}
+
+static int on_wdog(struct loop *l, int fd, uint32_t events, void *userdata)
+{
+	uint64_t expirations;
+
+	(void)l;
+	(void)events;
+	(void)userdata;
+	if (read(fd, &expirations, sizeof(expirations)) > 0)
+		notify("WATCHDOG=1");
+	return 0;
+}
+
+/* Pings at half the watchdog's period (WATCHDOG_USEC), from the loop. */
+static int setup_watchdog(struct daemon *d)
+{
+	struct itimerspec its = { 0 };
+	uint64_t usec;
+	int r;
+
+	r = sd_watchdog_enabled(0, &usec);
+	if (r <= 0) {
+		if (r < 0)
+			log_errno(r, "ignoring the watchdog settings");
+		return 0;
+	}
+	usec /= 2;
+	its.it_interval.tv_sec = usec / 1000000;
+	its.it_interval.tv_nsec = (long)(usec % 1000000) * 1000;
+	its.it_value = its.it_interval;
+	d->wdogfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (d->wdogfd < 0)
+		return log_errno(-errno, "cannot create timerfd");
+	if (timerfd_settime(d->wdogfd, 0, &its, NULL) < 0)
+		return log_errno(-errno, "cannot arm the watchdog timer");
+	r = loop_add(d->loop, d->wdogfd, EPOLLIN, on_wdog, d);
+	if (r < 0)
+		return log_errno(r, "cannot watch timerfd");
+	log_info("watchdog: a ping every %llu ms", (unsigned long long)usec / 1000);
+	return 0;
+}
+
+/* RELOADING=1 with the time it began, as systemd wants it. */
+static void notify_reloading(void)
+{
+	struct timespec ts;
+	char buf[64];
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(buf, sizeof(buf), "RELOADING=1\nMONOTONIC_USEC=%llu",
+		 (unsigned long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
+	notify(buf);
 }
 
 /* ---- signals ---------------------------------------------------------- */
@@ -473,6 +561,7 @@ static int watch_uevents(struct daemon *d)
 static int on_signal(struct loop *l, int fd, uint32_t events, void *userdata)
 {
 	struct daemon *d = userdata;
+	struct gpupath_conf *prev;
 	struct signalfd_siginfo si;
 	ssize_t n;
 
@@ -489,14 +578,25 @@ static int on_signal(struct loop *l, int fd, uint32_t events, void *userdata)
 			return log_errno(-EIO, "short read from signalfd");
 		if (si.ssi_signo == SIGHUP) {
 			log_info("reloading %s", d->config);
-			if (load_config(d) < 0) {
+			notify_reloading();
+			if (load_config(d, &prev) < 0) {
 				log_warn("keeping the configuration in place");
+				notify("READY=1");
 				continue;
 			}
+			dump(d);
+			if (apply_config(d) < 0 && prev) {
+				/* The module would refuse it: the last good one stays. */
+				log_warn("keeping the configuration in place");
+				prev = use_config(d, prev);
+			}
+			gpupath_conf_free(prev);
 			arm_timer(d);
-			resync(d);
+			reconcile(d);
+			notify("READY=1");
 		} else {
 			log_info("stopping");
+			notify("STOPPING=1");
 			loop_stop(l, EXIT_SUCCESS);
 			return 0;
 		}
@@ -587,8 +687,10 @@ static void teardown(struct daemon *d)
 	fabric_free(d->fabric);
 	if (d->rt)
 		nl_socket_free(d->rt);
-	if (d->uev)
-		nl_socket_free(d->uev);
+	udev_monitor_unref(d->uev);
+	udev_unref(d->udev);
+	if (d->wdogfd >= 0)
+		close(d->wdogfd);
 	if (d->soonfd >= 0)
 		close(d->soonfd);
 	if (d->timerfd >= 0)
@@ -605,11 +707,12 @@ static void teardown(struct daemon *d)
 static int run(struct daemon *opts)
 {
 	struct daemon d = *opts;
+	struct gpupath_conf *none;
 	int r;
 
-	d.sigfd = d.timerfd = d.soonfd = d.metricsfd = -1;
+	d.sigfd = d.timerfd = d.soonfd = d.metricsfd = d.wdogfd = -1;
 	log_info("gpupathd %s starting", gpupath_tools_version());
-	r = load_config(&d);
+	r = load_config(&d, &none);
 	if (r < 0)
 		return r;
 	r = loop_new(&d.loop);
@@ -636,6 +739,8 @@ static int run(struct daemon *opts)
 	if (r < 0)
 		goto out;
 	r = setup_timer(&d);
+	if (r >= 0)
+		r = setup_watchdog(&d);
 	if (r < 0)
 		goto out;
 	if (d.metrics_port) {
@@ -647,6 +752,7 @@ static int run(struct daemon *opts)
 	dump(&d);
 	apply_config(&d);
 	reconcile(&d);
+	notify("READY=1");
 
 	r = loop_run(d.loop);
 out:

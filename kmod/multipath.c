@@ -455,18 +455,30 @@ static void queue_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 	probe_soon(vol, probe_delay(vol));
 }
 
+/*
+ * An I/O failed on @path, out of service now: the volume's failover clock
+ * starts, once per failure of the path, whether the I/O error or the
+ * path's removal (its disk deleted, the probe) took it out of use first.
+ */
+static void failover_start(struct gpupath_volume *vol, struct gpupath_path *path)
+{
+	if (atomic_xchg(&path->timed, 1))
+		return;
+	if (!atomic64_cmpxchg(&vol->fail_start, 0, now_ns()))
+		WRITE_ONCE(vol->fail_path, path->id);
+}
+
 static void path_failed(struct gpupath_path *path, blk_status_t status)
 {
 	struct gpupath_volume *vol = path->vol;
 
-	if (cmpxchg(&path->health, GPUPATH_HEALTH_LIVE, GPUPATH_HEALTH_FAILED) !=
-	    GPUPATH_HEALTH_LIVE)
-		return;
-	WRITE_ONCE(path->error, blk_status_to_errno(status));
-	if (!atomic64_cmpxchg(&vol->fail_start, 0, now_ns()))
-		WRITE_ONCE(vol->fail_path, path->id);
-	schedule_work(&vol->event_work);
-	probe_soon(vol, msecs_to_jiffies(GPUPATH_PROBE_MS));
+	if (cmpxchg(&path->health, GPUPATH_HEALTH_LIVE, GPUPATH_HEALTH_FAILED) ==
+	    GPUPATH_HEALTH_LIVE) {
+		WRITE_ONCE(path->error, blk_status_to_errno(status));
+		schedule_work(&vol->event_work);
+		probe_soon(vol, msecs_to_jiffies(GPUPATH_PROBE_MS));
+	}
+	failover_start(vol, path);
 }
 
 /* A clone on a path other than the failed one succeeded: recovered. */
@@ -847,6 +859,7 @@ static void probe_work(struct work_struct *work)
 		} else if (READ_ONCE(path->health) != GPUPATH_HEALTH_FAILED) {
 			continue;
 		} else if (ctrl_live(path)) {
+			atomic_set(&path->timed, 0);
 			WRITE_ONCE(path->health, GPUPATH_HEALTH_LIVE);
 			back = true;
 		} else {

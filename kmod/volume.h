@@ -40,6 +40,7 @@ struct gpupath_path_stats {
  * @health: enum gpupath_path_health, set by I/O and the probe
  * @reported: the health last reported as an event
  * @error: the errno that failed it
+ * @timed: the volume's failover clock runs for this failure of the path
  * @weight: for the weighted policy
  * @rail: the rail it belongs to, for the administrator
  * @link: enum gpupath_path_link, set by the daemon
@@ -65,6 +66,7 @@ struct gpupath_path {
 	u32 health;
 	u32 reported;
 	int error;
+	atomic_t timed;
 	u32 weight;
 	u32 rail;
 	u32 link;

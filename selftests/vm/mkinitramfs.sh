@@ -208,9 +208,10 @@ rm "$root/.pyfiles"
 [ -f "$root/usr/lib/python3.11/os.py" ] || die "python3.11's os.py not copied"
 
 # Libraries gpupath's own programs link (they reach the guest over 9p).
-for so in libnl-3.so.200 libnl-genl-3.so.200 libnvme.so.1 libjson-c.so.5 libpci.so.3; do
+for so in libnl-3.so.200 libnl-genl-3.so.200 libnvme.so.1 libjson-c.so.5 libpci.so.3 \
+	libudev.so.1 libsystemd.so.0; do
 	lib=$(ldconfig -p | awk -v so="$so" '!f && $1 == so && /x86-64/ { print $NF; f = 1 }')
-	[ -n "$lib" ] || die "$so not found; install the Debian packages libnl-3-200 libnl-genl-3-200 libnvme1 libjson-c5 libpci3"
+	[ -n "$lib" ] || die "$so not found; install the Debian packages libnl-3-200 libnl-genl-3-200 libnvme1 libjson-c5 libpci3 libudev1 libsystemd0"
 	copy_lib "$lib"
 	# ... and what it links in turn (libpci: libudev, libz).
 	for dep in $(ldd "$lib" | sed -n 's|.*=> \(/[^ ]*\) .*|\1|p'); do

@@ -174,18 +174,49 @@ grep -q "$CONF:$line: portal tcp: trsvcid: '4421x' is not a number" /tmp/gpupath
 grep -q "$CONF: 2 mistakes; nothing in it is applied" /tmp/gpupathd.log || fail "not counted"
 settings | diff /tmp/settings.before - || fail "a file with mistakes changed something"
 
-# A file the module refuses in part (a portal naming a class that does not
-# exist): the class change made before it is undone.
+# A file the module would refuse in part (a portal naming a class that does
+# not exist): found before the pass changes anything, the class change
+# before it included.
 cp /tmp/good.conf $CONF
 sed -i 's/^dscp = 10$/dscp = 12/; s/^qos = roce$/qos = nosuch/' $CONF
 hup
 line=$(grep -n '^\[portal rail1\]' $CONF | cut -d: -f1)
 grep -q "$CONF:$line: portal rail1: .*no QoS class with this name" /tmp/gpupathd.log ||
 	fail "refusal not named: $(tail -5 /tmp/gpupathd.log)"
-grep -q "undoing the 1 change made" /tmp/gpupathd.log || fail "no undo logged"
+grep -q "$CONF: not applied; nothing was changed" /tmp/gpupathd.log || fail "no refusal logged"
+! grep -q "undoing" /tmp/gpupathd.log || fail "a change was made (and undone)"
 settings | diff /tmp/settings.before - || fail "a refused file changed something"
 grep -A3 "$CONF:$line: portal rail1" /tmp/gpupathd.log
 note "files with mistakes, or refused by the module: lines named, nothing changed"
+
+# A rejected reload under I/O leaves every controller, path and id as it
+# was: the TCP portal replaced by one of another name (same target) with an
+# unknown class, then by one of the same name (another target) with one.
+ids() { $GP portal show -j | jq -c '[.portals[] | {name, id}]'; $GP volume show "$vol" -j |
+	jq -c '[.path_list[] | {id, device}]'; }
+ids >/tmp/ids.before
+fo=$($GP volume show "$vol" -j | jq '.stats.failovers')
+lines=$(wc -l </tmp/gpupathd.log)
+fio_start 4
+sleep 1
+sed 's/^\[portal tcp\]$/[portal tcp2]/; /^ctrl-loss-tmo = 30$/a qos = nope' /tmp/good.conf >$CONF
+hup
+sed 's/^trsvcid = 4421$/trsvcid = 4420/; /^ctrl-loss-tmo = 30$/a qos = nope' /tmp/good.conf >$CONF
+hup
+fio_check "rejected reloads"
+for n in tcp2 tcp; do
+	grep -q "portal $n: qos nope: no QoS class" /tmp/gpupathd.log ||
+		fail "portal $n's class not named: $(tail -5 /tmp/gpupathd.log)"
+done
+ids | diff /tmp/ids.before - || fail "a rejected reload changed portal or path ids"
+ls /sys/class/nvme | diff /tmp/ctrls.before - || fail "controllers changed across rejected reloads"
+! tail -n +$((lines + 1)) /tmp/gpupathd.log | grep -v "portal cli " |
+	grep -E "connecting|deleted|replaced|added" ||
+	fail "a rejected reload touched a connection"
+[ "$($GP volume show "$vol" -j | jq '.stats.failovers')" = "$fo" ] ||
+	fail "failovers across rejected reloads: $($GP volume show "$vol")"
+settings | diff /tmp/settings.before - || fail "a rejected reload changed something"
+note "rejected reloads under fio: portal and path ids, controllers unchanged, no failover"
 
 # kill -9 and restart with the same file: nothing to change, no reconnect.
 cp /tmp/good.conf $CONF
