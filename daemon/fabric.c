@@ -559,26 +559,29 @@ bool fabric_discovery_changed(struct fabric *f, const char *ctrl)
 	return found;
 }
 
+/* Disconnect controller @name, if it is still there and of subsystem @nqn. */
+static void disconnect_named(nvme_root_t r, const char *name, const char *nqn, const char *why)
+{
+	nvme_ctrl_t c = name[0] ? ctrl_named(r, name) : NULL;
+
+	if (!c || !same(nvme_ctrl_get_subsysnqn(c), nqn))
+		return;
+	log_info("%s: disconnecting %s", why, name);
+	if (nvme_disconnect_ctrl(c) < 0)
+		log_errno(-errno, "disconnecting %s", name);
+}
+
 /* Disconnect discovery controllers gpupathd made and no portal wants now. */
 static void disc_prune(struct fabric *f, nvme_root_t r)
 {
 	size_t i, n = 0;
-	nvme_ctrl_t c;
 
 	for (i = 0; i < f->ndisc; i++) {
-		struct discovered *d = &f->disc[i];
-
-		if (d->seen) {
-			f->disc[n++] = *d;
-			continue;
-		}
-		c = d->ours && d->ctrl[0] ? ctrl_named(r, d->ctrl) : NULL;
-		if (c && same(nvme_ctrl_get_subsysnqn(c), NVME_DISC_SUBSYS_NAME)) {
-			log_info("discovery controller %s is no longer wanted: disconnecting",
-				 d->ctrl);
-			if (nvme_disconnect_ctrl(c) < 0)
-				log_errno(-errno, "disconnecting %s", d->ctrl);
-		}
+		if (f->disc[i].seen)
+			f->disc[n++] = f->disc[i];
+		else if (f->disc[i].ours)
+			disconnect_named(r, f->disc[i].ctrl, NVME_DISC_SUBSYS_NAME,
+					 "a discovery controller no portal wants");
 	}
 	f->ndisc = n;
 }
@@ -1222,8 +1225,8 @@ static void portal_pass(struct fabric *f, nvme_root_t r, const struct gpupath_po
 static void prune(struct fabric *f, nvme_root_t r, const struct gpupath_portal *portals,
 		  size_t nportals)
 {
+	char why[GPUPATH_NAME_LEN + GPUPATH_NQN_LEN + 32];
 	size_t i, j, n = 0;
-	nvme_ctrl_t c;
 
 	for (i = 0; i < f->nconns; i++) {
 		struct conn *cn = &f->conns[i];
@@ -1235,15 +1238,11 @@ static void prune(struct fabric *f, nvme_root_t r, const struct gpupath_portal *
 		for (j = 0; j < nportals; j++)
 			if (portals[j].id == cn->portal)
 				break;
-		if (j == nportals || !portals[j].discovery || !cn->ours || !cn->rep.controller[0])
+		if (j == nportals || !portals[j].discovery || !cn->ours)
 			continue;
-		c = ctrl_named(r, cn->rep.controller);
-		if (!c || !same(nvme_ctrl_get_subsysnqn(c), cn->rep.subsysnqn))
-			continue;
-		log_info("portal %s: %s is no longer listed: disconnecting %s", portals[j].name,
-			 cn->rep.subsysnqn, cn->rep.controller);
-		if (nvme_disconnect_ctrl(c) < 0)
-			log_errno(-errno, "disconnecting %s", cn->rep.controller);
+		snprintf(why, sizeof(why), "portal %s: %s is no longer listed", portals[j].name,
+			 cn->rep.subsysnqn);
+		disconnect_named(r, cn->rep.controller, cn->rep.subsysnqn, why);
 	}
 	f->nconns = n;
 }
