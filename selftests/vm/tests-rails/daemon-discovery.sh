@@ -14,12 +14,15 @@ DISC=nqn.2014-08.org.nvmexpress.discovery
 NQN2=${NQN}-two
 NQN3=${NQN}-three
 load_module
-subsys_new() {	# subsys_new NQN FILE
+# subsys_new NQN FILE: a subsystem of one namespace on FILE (buffered: a
+# tmpfs file has no O_DIRECT before 6.6), on no port yet.
+subsys_new() {
 	truncate -s $((64 * MiB)) "$2" &&
 	mkdir $CFG/subsystems/$1 &&
 	echo 1 >$CFG/subsystems/$1/attr_allow_any_host &&
 	mkdir $CFG/subsystems/$1/namespaces/1 &&
 	echo -n "$2" >$CFG/subsystems/$1/namespaces/1/device_path &&
+	echo 1 >$CFG/subsystems/$1/namespaces/1/buffered_io &&
 	echo 1 >$CFG/subsystems/$1/namespaces/1/enable
 }
 subsys_del() {
