@@ -374,10 +374,13 @@ static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
 			const struct gpupath_portal_rail *rail, const struct target *at, int tos,
 			int depth, struct discovered *d);
 
-/* Read @c's discovery log page into @d (referrals followed); false: failed. */
+/*
+ * Read @c's discovery log page into @d (referrals followed), and its
+ * generation counter into *@genctr; false: failed.
+ */
 static bool read_log(nvme_root_t r, nvme_ctrl_t c, const struct gpupath_portal *p,
 		     const struct gpupath_portal_rail *rail, const struct target *at, int tos,
-		     int depth, struct discovered *d)
+		     int depth, struct discovered *d, uint64_t *genctr)
 {
 	struct nvmf_discovery_log *log = NULL;
 	int trtype = p->transport == GPUPATH_TRANSPORT_RDMA ? NVMF_TRTYPE_RDMA : NVMF_TRTYPE_TCP;
@@ -390,17 +393,22 @@ static bool read_log(nvme_root_t r, nvme_ctrl_t c, const struct gpupath_portal *
 		return false;
 	}
 	n = le64toh(log->numrec);
+	*genctr = le64toh(log->genctr);
+	log_debug("portal %s: discovery log page of %s:%u: generation %llu, %llu records",
+		  p->name, at->traddr, at->trsvcid, (unsigned long long)*genctr,
+		  (unsigned long long)n);
 	for (i = 0; i < n; i++) {
 		struct nvmf_disc_log_entry *e = &log->entries[i];
 		char svc[NVMF_TRSVCID_SIZE + 1];
 
-		if (e->trtype != trtype)
-			continue;
+		memset(&t, 0, sizeof(t));	/* compared whole (discover()) */
 		field(t.nqn, sizeof(t.nqn), e->subnqn, sizeof(e->subnqn));
 		field(t.traddr, sizeof(t.traddr), e->traddr, sizeof(e->traddr));
 		field(svc, sizeof(svc), e->trsvcid, sizeof(e->trsvcid));
 		t.trsvcid = strtoul(svc, NULL, 10);
-		if (!t.trsvcid)
+		log_debug("  record %llu: subtype %u trtype %u %s:%s %s", (unsigned long long)i,
+			  e->subtype, e->trtype, t.traddr, svc, t.nqn);
+		if (e->trtype != trtype || !t.trsvcid)
 			continue;
 		if (e->subtype == NVME_NQN_NVME && d->n < TARGETS_MAX) {
 			d->t[d->n++] = t;
@@ -420,13 +428,14 @@ static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
 			int depth, struct discovered *d)
 {
 	nvme_ctrl_t c = connect_ctrl(r, p, rail, at, tos);
+	uint64_t genctr;
 
 	if (!c) {
 		log_warn("portal %s: discovery controller %s:%u: %s", p->name, at->traddr,
 			 at->trsvcid, strerror(errno));
 		return;
 	}
-	read_log(r, c, p, rail, at, tos, depth, d);
+	read_log(r, c, p, rail, at, tos, depth, d, &genctr);
 	nvme_disconnect_ctrl(c);
 	nvme_free_ctrl(c);
 }
@@ -480,6 +489,7 @@ static const struct discovered *discover(struct fabric *f, nvme_root_t r,
 	struct target at = { .trsvcid = p->trsvcid };
 	int tos = portal_tos(f, p);
 	struct discovered *d, *fresh;
+	uint64_t gen[2] = { 0, 1 };
 	nvme_ctrl_t c = NULL;
 	bool made = false;
 	const char *state;
@@ -528,9 +538,16 @@ static const struct discovered *discover(struct fabric *f, nvme_root_t r,
 	if (!made && (!state || strcmp(state, "live"))) {
 		/* The host reconnects it; the log is read again once it is back. */
 		d->stale = true;
-	} else if (d->stale && (fresh = calloc(1, sizeof(*fresh)))) {
-		/* A log page that cannot be read leaves the last one in place. */
-		if (read_log(r, c, p, rail, &at, tos, 0, fresh)) {
+	} else if (d->stale && (fresh = calloc(2, sizeof(*fresh)))) {
+		/*
+		 * Read twice: a page the target changed while it was read is
+		 * not taken (read again soon); one that cannot be read leaves
+		 * the last one in place.
+		 */
+		if (read_log(r, c, p, rail, &at, tos, 0, &fresh[0], &gen[0]) &&
+		    read_log(r, c, p, rail, &at, tos, 0, &fresh[1], &gen[1]) &&
+		    gen[0] == gen[1] && fresh[0].n == fresh[1].n &&
+		    !memcmp(fresh[0].t, fresh[1].t, fresh[0].n * sizeof(*fresh->t))) {
 			memcpy(d->t, fresh->t, fresh->n * sizeof(*d->t));
 			d->n = fresh->n;
 			d->stale = false;

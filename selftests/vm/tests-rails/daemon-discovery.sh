@@ -33,8 +33,8 @@ subsys_del() {
 }
 cleanup() {
 	[ -z "${gpd:-}" ] || kill "$gpd" 2>/dev/null
-	[ -z "${gpd:-}" ] || grep -v "notification on" /tmp/gpupathd.log | tail -25 |
-		sed 's/^/gpupathd: /'
+	[ -z "${gpd:-}" ] || grep -v "notification on\|uevent: add\|uevent: remove" \
+		/tmp/gpupathd.log | tail -60 | sed 's/^/gpupathd: /'
 	$GP portal del disc >/dev/null 2>&1
 	volumes_del_all
 	nvme disconnect-all >/dev/null 2>&1
