@@ -84,7 +84,7 @@ ALL_OBJS := $(LIB_OBJS) $(PRIV_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) to
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
 	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv \
 	selftests/build/gp-faults selftests/build/gp-cufile selftests/build/gp-nvdouble
-UNIT_BINS := selftests/build/json_test selftests/build/model_test
+UNIT_BINS := selftests/build/json_test selftests/build/model_test selftests/build/ledger_test
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
@@ -208,6 +208,11 @@ selftests/build/gp-cufile: selftests/vm/cufile-test.c tools/cufile/cufile.h \
 		-lgpupath
 
 selftests/build/json_test: selftests/unit/json_test.c tools/gpupath/json.o
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^
+
+selftests/build/ledger_test: selftests/unit/ledger_test.c daemon/ledger.o daemon/runfile.o
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $^

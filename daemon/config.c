@@ -14,11 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "log.h"
+#include "runfile.h"
 
 /* One change made by this pass, and how to undo it. */
 struct undo {
@@ -367,19 +367,11 @@ static bool owned(const char *list, const char *kind, const char *name)
 static int owned_write(const char *state, const char *file, const struct gpupath_conf *conf,
 		       const char *kept)
 {
-	char tmp[512], dir[512], *slash;
+	char tmp[512];
 	FILE *f;
 	size_t i;
 
-	snprintf(dir, sizeof(dir), "%s", state);
-	slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
-		*slash = 0;
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return -errno;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.new", state);
-	f = fopen(tmp, "we");
+	f = runfile_open(state, tmp, sizeof(tmp));
 	if (!f)
 		return -errno;
 	fprintf(f, "file %s\n", file);
@@ -388,9 +380,7 @@ static int owned_write(const char *state, const char *file, const struct gpupath
 	for (i = 0; i < conf->nportals; i++)
 		fprintf(f, "portal %s\n", conf->portals[i].name);
 	fputs(kept, f);
-	if (fclose(f) || rename(tmp, state) < 0)
-		return -errno;
-	return 0;
+	return runfile_commit(f, tmp, state);
 }
 
 static const struct gpupath_conf_portal *conf_portal(const struct gpupath_conf *conf,

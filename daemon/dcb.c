@@ -19,6 +19,7 @@
 #include <netlink/netlink.h>
 
 #include "dcb.h"
+#include "ledger.h"
 #include "log.h"
 
 /* The device's IEEE 802.1Qaz state, as read back. */
@@ -130,11 +131,14 @@ static int ieee_get(struct nl_sock *sk, const char *ifname, struct ieee *st)
 	return r;
 }
 
-/* One DCB_ATTR_IEEE member set: @type with @len bytes at @data. */
-static int ieee_set(struct nl_sock *sk, const char *ifname, int type, const void *data,
-		    size_t len)
+/*
+ * One DCB_ATTR_IEEE member set (@cmd DCB_CMD_IEEE_SET), or an APP entry
+ * deleted (DCB_CMD_IEEE_DEL): @type with @len bytes at @data.
+ */
+static int ieee_cmd(struct nl_sock *sk, int cmd, const char *ifname, int type,
+		    const void *data, size_t len)
 {
-	struct nl_msg *msg = dcb_msg(RTM_SETDCB, DCB_CMD_IEEE_SET, ifname);
+	struct nl_msg *msg = dcb_msg(RTM_SETDCB, cmd, ifname);
 	struct nlattr *ieee, *table;
 	int r = -ENOMEM;
 
@@ -156,6 +160,12 @@ static int ieee_set(struct nl_sock *sk, const char *ifname, int type, const void
 out:
 	nlmsg_free(msg);
 	return r;
+}
+
+static int ieee_set(struct nl_sock *sk, const char *ifname, int type, const void *data,
+		    size_t len)
+{
+	return ieee_cmd(sk, DCB_CMD_IEEE_SET, ifname, type, data, len);
 }
 
 static void report(struct gpupath_qos_applied *a, const char *dev, const char *setting, int r,
@@ -234,16 +244,17 @@ static int ets_table(struct ieee_ets *ets, const struct gpupath_qos *const *clas
 
 unsigned int dcb_apply(const char *ifname, const struct gpupath_qos *q,
 		       const struct gpupath_qos *const *classes, unsigned int nclasses,
-		       struct gpupath_qos_applied *a, unsigned int room)
+		       struct ledger *l, struct gpupath_qos_applied *a, unsigned int room)
 {
 	struct dcb_app app = {
 		.selector = IEEE_8021QAZ_APP_SEL_DSCP,
 		.priority = q->priority,
 		.protocol = q->dscp,
 	};
-	unsigned int n = 0, tc, prio = q->priority;
+	unsigned int n = 0, tc, prio = q->priority & 7;
 	struct nl_sock *sk;
 	struct ieee st;
+	bool changed;
 	int r;
 
 	if (room < 3)
@@ -269,22 +280,29 @@ unsigned int dcb_apply(const char *ifname, const struct gpupath_qos *q,
 
 	/* DSCP -> priority: an APP entry in the device's table. */
 	r = 0;
-	if (!has_app(&st, &app)) {
+	changed = !has_app(&st, &app);
+	if (changed) {
 		r = ieee_set(sk, ifname, DCB_ATTR_IEEE_APP, &app, sizeof(app));
 		if (!r)
 			r = ieee_get(sk, ifname, &st);
 	}
+	if (!r && has_app(&st, &app))
+		ledger_want(l, ifname, MARK_APP_DSCP, q->dscp << 8 | (q->priority & 7), 0, changed);
 	report(&a[n++], ifname, "dcb-app-dscp", r, !r && has_app(&st, &app), q->priority);
 
 	/* PFC on (or off) for the priority, the others as they were. */
 	if (st.has_pfc) {
 		r = 0;
-		if (!!(st.pfc.pfc_en & 1u << prio) != !!q->pfc) {
+		changed = !!(st.pfc.pfc_en & 1u << prio) != !!q->pfc;
+		if (changed) {
 			st.pfc.pfc_en ^= 1u << prio;
 			r = ieee_set(sk, ifname, DCB_ATTR_IEEE_PFC, &st.pfc, sizeof(st.pfc));
 			if (!r)
 				r = ieee_get(sk, ifname, &st);
 		}
+		/* Only PFC turned on is gpupathd's to take back. */
+		if (!r && q->pfc && st.has_pfc && st.pfc.pfc_en & 1u << prio)
+			ledger_want(l, ifname, MARK_PFC, prio, 0, changed);
 		report(&a[n++], ifname, "pfc", r,
 		       !r && st.has_pfc && !!(st.pfc.pfc_en & 1u << prio) == !!q->pfc,
 		       st.pfc.pfc_en);
@@ -315,35 +333,53 @@ unsigned int dcb_apply(const char *ifname, const struct gpupath_qos *q,
 
 /* ---- vendor ECN ------------------------------------------------------------ */
 
-/* @path made @val (written only when it differs) and read back into @back. */
-static int knob(const char *path, const char *val, char *back, size_t size)
+/*
+ * @path made @val (written only when it differs) and read back into @back;
+ * *@before: what it held, *@changed: whether it was written.
+ */
+static int knob(const char *path, const char *val, char *back, size_t size, int *before,
+		bool *changed)
 {
 	FILE *f = fopen(path, "r+e");
 	int r = 0;
 
+	*changed = false;
 	if (!f)
 		return -errno;
 	errno = 0;
 	if (!fgets(back, size, f)) {
 		r = errno ? -errno : -EIO;
-	} else if (strcmp(strtok(back, "\n") ?: "", val)) {
+		goto out;
+	}
+	*before = atoi(back);
+	if (strcmp(strtok(back, "\n") ?: "", val)) {
+		*changed = true;
 		if (fseek(f, 0, SEEK_SET) || fputs(val, f) < 0 || fflush(f) ||
 		    fseek(f, 0, SEEK_SET) || !fgets(back, size, f))
 			r = errno ? -errno : -EIO;
 	}
+out:
 	fclose(f);
 	back[strcspn(back, "\n")] = 0;
 	return r;
 }
 
-unsigned int ecn_apply(const char *ifname, uint32_t priority, struct gpupath_qos_applied *a,
-		       unsigned int room)
+static void ecn_path(char *path, size_t size, const char *ifname, enum mark_kind kind,
+		     uint32_t priority)
 {
-	/* The RoCE ECN reaction and notification points, per priority. */
-	static const char *const points[] = { "roce_np", "roce_rp" };
-	char path[256], back[16] = "", setting[GPUPATH_NAME_LEN];
+	snprintf(path, size, "/sys/class/net/%s/ecn/%s/enable/%u", ifname,
+		 kind == MARK_ECN_NP ? "roce_np" : "roce_rp", priority);
+}
+
+unsigned int ecn_apply(const char *ifname, uint32_t priority, struct ledger *l,
+		       struct gpupath_qos_applied *a, unsigned int room)
+{
+	/* The RoCE ECN notification and reaction points, per priority. */
+	static const enum mark_kind points[] = { MARK_ECN_NP, MARK_ECN_RP };
+	char path[256], back[16] = "";
 	unsigned int i, n = 0;
-	int r;
+	bool changed;
+	int r, before = 0;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/ecn", ifname);
 	if (access(path, F_OK)) {
@@ -352,11 +388,47 @@ unsigned int ecn_apply(const char *ifname, uint32_t priority, struct gpupath_qos
 		return n;
 	}
 	for (i = 0; i < 2 && n < room; i++) {
-		snprintf(path, sizeof(path), "/sys/class/net/%s/ecn/%s/enable/%u", ifname,
-			 points[i], priority);
-		snprintf(setting, sizeof(setting), "ecn-%s", points[i]);
-		r = knob(path, "1", back, sizeof(back));
-		report(&a[n++], ifname, setting, r, !r && !strcmp(back, "1"), r ? 0 : atoi(back));
+		ecn_path(path, sizeof(path), ifname, points[i], priority);
+		r = knob(path, "1", back, sizeof(back), &before, &changed);
+		if (!r && !strcmp(back, "1"))
+			ledger_want(l, ifname, points[i], priority, before, changed);
+		report(&a[n++], ifname, ledger_kind_name(points[i]), r, !r && !strcmp(back, "1"),
+		       r ? 0 : atoi(back));
 	}
 	return n;
+}
+
+int dcb_undo(const struct mark *m)
+{
+	struct dcb_app app = {
+		.selector = IEEE_8021QAZ_APP_SEL_DSCP,
+		.protocol = m->key >> 8,
+		.priority = m->key & 7,
+	};
+	char path[256], val[16], back[16];
+	struct nl_sock *sk;
+	struct ieee st;
+	bool changed;
+	int r, before;
+
+	if (m->kind == MARK_ECN_NP || m->kind == MARK_ECN_RP) {
+		ecn_path(path, sizeof(path), m->device, m->kind, m->key);
+		snprintf(val, sizeof(val), "%d", m->before);
+		return knob(path, val, back, sizeof(back), &before, &changed);
+	}
+	if (m->kind != MARK_APP_DSCP && m->kind != MARK_PFC)
+		return -EINVAL;
+	sk = nl_socket_alloc();
+	if (!sk)
+		return -ENOMEM;
+	r = nl_connect(sk, NETLINK_ROUTE) < 0 ? -EIO : ieee_get(sk, m->device, &st);
+	if (!r && m->kind == MARK_APP_DSCP && has_app(&st, &app))
+		r = ieee_cmd(sk, DCB_CMD_IEEE_DEL, m->device, DCB_ATTR_IEEE_APP, &app,
+			     sizeof(app));
+	if (!r && m->kind == MARK_PFC && st.has_pfc && st.pfc.pfc_en & 1u << (m->key & 7)) {
+		st.pfc.pfc_en &= ~(1u << (m->key & 7));
+		r = ieee_set(sk, m->device, DCB_ATTR_IEEE_PFC, &st.pfc, sizeof(st.pfc));
+	}
+	nl_socket_free(sk);
+	return r;
 }

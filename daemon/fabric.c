@@ -28,6 +28,7 @@
 
 #include "dcb.h"
 #include "fabric.h"
+#include "ledger.h"
 #include "internal.h"
 #include "log.h"
 
@@ -36,6 +37,7 @@
 #define DISCOVERY_KATO		30	/* keep-alive of persistent discovery controllers */
 #define DISCOVERY_DEPTH		3	/* referrals followed */
 #define TARGETS_MAX		GPUPATH_PORTAL_CONNS_MAX
+#define QOS_LEDGER		"/run/gpupath/qos-ledger"
 
 /* A subsystem to connect (from the portal itself, or its discovery log). */
 struct target {
@@ -81,6 +83,7 @@ struct fabric {
 	size_t nqos;
 	struct discovered *disc;
 	size_t ndisc;
+	struct ledger ledger;		/* what the QoS classes set, to take back */
 };
 
 /* A string into a fixed buffer, cut to fit. */
@@ -102,8 +105,15 @@ static uint64_t now_ms(void)
 
 int fabric_new(struct fabric **f)
 {
+	int r;
+
 	*f = calloc(1, sizeof(**f));
-	return *f ? 0 : -ENOMEM;
+	if (!*f)
+		return -ENOMEM;
+	r = ledger_load(&(*f)->ledger, QOS_LEDGER);
+	if (r < 0)
+		log_errno(r, "reading %s: what gpupathd set before is forgotten", QOS_LEDGER);
+	return 0;
 }
 
 void fabric_free(struct fabric *f)
@@ -113,6 +123,7 @@ void fabric_free(struct fabric *f)
 	free(f->conns);
 	free(f->qos);
 	free(f->disc);
+	ledger_free(&f->ledger);
 	free(f);
 }
 
@@ -1013,11 +1024,12 @@ static bool ibdev_of(const char *iface, char *ibdev, size_t size)
  * rdma_cm's default ToS for RoCE connections on @ibdev port 1 (the
  * rdma_cm configfs), set to @tos and read back into @a.
  */
-static void set_roce_tos(const char *ibdev, int tos, struct gpupath_qos_applied *a)
+static void set_roce_tos(const char *ibdev, int tos, struct ledger *l,
+			 struct gpupath_qos_applied *a)
 {
 	char dir[200], file[260], buf[16];
+	int fd, before = -1;
 	ssize_t n;
-	int fd;
 
 	cpy(a->device, sizeof(a->device), ibdev);
 	cpy(a->setting, sizeof(a->setting), "default_roce_tos");
@@ -1028,9 +1040,14 @@ static void set_roce_tos(const char *ibdev, int tos, struct gpupath_qos_applied 
 		return;
 	}
 	snprintf(file, sizeof(file), "%s/ports/1/default_roce_tos", dir);
-	snprintf(buf, sizeof(buf), "%d", tos);
 	fd = open(file, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || write(fd, buf, strlen(buf)) < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
+	if (fd >= 0 && (n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = 0;
+		before = atoi(buf);
+	}
+	snprintf(buf, sizeof(buf), "%d", tos);
+	if (fd < 0 || before < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
+	    (before != tos && write(fd, buf, strlen(buf)) < 0) || lseek(fd, 0, SEEK_SET) < 0 ||
 	    (n = read(fd, buf, sizeof(buf) - 1)) <= 0) {
 		a->result = GPUPATH_APPLIED_FAILED;
 		a->error = errno ? errno : EIO;
@@ -1043,6 +1060,59 @@ static void set_roce_tos(const char *ibdev, int tos, struct gpupath_qos_applied 
 	a->value = strtoul(buf, NULL, 10);
 	a->result = (int)a->value == tos ? GPUPATH_APPLIED_OK : GPUPATH_APPLIED_FAILED;
 	a->error = a->result == GPUPATH_APPLIED_OK ? 0 : EIO;
+	if (a->result == GPUPATH_APPLIED_OK)
+		ledger_want(l, ibdev, MARK_ROCE_TOS, 0, before, before != tos);
+}
+
+/* Put rdma_cm's default RoCE ToS of @ibdev port 1 back to @tos. */
+static int reset_roce_tos(const char *ibdev, int tos)
+{
+	char file[260], buf[16];
+	int fd, r = 0;
+
+	snprintf(file, sizeof(file), "/sys/kernel/config/rdma_cm/%s/ports/1/default_roce_tos",
+		 ibdev);
+	snprintf(buf, sizeof(buf), "%d", tos);
+	fd = open(file, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, buf, strlen(buf)) < 0)
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+/*
+ * What the classes set and no class wants now (a class changed or deleted,
+ * a portal that no longer names it): taken back, exactly that.
+ */
+static void converge_qos(struct fabric *f, size_t marks)
+{
+	struct mark *undo;
+	size_t n, i;
+	int r;
+
+	if (ledger_unwanted(&f->ledger, &undo, &n) < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct mark *m = &undo[i];
+
+		r = m->kind == MARK_ROCE_TOS ? reset_roce_tos(m->device, m->before) : dcb_undo(m);
+		if (r < 0 && r != -ENODEV && r != -ENOENT) {
+			log_errno(r, "QoS: taking back %s %s %u (tried again next pass)", m->device,
+				  ledger_kind_name(m->kind), m->key);
+			ledger_want(&f->ledger, m->device, m->kind, m->key, m->before, true);
+			f->ledger.m[f->ledger.n - 1].wanted = false;
+			continue;
+		}
+		log_info("QoS: %s %s %u taken back%s", m->device, ledger_kind_name(m->kind), m->key,
+			 r < 0 ? " (the device is gone)" : "");
+	}
+	free(undo);
+	if (!n && f->ledger.n == marks)
+		return;
+	r = ledger_save(&f->ledger, QOS_LEDGER);
+	if (r < 0)
+		log_errno(r, "writing %s", QOS_LEDGER);
 }
 
 static bool applied_equal(const struct gpupath_qos *q, const struct gpupath_qos_applied *a,
@@ -1156,14 +1226,16 @@ static void apply_qos(struct fabric *f, struct gpupath_ctl *ctl, struct gpupath_
 				continue;	/* one interface, several portals */
 			nc = classes_on(f, iface, portals, nportals, classes,
 					GPUPATH_QOS_APPLIED_MAX);
-			n += dcb_apply(iface, q, classes, nc, a + n, GPUPATH_QOS_APPLIED_MAX - n);
+			n += dcb_apply(iface, q, classes, nc, &f->ledger, a + n,
+				       GPUPATH_QOS_APPLIED_MAX - n);
 			if (!rdma)
 				continue;
-			n += ecn_apply(iface, q->priority, a + n, GPUPATH_QOS_APPLIED_MAX - n);
+			n += ecn_apply(iface, q->priority, &f->ledger, a + n,
+				       GPUPATH_QOS_APPLIED_MAX - n);
 			if (!ibdev_of(iface, ibdev, sizeof(ibdev)) || reported(a, n, ibdev) ||
 			    n == GPUPATH_QOS_APPLIED_MAX)
 				continue;
-			set_roce_tos(ibdev, q->dscp << 2, &a[n++]);
+			set_roce_tos(ibdev, q->dscp << 2, &f->ledger, &a[n++]);
 		}
 	}
 	if (!applied_equal(q, a, n)) {
@@ -1267,8 +1339,8 @@ static void prune(struct fabric *f, nvme_root_t r, const struct gpupath_portal *
 bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 {
 	struct gpupath_portal *portals;
-	bool pending = false;
-	size_t n, i;
+	bool pending = false, qos_read;
+	size_t n, i, marks;
 	nvme_root_t r;
 	int ret;
 
@@ -1281,7 +1353,8 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	f->qos = NULL;
 	f->nqos = 0;
 	ret = gpupath_ctl_qos_list(ctl, &f->qos, &f->nqos);
-	if (ret < 0)
+	qos_read = ret >= 0;
+	if (!qos_read)
 		log_errno(ret, "reading QoS classes");
 	r = nvme_scan(NULL);
 	if (!r) {
@@ -1299,8 +1372,13 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	disc_prune(f, r);
 	for (i = 0; i < n; i++)
 		report(f, ctl, &portals[i]);
+	/* A pass that could not read the classes takes nothing back. */
+	ledger_begin(&f->ledger);
+	marks = f->ledger.n;
 	for (i = 0; i < f->nqos; i++)
 		apply_qos(f, ctl, &f->qos[i], portals, n);
+	if (qos_read)
+		converge_qos(f, marks);
 	/* New controllers show up in a new scan. */
 	nvme_free_tree(r);
 	r = nvme_scan(NULL);

@@ -30,6 +30,7 @@ cleanup() {
 	volumes_del_all
 	nvme disconnect -n $NQN >/dev/null 2>&1
 	for d in /sys/kernel/config/rdma_cm/*; do [ -d "$d" ] && rmdir "$d"; done
+	rm -f /run/gpupath/qos-ledger
 	rails_teardown
 }
 trap cleanup EXIT
@@ -47,6 +48,11 @@ $IP route add 10.99.1.2 dev rail1 src 10.99.1.1 table 100 &&
 $IP rule add pref 100 iif lo lookup 100 &&
 $IP rule add pref 1000 lookup local &&
 $IP rule del pref 0 lookup local || fail "rail 1: policy routing"
+# An administrator's RoCE default ToS on rxe1p, there before gpupathd: it is
+# what gpupathd puts back once no class wants the device.
+TOS=/sys/kernel/config/rdma_cm/rxe1p/ports/1/default_roce_tos
+rm -f /run/gpupath/qos-ledger
+mkdir -p /sys/kernel/config/rdma_cm/rxe1p && echo 32 >$TOS || fail "rdma_cm configfs"
 
 t() { want=$1; shift; out=$("$@" 2>&1); rc=$?; echo "$* -> $out"
 	[ $rc != 0 ] || fail "expected a failure"
@@ -130,3 +136,19 @@ grep -q '^gpupath_qos_setting_info{.*result="applied"' /out/daemon-qos.prom ||
 	fail "no applied QoS setting in the metrics"
 grep -q '^gpupath_portal_connection_info{.*state="live"' /out/daemon-qos.prom ||
 	fail "no live portal connection in the metrics"
+
+# Convergence: the class changed, then no longer named by the RDMA rail's
+# portal: gpupathd follows the change, then takes back exactly what it set
+# (the administrator's ToS of 32 comes back), and its ledger is empty.
+grep -q "^default_roce_tos rxe1p 0 32$" /run/gpupath/qos-ledger ||
+	fail "ledger: $(cat /run/gpupath/qos-ledger 2>/dev/null)"
+$GP qos set gold dscp 10 >/dev/null || fail "qos set gold"
+wait_for 20 sh -c "[ \$(cat $TOS) = 40 ]" || fail "dscp 10: default_roce_tos $(cat $TOS)"
+grep -q "^default_roce_tos rxe1p 0 32$" /run/gpupath/qos-ledger ||
+	fail "the ledger lost what was there before: $(cat /run/gpupath/qos-ledger)"
+$GP portal del rail1 >/dev/null || fail "portal del rail1"
+wait_for 20 sh -c "[ \$(cat $TOS) = 32 ]" || fail "not taken back: default_roce_tos $(cat $TOS)"
+grep -q "QoS: rxe1p default_roce_tos 0 taken back" /tmp/gpupathd.log || fail "not logged"
+[ ! -s /run/gpupath/qos-ledger ] || fail "ledger left: $(cat /run/gpupath/qos-ledger)"
+note "class gold: dscp 26 -> 10 made rxe1p's default ToS 104 -> 40; the portal gone, 32 (the" \
+	"administrator's) is back and the ledger is empty"

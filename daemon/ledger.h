@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What gpupathd set on the host's devices for its QoS classes, and what was
+ * there before: so that a class changed or deleted (or a portal no longer
+ * naming it) takes back exactly what gpupathd set, and nothing it did not.
+ * Each pass says what it wants; what it no longer wants is handed back for
+ * undoing. The ledger survives restarts in a file under /run.
+ */
+#ifndef GPUPATHD_LEDGER_H
+#define GPUPATHD_LEDGER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum mark_kind {
+	MARK_APP_DSCP,		/* dcbnl APP entry: key = dscp << 8 | priority */
+	MARK_PFC,		/* PFC enabled for a priority: key = priority */
+	MARK_ECN_NP,		/* vendor ECN notification point: key = priority */
+	MARK_ECN_RP,		/* vendor ECN reaction point: key = priority */
+	MARK_ROCE_TOS,		/* rdma_cm's default RoCE ToS of port 1: key = 0 */
+	MARK_KINDS
+};
+
+/* One setting gpupathd made on a device. */
+struct mark {
+	char device[32];	/* network interface, or RDMA device */
+	enum mark_kind kind;
+	uint32_t key;
+	int32_t before;		/* the value before gpupathd's first write */
+	bool wanted;		/* by the current pass */
+};
+
+struct ledger {
+	struct mark *m;
+	size_t n;
+};
+
+/* Read @path (a missing file is an empty ledger; bad lines are skipped). */
+int ledger_load(struct ledger *l, const char *path);
+/* Write it to @path (atomically, by rename). */
+int ledger_save(const struct ledger *l, const char *path);
+void ledger_free(struct ledger *l);
+
+/* A pass begins: nothing is wanted yet. */
+void ledger_begin(struct ledger *l);
+
+/*
+ * The pass wants this setting on @device. @changed: gpupathd just wrote it,
+ * and @before is what the device had; otherwise it already was so. Only
+ * what gpupathd wrote is recorded; a setting found in place that the
+ * ledger does not hold was someone else's and stays theirs.
+ */
+int ledger_want(struct ledger *l, const char *device, enum mark_kind kind, uint32_t key,
+		int32_t before, bool changed);
+
+/*
+ * Take the marks the pass did not want out of @l, into *@out (@*n of them,
+ * the caller frees *@out): the settings to undo.
+ */
+int ledger_unwanted(struct ledger *l, struct mark **out, size_t *n);
+
+const char *ledger_kind_name(enum mark_kind kind);
+
+#endif /* GPUPATHD_LEDGER_H */

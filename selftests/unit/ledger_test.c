@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of gpupathd's QoS ledger: what the daemon set is taken back
+ * when no class wants it any more, exactly that, and nothing it found in
+ * place. (No virtual NIC here implements dcbnl: the diff is tested alone.)
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "../../daemon/ledger.h"
+
+#define APP(dscp, prio)	((dscp) << 8 | (prio))
+
+/* One pass: the settings @want says, then what is to be undone. */
+struct want {
+	const char *dev;
+	enum mark_kind kind;
+	uint32_t key;
+	int32_t before;
+	bool changed;
+};
+
+static size_t pass(struct ledger *l, const struct want *w, size_t n, struct mark **undo)
+{
+	size_t i, nundo;
+
+	ledger_begin(l);
+	for (i = 0; i < n; i++)
+		ledger_want(l, w[i].dev, w[i].kind, w[i].key, w[i].before, w[i].changed);
+	if (ledger_unwanted(l, undo, &nundo) < 0)
+		return (size_t)-1;
+	return nundo;
+}
+
+TEST(written_settings_are_recorded_and_kept_while_wanted)
+{
+	struct ledger l = { 0 };
+	struct want w[] = {
+		{ "eth1", MARK_APP_DSCP, APP(26, 3), 0, true },
+		{ "eth1", MARK_PFC, 3, 0, true },
+		{ "rxe1", MARK_ROCE_TOS, 0, 0, true },
+	};
+	struct mark *undo;
+
+	EXPECT_EQ(0, pass(&l, w, 3, &undo));
+	EXPECT_EQ(3, l.n);
+	/* Next pass: found as set (not written again), still ours. */
+	w[0].changed = w[1].changed = w[2].changed = false;
+	EXPECT_EQ(0, pass(&l, w, 3, &undo));
+	EXPECT_EQ(3, l.n);
+	ledger_free(&l);
+}
+
+TEST(a_changed_dscp_takes_back_the_old_app_entry_only)
+{
+	struct ledger l = { 0 };
+	struct want before[] = {
+		{ "eth1", MARK_APP_DSCP, APP(26, 3), 0, true },
+		{ "eth1", MARK_PFC, 3, 0, true },
+		{ "rxe1", MARK_ROCE_TOS, 0, 0, true },
+	};
+	struct want after[] = {
+		{ "eth1", MARK_APP_DSCP, APP(10, 3), 0, true },
+		{ "eth1", MARK_PFC, 3, 0, false },
+		{ "rxe1", MARK_ROCE_TOS, 0, 104, false },
+	};
+	struct mark *undo;
+
+	pass(&l, before, 3, &undo);
+	ASSERT_EQ(1, pass(&l, after, 3, &undo));
+	EXPECT_EQ(MARK_APP_DSCP, undo[0].kind);
+	EXPECT_EQ(APP(26, 3), undo[0].key);
+	EXPECT_STREQ("eth1", undo[0].device);
+	free(undo);
+	EXPECT_EQ(3, l.n);
+	/* The ToS keeps what was there before gpupathd's first write. */
+	EXPECT_EQ(0, l.m[2].before);
+	ledger_free(&l);
+}
+
+TEST(what_was_found_in_place_is_never_taken_back)
+{
+	struct ledger l = { 0 };
+	/* An administrator's APP entry and PFC bit, there before. */
+	struct want w[] = {
+		{ "eth1", MARK_APP_DSCP, APP(26, 3), 0, false },
+		{ "eth1", MARK_PFC, 3, 0, false },
+	};
+	struct mark *undo;
+
+	EXPECT_EQ(0, pass(&l, w, 2, &undo));
+	EXPECT_EQ(0, l.n);
+	/* The class deleted: nothing of theirs to undo. */
+	EXPECT_EQ(0, pass(&l, NULL, 0, &undo));
+	ledger_free(&l);
+}
+
+TEST(a_deleted_class_takes_back_everything_it_set)
+{
+	struct ledger l = { 0 };
+	struct want w[] = {
+		{ "eth1", MARK_APP_DSCP, APP(26, 3), 0, true },
+		{ "eth1", MARK_PFC, 3, 0, true },
+		{ "eth1", MARK_ECN_NP, 3, 0, true },
+		{ "eth1", MARK_ECN_RP, 3, 1, true },
+		{ "rxe1", MARK_ROCE_TOS, 0, 32, true },
+	};
+	struct mark *undo;
+	size_t i;
+
+	pass(&l, w, 5, &undo);
+	ASSERT_EQ(5, pass(&l, NULL, 0, &undo));
+	for (i = 0; i < 5; i++) {
+		EXPECT_EQ(w[i].kind, undo[i].kind);
+		EXPECT_EQ(w[i].before, undo[i].before);
+	}
+	free(undo);
+	EXPECT_EQ(0, l.n);
+	ledger_free(&l);
+}
+
+TEST(a_pfc_bit_two_classes_share_stays_while_one_wants_it)
+{
+	struct ledger l = { 0 };
+	struct want both[] = {
+		{ "eth1", MARK_APP_DSCP, APP(26, 3), 0, true },
+		{ "eth1", MARK_PFC, 3, 0, true },
+		{ "eth1", MARK_APP_DSCP, APP(28, 3), 0, true },
+		{ "eth1", MARK_PFC, 3, 0, false },
+	};
+	struct mark *undo;
+
+	pass(&l, both, 4, &undo);
+	EXPECT_EQ(3, l.n);
+	/* The first class deleted: its APP entry goes, the PFC bit stays. */
+	ASSERT_EQ(1, pass(&l, both + 2, 2, &undo));
+	EXPECT_EQ(APP(26, 3), undo[0].key);
+	free(undo);
+	EXPECT_EQ(2, l.n);
+	ledger_free(&l);
+}
+
+TEST(the_ledger_survives_a_restart_and_skips_bad_lines)
+{
+	char path[] = "/tmp/ledger-test-XXXXXX";
+	struct ledger l = { 0 }, back = { 0 };
+	struct want w[] = {
+		{ "eth1", MARK_APP_DSCP, APP(26, 3), 0, true },
+		{ "rxe1", MARK_ROCE_TOS, 0, -1, true },
+	};
+	struct mark *undo;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	ASSERT_NE(-1, fd);
+	close(fd);
+	pass(&l, w, 2, &undo);
+	ASSERT_EQ(0, ledger_save(&l, path));
+	f = fopen(path, "a");
+	ASSERT_TRUE(f != NULL);
+	fputs("pfc eth1 3\n", f);			/* a field short */
+	fputs("nonsense eth1 3 0\n", f);		/* no such kind */
+	fputs("pfc eth1 -3 0\n", f);			/* a negative key */
+	fputs("dcb-app-dscp eth1 6659 0\n", f);	/* a duplicate: first wins */
+	fclose(f);
+	ASSERT_EQ(0, ledger_load(&back, path));
+	unlink(path);
+	ASSERT_EQ(2, back.n);
+	EXPECT_STREQ("eth1", back.m[0].device);
+	EXPECT_EQ(APP(26, 3), back.m[0].key);
+	EXPECT_EQ(MARK_ROCE_TOS, back.m[1].kind);
+	EXPECT_EQ(-1, back.m[1].before);
+	/* A missing file: an empty ledger. */
+	ledger_free(&back);
+	EXPECT_EQ(0, ledger_load(&back, path));
+	EXPECT_EQ(0, back.n);
+	ledger_free(&l);
+}
+
+TEST_HARNESS_MAIN
