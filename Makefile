@@ -42,6 +42,8 @@ daemon/%.o: override CFLAGS += $(shell pkg-config --cflags libnvme 2>/dev/null)
 NVME_LIBS = $(shell pkg-config --libs libnvme 2>/dev/null || echo -lnvme)
 # libudev (uevents) and libsystemd (sd_notify) for gpupathd.
 SYSTEMD_LIBS = $(shell pkg-config --libs libudev libsystemd 2>/dev/null || echo -ludev -lsystemd)
+# zlib (zlib1g-dev): the CRC-32 of DH-HMAC-CHAP secrets, for gpupathd.
+Z_LIBS = $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 # libpci (libpci-dev) for the names of PCI devices, from pci.ids.
 PCI_LIBS = $(shell pkg-config --libs libpci 2>/dev/null || echo -lpci)
 # json-c (libjson-c-dev, which libnvme pulls in) for the cuFile configuration.
@@ -84,7 +86,8 @@ ALL_OBJS := $(LIB_OBJS) $(PRIV_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) to
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
 	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv \
 	selftests/build/gp-faults selftests/build/gp-cufile selftests/build/gp-nvdouble
-UNIT_BINS := selftests/build/json_test selftests/build/model_test selftests/build/ledger_test
+UNIT_BINS := selftests/build/json_test selftests/build/model_test selftests/build/ledger_test \
+	selftests/build/secret_test selftests/build/ana_test
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
@@ -174,7 +177,7 @@ tools/gpupath-bench/gpupath-bench: $(BENCH_OBJS) tools/lib/libgpupath.a
 
 daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpupath.a
 	$(quiet) LD $@
-	$(Q)$(CC) -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS)
+	$(Q)$(CC) -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS) $(Z_LIBS)
 
 test-bins: $(TEST_BINS)
 
@@ -216,6 +219,19 @@ selftests/build/ledger_test: selftests/unit/ledger_test.c daemon/ledger.o daemon
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $^
+
+selftests/build/secret_test: selftests/unit/secret_test.c daemon/secret.o
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(Z_LIBS)
+
+# (ana.o's libnvme and log calls are not reached by what the test calls.)
+selftests/build/ana_test: selftests/unit/ana_test.c daemon/ana.o daemon/log.o \
+		tools/lib/libgpupath.a
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) $(shell pkg-config --cflags libnvme 2>/dev/null) -o $@ $^ \
+		$(NVME_LIBS) $(NL_LIBS)
 
 selftests/build/model_test: selftests/unit/model_test.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)

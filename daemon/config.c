@@ -160,10 +160,24 @@ static bool same_target(const struct gpupath_portal *have, const struct gpupath_
 	return target_equal(have, c) && (c->nrails || !have->nrails);
 }
 
+/* An authentication setting the file does not state is the default, "". */
+static const char *auth_str(const char *s)
+{
+	return s ? s : "";
+}
+
+static bool auth_equal(const struct gpupath_portal *have, const struct gpupath_portal_conf *c)
+{
+	return !strcmp(have->host_nqn, auth_str(c->host_nqn)) &&
+	       !strcmp(have->host_id, auth_str(c->host_id)) &&
+	       !strcmp(have->secret_file, auth_str(c->secret_file)) &&
+	       !strcmp(have->ctrl_secret_file, auth_str(c->ctrl_secret_file));
+}
+
 static bool settings_equal(const struct gpupath_portal *have,
 			   const struct gpupath_portal_conf *c)
 {
-	return !strcmp(have->qos, c->qos) &&
+	return auth_equal(have, c) && !strcmp(have->qos, c->qos) &&
 	       have->ctrl_loss_tmo == c->ctrl_loss_tmo &&
 	       have->fast_io_fail_tmo == c->fast_io_fail_tmo &&
 	       have->reconnect_delay == c->reconnect_delay &&
@@ -185,6 +199,11 @@ static void portal_conf_of(const struct gpupath_portal *have, struct gpupath_por
 	c->fast_io_fail_tmo = have->fast_io_fail_tmo;
 	c->reconnect_delay = have->reconnect_delay;
 	c->nr_io_queues = have->nr_io_queues;
+	/* (only what is set: a module without authentication takes no "") */
+	c->host_nqn = have->host_nqn[0] ? have->host_nqn : NULL;
+	c->host_id = have->host_id[0] ? have->host_id : NULL;
+	c->secret_file = have->secret_file[0] ? have->secret_file : NULL;
+	c->ctrl_secret_file = have->ctrl_secret_file[0] ? have->ctrl_secret_file : NULL;
 	c->nrails = have->nrails;
 	memcpy(c->rail, have->rail, sizeof(c->rail));
 }
@@ -194,12 +213,30 @@ static int portal_set(struct gpupath_ctl *ctl, const char *name,
 		      const struct gpupath_portal_conf *c)
 {
 	struct gpupath_portal_conf set = *c;
+	struct gpupath_portal *have = malloc(sizeof(*have));
+	int r;
 
 	set.name = NULL;
 	set.transport = 0;
 	set.traddr = NULL;
 	set.subsysnqn = NULL;
 	set.set &= ~GPUPATH_PORTAL_SET_TRSVCID;
+	/*
+	 * What the portal has now and @c does not state is cleared ("" is
+	 * sent only then: a module without authentication takes none).
+	 */
+	if (!have)
+		return -ENOMEM;
+	r = gpupath_ctl_portal_get(ctl, 0, name, have);
+	if (!r && have->host_nqn[0] && !set.host_nqn)
+		set.host_nqn = "";
+	if (!r && have->host_id[0] && !set.host_id)
+		set.host_id = "";
+	if (!r && have->secret_file[0] && !set.secret_file)
+		set.secret_file = "";
+	if (!r && have->ctrl_secret_file[0] && !set.ctrl_secret_file)
+		set.ctrl_secret_file = "";
+	free(have);
 	return gpupath_ctl_portal_set(ctl, 0, name, &set);
 }
 

@@ -28,6 +28,7 @@
 
 #include "dcb.h"
 #include "fabric.h"
+#include "secret.h"
 #include "ledger.h"
 #include "internal.h"
 #include "log.h"
@@ -56,6 +57,7 @@ struct conn {
 	int tos;			/* the tos it was connected with, -1: not known */
 	bool seen;			/* still wanted in this pass */
 	uint64_t next_ms;		/* next attempt, monotonic */
+	int auth_said;			/* last secret update problem logged */
 };
 
 /*
@@ -240,17 +242,42 @@ static bool on_rail(nvme_ctrl_t c, const struct gpupath_portal_rail *rail)
 	return false;
 }
 
+/*
+ * The host @p's connections present: the portal's own NQN and ID (an ID
+ * named by an NQN of the nvmexpress uuid form when it gives none), or the
+ * system's (/etc/nvme/hostnqn, hostid).
+ */
+static nvme_host_t host_of(nvme_root_t r, const struct gpupath_portal *p)
+{
+	const char *id = p->host_id[0] ? p->host_id : NULL, *u;
+
+	if (!p->host_nqn[0] && !id)
+		return nvme_default_host(r);
+	if (!p->host_nqn[0]) {
+		nvme_host_t h = nvme_default_host(r);
+
+		return h ? nvme_lookup_host(r, nvme_host_get_hostnqn(h), id) : NULL;
+	}
+	u = strstr(p->host_nqn, ":uuid:");
+	if (!id && u)
+		id = u + 6;
+	return nvme_lookup_host(r, p->host_nqn, id);
+}
+
 /* The controller of @p's @rail to @t in the scan, if there is one. */
 static nvme_ctrl_t find_ctrl(nvme_root_t r, const struct gpupath_portal *p,
 			     const struct gpupath_portal_rail *rail, const struct target *t)
 {
+	nvme_host_t want = host_of(r, p), h;
 	char svc[8];
 	nvme_subsystem_t s;
-	nvme_host_t h;
 	nvme_ctrl_t c;
 
 	snprintf(svc, sizeof(svc), "%u", t->trsvcid);
 	nvme_for_each_host(r, h) {
+		/* another host NQN is another host's association */
+		if (want && !same(nvme_host_get_hostnqn(h), nvme_host_get_hostnqn(want)))
+			continue;
 		nvme_for_each_subsystem(h, s) {
 			nvme_subsystem_for_each_ctrl(s, c) {
 				if (same(nvme_ctrl_get_transport(c), transport_of(p)) &&
@@ -326,13 +353,49 @@ static void fabrics_config(const struct gpupath_portal *p, const struct host_end
 		cfg->nr_io_queues = p->nr_io_queues;
 }
 
+/*
+ * Read portal @p's DH-HMAC-CHAP secrets (@ctrl_key: the controller's too,
+ * when it has one) into @c. Returns 0, or a negative errno after saying
+ * what is wrong with which file. libnvme prefers a secret of the host
+ * object (which its scan takes from any live controller of the same host
+ * NQN) to the controller's: it is cleared, so that the portal's own is
+ * used, or none.
+ */
+static int set_secrets(nvme_host_t h, nvme_ctrl_t c, const struct gpupath_portal *p,
+		       bool ctrl_key)
+{
+	const char *files[2] = { p->secret_file, ctrl_key ? p->ctrl_secret_file : "" };
+	char key[SECRET_LEN], why[160];
+	unsigned int i;
+	int err;
+
+	nvme_host_set_dhchap_key(h, NULL);
+	for (i = 0; i < 2; i++) {
+		if (!files[i][0])
+			continue;
+		err = secret_read(files[i], key, why, sizeof(why));
+		if (err) {
+			log_warn("portal %s: %s secret %s: %s", p->name, i ? "controller" : "host",
+				 files[i], why);
+			return err;
+		}
+		if (i)
+			nvme_ctrl_set_dhchap_key(c, key);
+		else
+			nvme_ctrl_set_dhchap_host_key(c, key);
+		secret_wipe(key);
+	}
+	return 0;
+}
+
 /* Connect @p's @rail to @t; the new controller, or NULL with errno set. */
 static nvme_ctrl_t connect_ctrl(nvme_root_t r, const struct gpupath_portal *p,
 				const struct gpupath_portal_rail *rail, const struct target *t,
 				int tos)
 {
+	bool disc = !strcmp(t->nqn, NVME_DISC_SUBSYS_NAME);
 	struct nvme_fabrics_config cfg;
-	nvme_host_t h = nvme_default_host(r);
+	nvme_host_t h = host_of(r, p);
 	struct host_end he;
 	char svc[8];
 	nvme_ctrl_t c;
@@ -354,13 +417,28 @@ static nvme_ctrl_t connect_ctrl(nvme_root_t r, const struct gpupath_portal *p,
 	if (!c)
 		return NULL;
 	fabrics_config(p, &he, tos, &cfg);
-	if (!strcmp(t->nqn, NVME_DISC_SUBSYS_NAME)) {
+	if (disc) {
 		/* Kept: its keep-alive tells the host when the target goes. */
 		cfg.keep_alive_tmo = DISCOVERY_KATO;
 		nvme_ctrl_set_persistent(c, true);
 	}
+	/* A discovery controller authenticates the host only. */
+	err = set_secrets(h, c, p, !disc);
+	if (err) {
+		nvme_free_ctrl(c);
+		errno = -err;
+		return NULL;
+	}
 	if (nvmf_add_ctrl(h, c, &cfg) < 0) {
 		err = os_errno(errno);
+		/* The kernel refused the authentication, or the target did. */
+		if (p->secret_file[0] && (err == ECONNREFUSED || err == ECOMM || err == EKEYREJECTED ||
+					  err == EACCES || err == EPERM || err == EIO)) {
+			log_warn("portal %s: %s at %s:%s refused host %s: authentication failed "
+				 "(check its DH-HMAC-CHAP secrets and the target's)", p->name, t->nqn,
+				 t->traddr, svc, nvme_host_get_hostnqn(h));
+			err = EKEYREJECTED;
+		}
 		nvme_free_ctrl(c);
 		errno = err;
 		return NULL;
@@ -657,6 +735,50 @@ static void connected(struct conn *c, nvme_ctrl_t ctrl, uint32_t state)
 	c->rep.retry_ms = 0;
 }
 
+/*
+ * A live controller of @p takes the secrets its files hold now: one that
+ * changed is written to the controller, and the kernel authenticates the
+ * controller again with it (a rotation, with I/O going on).
+ */
+static void rotate_secrets(struct conn *cn, nvme_ctrl_t ctrl, const struct gpupath_portal *p,
+			   bool disc)
+{
+	static const char *const attr[2] = { "dhchap_secret", "dhchap_ctrl_secret" };
+	const char *files[2] = { p->secret_file, disc ? "" : p->ctrl_secret_file };
+	const char *dir = nvme_ctrl_get_sysfs_dir(ctrl);
+	char key[SECRET_LEN], why[160];
+	unsigned int i;
+	int r;
+
+	for (i = 0; dir && i < 2; i++) {
+		if (!files[i][0])
+			continue;
+		r = secret_read(files[i], key, why, sizeof(why));
+		if (r) {
+			if (cn->auth_said != r)
+				log_warn("portal %s: %s keeps its %s secret: %s: %s", p->name,
+					 nvme_ctrl_get_name(ctrl), i ? "controller" : "host",
+					 files[i], why);
+			cn->auth_said = r;
+			return;
+		}
+		r = secret_sysfs_update(dir, attr[i], key);
+		secret_wipe(key);
+		if (r == 1)
+			log_info("portal %s: %s authenticates again with the %s secret of %s",
+				 p->name, nvme_ctrl_get_name(ctrl), i ? "controller" : "host",
+				 files[i]);
+		else if (r < 0 && cn->auth_said != r)
+			log_warn("portal %s: %s takes no new %s secret (%s)%s", p->name,
+				 nvme_ctrl_get_name(ctrl), i ? "controller" : "host", strerror(-r),
+				 r == -EINVAL ? ": connected without one, it gets it when it is "
+				 "connected anew" : "");
+		cn->auth_said = r < 0 ? r : 0;
+		if (r < 0)
+			return;
+	}
+}
+
 /* Bring one wanted connection about, or note when to try again. */
 static void conn_pass(struct conn *c, nvme_root_t r, const struct gpupath_portal *p,
 		      const struct gpupath_portal_rail *rail, const struct target *t, int tos,
@@ -675,6 +797,8 @@ static void conn_pass(struct conn *c, nvme_root_t r, const struct gpupath_portal
 					 t->nqn, c->ours ? "is" : "adopted,",
 					 nvme_ctrl_get_name(ctrl));
 			connected(c, ctrl, c->ours ? GPUPATH_CONN_LIVE : GPUPATH_CONN_ADOPTED);
+			if (p->secret_file[0])
+				rotate_secrets(c, ctrl, p, !strcmp(t->nqn, NVME_DISC_SUBSYS_NAME));
 		} else {
 			/* The host reconnects it (ctrl_loss_tmo): leave it be. */
 			if (c->rep.state != GPUPATH_CONN_RECONNECTING)
@@ -682,6 +806,9 @@ static void conn_pass(struct conn *c, nvme_root_t r, const struct gpupath_portal
 					 p->name, rail->id, nvme_ctrl_get_name(ctrl),
 					 state ? state : "unknown");
 			connected(c, ctrl, GPUPATH_CONN_RECONNECTING);
+			/* Its reconnects take the secret the file holds now. */
+			if (p->secret_file[0])
+				rotate_secrets(c, ctrl, p, !strcmp(t->nqn, NVME_DISC_SUBSYS_NAME));
 		}
 		return;
 	}

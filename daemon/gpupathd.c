@@ -33,6 +33,7 @@
 #include "private.h"
 
 #include "config.h"
+#include "ana.h"
 #include "fabric.h"
 #include "log.h"
 #include "metrics.h"
@@ -55,6 +56,9 @@ struct daemon {
 	int sigfd;
 	int timerfd;
 	int soonfd;		/* one-shot: the next reconcile pass */
+	int anafd;		/* one-shot: the next ANA poll */
+	struct ana *ana;	/* the controllers' ANA log pages */
+	bool ana_ok;		/* the module takes ANA states */
 	int wdogfd;		/* systemd's watchdog pings, -1: none asked for */
 	int metricsfd;		/* the metrics endpoint, -1: none */
 	unsigned int metrics_port;	/* 0: no endpoint */
@@ -117,6 +121,9 @@ static void dump(struct daemon *d)
 			  msg ? " (" : "", msg ? msg : "", msg ? ")" : "");
 	} else {
 		log_module_info(&info);
+		/* A module before ANA takes no ANA state: none is read for it. */
+		d->ana_ok = (info.has & GPUPATH_INFO_HAS_FEATURES) &&
+			    (info.features & GPUPATH_FEATURE_PATH_ANA);
 	}
 	gpupath_ctl_close(ctl);
 }
@@ -232,6 +239,18 @@ static void soon(struct daemon *d, unsigned int ms)
 		log_errno(-errno, "cannot arm the reconcile timer");
 }
 
+/* The paths' ANA states; polled again while a controller reports ANA. */
+static void ana_pass(struct daemon *d, struct gpupath_ctl *ctl)
+{
+	struct itimerspec its = {
+		.it_value.tv_sec = ANA_POLL_MS / 1000,
+		.it_value.tv_nsec = (long)(ANA_POLL_MS % 1000) * 1000000,
+	};
+
+	if (d->ana_ok && ana_poll(d->ana, ctl) && timerfd_settime(d->anafd, 0, &its, NULL) < 0)
+		log_errno(-errno, "cannot arm the ANA timer");
+}
+
 /* Bring the kernel's objects and the fabric in line with the portals. */
 static void reconcile(struct daemon *d)
 {
@@ -241,8 +260,10 @@ static void reconcile(struct daemon *d)
 		return;
 	if (fabric_reconcile(d->fabric, ctl))
 		soon(d, RETRY_MS);
+	ana_pass(d, ctl);
 	gpupath_ctl_close(ctl);
 }
+
 
 static void resync(struct daemon *d)
 {
@@ -645,40 +666,54 @@ static int on_timer(struct loop *l, int fd, uint32_t events, void *userdata)
 	r = timer_drained(fd);
 	if (r)
 		return r < 0 ? r : 0;
-	if (!d->loaded)
+	if (!d->loaded) {
 		log_debug("waiting for gpupath module");
-	else
+	} else if (fd == d->anafd) {
+		struct gpupath_ctl *ctl = ctl_open(d);
+
+		if (ctl) {
+			ana_pass(d, ctl);
+			gpupath_ctl_close(ctl);
+		}
+	} else {
 		reconcile(d);
+	}
+	return 0;
+}
+
+/* A timerfd into *@fd, watched by the loop (on_timer()). */
+static int add_timer(struct daemon *d, int *fd)
+{
+	int r;
+
+	*fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (*fd < 0)
+		return log_errno(-errno, "cannot create timerfd");
+	r = loop_add(d->loop, *fd, EPOLLIN, on_timer, d);
+	if (r < 0)
+		return log_errno(r, "cannot watch timerfd");
 	return 0;
 }
 
 static int setup_timer(struct daemon *d)
 {
-	int r;
+	int r = add_timer(d, &d->timerfd);
 
-	d->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (d->timerfd < 0)
-		return log_errno(-errno, "cannot create timerfd");
-	arm_timer(d);
-	r = loop_add(d->loop, d->timerfd, EPOLLIN, on_timer, d);
-	if (r < 0)
-		return log_errno(r, "cannot watch timerfd");
-	return 0;
+	if (!r)
+		arm_timer(d);
+	return r;
 }
 
 /* ---- main ------------------------------------------------------------- */
 
+/* The one-shot timers: the next reconcile pass, the next ANA poll. */
 static int setup_soon(struct daemon *d)
 {
-	int r;
+	int r = add_timer(d, &d->soonfd);
 
-	d->soonfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (d->soonfd < 0)
-		return log_errno(-errno, "cannot create timerfd");
-	r = loop_add(d->loop, d->soonfd, EPOLLIN, on_timer, d);
-	if (r < 0)
-		return log_errno(r, "cannot watch timerfd");
-	return 0;
+	if (!r)
+		r = add_timer(d, &d->anafd);
+	return r ? r : ana_new(&d->ana);
 }
 
 static void teardown(struct daemon *d)
@@ -693,6 +728,9 @@ static void teardown(struct daemon *d)
 		close(d->wdogfd);
 	if (d->soonfd >= 0)
 		close(d->soonfd);
+	if (d->anafd >= 0)
+		close(d->anafd);
+	ana_free(d->ana);
 	if (d->timerfd >= 0)
 		close(d->timerfd);
 	if (d->sigfd >= 0)
@@ -710,7 +748,7 @@ static int run(struct daemon *opts)
 	struct gpupath_conf *none;
 	int r;
 
-	d.sigfd = d.timerfd = d.soonfd = d.metricsfd = d.wdogfd = -1;
+	d.sigfd = d.timerfd = d.soonfd = d.anafd = d.metricsfd = d.wdogfd = -1;
 	log_info("gpupathd %s starting", gpupath_tools_version());
 	r = load_config(&d, &none);
 	if (r < 0)

@@ -45,7 +45,8 @@ const char *gpupath_feature_p2pdma_str(enum gpupath_p2pdma_status status)
  */
 u64 gpupath_feature_mask(void)
 {
-	u64 mask = GPUPATH_FEATURE_FILE_IO;
+	u64 mask = GPUPATH_FEATURE_FILE_IO | GPUPATH_FEATURE_PATH_ANA |
+		   GPUPATH_FEATURE_PORTAL_AUTH;
 
 	if (IS_ENABLED(CONFIG_PCI_P2PDMA))
 		mask |= GPUPATH_FEATURE_P2PDMA_BUILT;

@@ -83,11 +83,19 @@ static u64 now_ns(void)
 	return ktime_get_ns();
 }
 
+/* The ANA states whose paths take I/O: optimized (or not known) and non-optimized. */
+static bool ana_takes_io(u32 ana)
+{
+	return ana == GPUPATH_ANA_UNKNOWN || ana == GPUPATH_ANA_OPTIMIZED ||
+	       ana == GPUPATH_ANA_NON_OPTIMIZED;
+}
+
 static bool usable(struct gpupath_path *path)
 {
 	return READ_ONCE(path->state) == GPUPATH_PATH_UP &&
 	       READ_ONCE(path->health) == GPUPATH_HEALTH_LIVE &&
-	       READ_ONCE(path->link) != GPUPATH_LINK_DOWN;
+	       READ_ONCE(path->link) != GPUPATH_LINK_DOWN &&
+	       ana_takes_io(READ_ONCE(path->ana));
 }
 
 /*
@@ -101,6 +109,7 @@ struct pick {
 	u32 exclude;
 	bool nowait;
 	bool blocked;
+	bool non_optimized;	/* ANA non-optimized paths too */
 };
 
 /* How far @prov's memory is from the path's DMA engine; -1: unreachable. */
@@ -127,6 +136,8 @@ static bool eligible(struct gpupath_path *path, struct pick *pk)
 	int d;
 
 	if (!usable(path) || path->id == pk->exclude)
+		return false;
+	if (!pk->non_optimized && READ_ONCE(path->ana) == GPUPATH_ANA_NON_OPTIMIZED)
 		return false;
 	if (!pk->prov)
 		return true;
@@ -259,14 +270,67 @@ static struct gpupath_path *pick_affinity(struct gpupath_volume *vol, struct pic
 	return path;
 }
 
-/* Under vol->srcu. */
-static struct gpupath_path *pick_path(struct gpupath_volume *vol, struct pick *pk)
+static struct gpupath_path *pick_policy(struct gpupath_volume *vol, struct pick *pk)
 {
 	u32 policy = READ_ONCE(vol->policy);
 
 	if (policy == GPUPATH_POLICY_GPU_AFFINITY)
 		return pick_affinity(vol, pk);
 	return pick_by(vol, pk, policy);
+}
+
+/*
+ * Under vol->srcu. ANA optimized paths (and those whose state is not
+ * known) first; the policy picks among non-optimized ones only when none
+ * of those is eligible.
+ */
+static struct gpupath_path *pick_path(struct gpupath_volume *vol, struct pick *pk)
+{
+	struct gpupath_path *path;
+	int dist = pk->dist;
+
+	path = pick_policy(vol, pk);
+	if (path || pk->non_optimized)
+		return path;
+	pk->non_optimized = true;
+	pk->dist = dist;
+	return pick_policy(vol, pk);
+}
+
+/**
+ * gpupath_multipath_set_ana() - a path's ANA state, as its controller reports it
+ * @path: the path
+ * @ana: enum gpupath_ana_state
+ *
+ * Takes effect for the next bio; the caller kicks queued I/O.
+ */
+void gpupath_multipath_set_ana(struct gpupath_path *path, u32 ana)
+{
+	WRITE_ONCE(path->ana, ana);
+}
+
+/*
+ * How long I/O with no usable path waits (ms): the volume's queue timeout,
+ * or, while a path is in ANA change, that path's ANA transition time when
+ * it is longer. I/O is not failed while the array moves a group.
+ */
+static u32 queue_limit(struct gpupath_volume *vol)
+{
+	u32 tmo = READ_ONCE(vol->queue_timeout), tt;
+	struct gpupath_path *path;
+	int idx;
+
+	if (tmo == GPUPATH_QUEUE_FOREVER)
+		return tmo;
+	idx = srcu_read_lock(&vol->srcu);
+	for_each_path(path, &vol->paths, &vol->srcu) {
+		if (READ_ONCE(path->ana) != GPUPATH_ANA_CHANGE)
+			continue;
+		tt = READ_ONCE(path->ana_tt) * MSEC_PER_SEC;
+		tmo = max(tmo, tt);
+	}
+	srcu_read_unlock(&vol->srcu, idx);
+	return tmo;
 }
 
 /*
@@ -433,7 +497,10 @@ static void park(struct gpupath_volume *vol, struct bio_list *list, struct gpupa
 
 static unsigned long probe_delay(struct gpupath_volume *vol)
 {
-	return msecs_to_jiffies(min_t(u32, GPUPATH_PROBE_MS, READ_ONCE(vol->queue_timeout)));
+	u32 ms = min_t(u32, GPUPATH_PROBE_MS, queue_limit(vol));
+
+	/* Nothing may wait (queue timeout 0): only failed paths are probed. */
+	return msecs_to_jiffies(ms ?: GPUPATH_PROBE_MS);
 }
 
 /*
@@ -596,7 +663,7 @@ static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 			orig_end(vol, vio, BLK_STS_NOTSUPP);
 		} else if (pk.nowait) {
 			orig_end(vol, vio, BLK_STS_AGAIN);
-		} else if (!READ_ONCE(vol->queue_timeout)) {
+		} else if (!queue_limit(vol)) {
 			orig_end(vol, vio, vio->status ?: BLK_STS_IOERR);
 		} else {
 			queue_bio(vol, vio);
@@ -876,7 +943,7 @@ static void probe_work(struct work_struct *work)
 	any = !bio_list_empty(&vol->queued);
 	spin_unlock_irq(&vol->qlock);
 	since = atomic64_read(&vol->nopath_since);
-	tmo = READ_ONCE(vol->queue_timeout);
+	tmo = queue_limit(vol);
 	if (any && gpupath_volume_usable(vol)) {
 		gpupath_multipath_kick(vol);
 	} else if (any && since && tmo != GPUPATH_QUEUE_FOREVER &&

@@ -54,21 +54,27 @@ const struct nla_policy gpupath_path_get_request_nl_policy[GPUPATH_A_PATH_VOLUME
 	[GPUPATH_A_PATH_VOLUME] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
-const struct nla_policy gpupath_path_new_request_nl_policy[GPUPATH_A_PATH_LINK + 1] = {
+const struct nla_policy gpupath_path_new_request_nl_policy[GPUPATH_A_PATH_ANA_GROUP + 1] = {
 	[GPUPATH_A_PATH_VOLUME] = NLA_POLICY_MIN(NLA_U32, 1),
 	[GPUPATH_A_PATH_DEVICE] = { .type = NLA_NUL_STRING, .len = 4095, },
 	[GPUPATH_A_PATH_STATE] = NLA_POLICY_MAX(NLA_U32, 2),
 	[GPUPATH_A_PATH_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, GPUPATH_WEIGHT_MAX),
 	[GPUPATH_A_PATH_RAIL] = { .type = NLA_U32, },
 	[GPUPATH_A_PATH_LINK] = NLA_POLICY_MAX(NLA_U32, 2),
+	[GPUPATH_A_PATH_ANA_STATE] = NLA_POLICY_MAX(NLA_U32, 5),
+	[GPUPATH_A_PATH_ANA_TT] = NLA_POLICY_MAX(NLA_U32, 3600),
+	[GPUPATH_A_PATH_ANA_GROUP] = { .type = NLA_U32, },
 };
 
-const struct nla_policy gpupath_path_set_request_nl_policy[GPUPATH_A_PATH_LINK + 1] = {
+const struct nla_policy gpupath_path_set_request_nl_policy[GPUPATH_A_PATH_ANA_GROUP + 1] = {
 	[GPUPATH_A_PATH_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[GPUPATH_A_PATH_STATE] = NLA_POLICY_MAX(NLA_U32, 2),
 	[GPUPATH_A_PATH_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, GPUPATH_WEIGHT_MAX),
 	[GPUPATH_A_PATH_RAIL] = { .type = NLA_U32, },
 	[GPUPATH_A_PATH_LINK] = NLA_POLICY_MAX(NLA_U32, 2),
+	[GPUPATH_A_PATH_ANA_STATE] = NLA_POLICY_MAX(NLA_U32, 5),
+	[GPUPATH_A_PATH_ANA_TT] = NLA_POLICY_MAX(NLA_U32, 3600),
+	[GPUPATH_A_PATH_ANA_GROUP] = { .type = NLA_U32, },
 };
 
 const struct nla_policy gpupath_portal_del_request_nl_policy[GPUPATH_A_PORTAL_NAME + 1] = {
@@ -81,7 +87,7 @@ const struct nla_policy gpupath_portal_get_request_nl_policy[GPUPATH_A_PORTAL_NA
 	[GPUPATH_A_PORTAL_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 };
 
-const struct nla_policy gpupath_portal_new_request_nl_policy[GPUPATH_A_PORTAL_NR_IO_QUEUES + 1] = {
+const struct nla_policy gpupath_portal_new_request_nl_policy[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE + 1] = {
 	[GPUPATH_A_PORTAL_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[GPUPATH_A_PORTAL_TRANSPORT] = NLA_POLICY_RANGE(NLA_U32, 1, 2),
 	[GPUPATH_A_PORTAL_TRADDR] = { .type = NLA_NUL_STRING, .len = 47, },
@@ -93,9 +99,13 @@ const struct nla_policy gpupath_portal_new_request_nl_policy[GPUPATH_A_PORTAL_NR
 	[GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO] = { .type = NLA_U32, },
 	[GPUPATH_A_PORTAL_RECONNECT_DELAY] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
 	[GPUPATH_A_PORTAL_NR_IO_QUEUES] = NLA_POLICY_MAX(NLA_U32, 1024),
+	[GPUPATH_A_PORTAL_HOST_NQN] = { .type = NLA_NUL_STRING, .len = 223, },
+	[GPUPATH_A_PORTAL_HOST_ID] = { .type = NLA_NUL_STRING, .len = 36, },
+	[GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE] = { .type = NLA_NUL_STRING, .len = 255, },
+	[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE] = { .type = NLA_NUL_STRING, .len = 255, },
 };
 
-const struct nla_policy gpupath_portal_set_request_nl_policy[GPUPATH_A_PORTAL_CONN_CLEAR + 1] = {
+const struct nla_policy gpupath_portal_set_request_nl_policy[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE + 1] = {
 	[GPUPATH_A_PORTAL_ID] = { .type = NLA_U32, },
 	[GPUPATH_A_PORTAL_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[GPUPATH_A_PORTAL_RAIL] = NLA_POLICY_NESTED(gpupath_rail_nl_policy),
@@ -104,6 +114,10 @@ const struct nla_policy gpupath_portal_set_request_nl_policy[GPUPATH_A_PORTAL_CO
 	[GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO] = { .type = NLA_U32, },
 	[GPUPATH_A_PORTAL_RECONNECT_DELAY] = NLA_POLICY_RANGE(NLA_U32, 1, 3600),
 	[GPUPATH_A_PORTAL_NR_IO_QUEUES] = NLA_POLICY_MAX(NLA_U32, 1024),
+	[GPUPATH_A_PORTAL_HOST_NQN] = { .type = NLA_NUL_STRING, .len = 223, },
+	[GPUPATH_A_PORTAL_HOST_ID] = { .type = NLA_NUL_STRING, .len = 36, },
+	[GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE] = { .type = NLA_NUL_STRING, .len = 255, },
+	[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE] = { .type = NLA_NUL_STRING, .len = 255, },
 	[GPUPATH_A_PORTAL_CONN] = NLA_POLICY_NESTED(gpupath_conn_nl_policy),
 	[GPUPATH_A_PORTAL_CONN_CLEAR] = { .type = NLA_FLAG, },
 };

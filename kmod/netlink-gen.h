@@ -17,12 +17,12 @@ extern const struct nla_policy gpupath_conn_nl_policy[GPUPATH_A_CONN_TRSVCID + 1
 extern const struct nla_policy gpupath_get_info_request_nl_policy[GPUPATH_A_INFO_UNSPEC + 1];
 extern const struct nla_policy gpupath_path_del_request_nl_policy[GPUPATH_A_PATH_ID + 1];
 extern const struct nla_policy gpupath_path_get_request_nl_policy[GPUPATH_A_PATH_VOLUME + 1];
-extern const struct nla_policy gpupath_path_new_request_nl_policy[GPUPATH_A_PATH_LINK + 1];
-extern const struct nla_policy gpupath_path_set_request_nl_policy[GPUPATH_A_PATH_LINK + 1];
+extern const struct nla_policy gpupath_path_new_request_nl_policy[GPUPATH_A_PATH_ANA_GROUP + 1];
+extern const struct nla_policy gpupath_path_set_request_nl_policy[GPUPATH_A_PATH_ANA_GROUP + 1];
 extern const struct nla_policy gpupath_portal_del_request_nl_policy[GPUPATH_A_PORTAL_NAME + 1];
 extern const struct nla_policy gpupath_portal_get_request_nl_policy[GPUPATH_A_PORTAL_NAME + 1];
-extern const struct nla_policy gpupath_portal_new_request_nl_policy[GPUPATH_A_PORTAL_NR_IO_QUEUES + 1];
-extern const struct nla_policy gpupath_portal_set_request_nl_policy[GPUPATH_A_PORTAL_CONN_CLEAR + 1];
+extern const struct nla_policy gpupath_portal_new_request_nl_policy[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE + 1];
+extern const struct nla_policy gpupath_portal_set_request_nl_policy[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE + 1];
 extern const struct nla_policy gpupath_provider_del_request_nl_policy[GPUPATH_A_PROVIDER_ID + 1];
 extern const struct nla_policy gpupath_provider_get_request_nl_policy[GPUPATH_A_PROVIDER_ID + 1];
 extern const struct nla_policy gpupath_provider_new_request_nl_policy[GPUPATH_A_PROVIDER_PCI_DEV + 1];

@@ -69,6 +69,9 @@ static int put_path(struct sk_buff *skb, int type, struct gpupath_path *path)
 	    nla_put_u32(skb, GPUPATH_A_PATH_WEIGHT, READ_ONCE(path->weight)) ||
 	    nla_put_u32(skb, GPUPATH_A_PATH_RAIL, READ_ONCE(path->rail)) ||
 	    nla_put_u32(skb, GPUPATH_A_PATH_LINK, READ_ONCE(path->link)) ||
+	    nla_put_u32(skb, GPUPATH_A_PATH_ANA_STATE, READ_ONCE(path->ana)) ||
+	    nla_put_u32(skb, GPUPATH_A_PATH_ANA_TT, READ_ONCE(path->ana_tt)) ||
+	    nla_put_u32(skb, GPUPATH_A_PATH_ANA_GROUP, READ_ONCE(path->ana_group)) ||
 	    nla_put_string(skb, GPUPATH_A_PATH_TRANSPORT, path->transport) ||
 	    (path->ctrl && nla_put_string(skb, GPUPATH_A_PATH_CONTROLLER,
 					  dev_name(path->ctrl))) ||
@@ -252,6 +255,9 @@ static void path_cfg(struct nlattr **tb, struct gpupath_path_cfg *cfg)
 	cfg->weight = opt_u32(tb, GPUPATH_A_PATH_WEIGHT);
 	cfg->rail = opt_u32(tb, GPUPATH_A_PATH_RAIL);
 	cfg->link = opt_u32(tb, GPUPATH_A_PATH_LINK);
+	cfg->ana = opt_u32(tb, GPUPATH_A_PATH_ANA_STATE);
+	cfg->ana_tt = opt_u32(tb, GPUPATH_A_PATH_ANA_TT);
+	cfg->ana_group = opt_u32(tb, GPUPATH_A_PATH_ANA_GROUP);
 }
 
 /* The volume named by the request's GPUPATH_A_VOLUME_ID. */

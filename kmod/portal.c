@@ -120,6 +120,12 @@ static int put_conn(struct sk_buff *skb, const struct gpupath_portal_conn *conn)
 	return 0;
 }
 
+/* A string attribute, only when the string is not empty. */
+static int put_nonempty(struct sk_buff *skb, int type, const char *s)
+{
+	return *s ? nla_put_string(skb, type, s) : 0;
+}
+
 /**
  * gpupath_portal_put() - a GPUPATH_A_PORTAL nest describing @portal
  * @skb: the message
@@ -145,7 +151,12 @@ int gpupath_portal_put(struct sk_buff *skb, struct gpupath_portal *portal)
 	    nla_put_u32(skb, GPUPATH_A_PORTAL_CTRL_LOSS_TMO, portal->set.ctrl_loss_tmo) ||
 	    nla_put_u32(skb, GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO, portal->set.fast_io_fail_tmo) ||
 	    nla_put_u32(skb, GPUPATH_A_PORTAL_RECONNECT_DELAY, portal->set.reconnect_delay) ||
-	    nla_put_u32(skb, GPUPATH_A_PORTAL_NR_IO_QUEUES, portal->set.nr_io_queues))
+	    nla_put_u32(skb, GPUPATH_A_PORTAL_NR_IO_QUEUES, portal->set.nr_io_queues) ||
+	    put_nonempty(skb, GPUPATH_A_PORTAL_HOST_NQN, portal->set.host_nqn) ||
+	    put_nonempty(skb, GPUPATH_A_PORTAL_HOST_ID, portal->set.host_id) ||
+	    put_nonempty(skb, GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE, portal->set.secret_file) ||
+	    put_nonempty(skb, GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE,
+			 portal->set.ctrl_secret_file))
 		goto cancel;
 	for (i = 0; i < portal->nrails; i++)
 		if (put_rail(skb, &portal->rails[i]))
@@ -310,6 +321,97 @@ static struct gpupath_qos *qos_named(const char *name)
 	return NULL;
 }
 
+/* A host ID: a UUID in its 8-4-4-4-12 hexadecimal form. */
+static bool valid_host_id(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 36; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (s[i] != '-')
+				return false;
+		} else if (!isxdigit(s[i])) {
+			return false;
+		}
+	}
+	return !s[i];
+}
+
+/* A host NQN of the form nqn.2014-08.org.nvmexpress:uuid:<UUID>, which names its ID. */
+static bool uuid_nqn(const char *nqn)
+{
+	const char *u = strstr(nqn, ":uuid:");
+
+	return u && valid_host_id(u + 6);
+}
+
+/*
+ * The authentication settings: the host's identity and the files of its
+ * DH-HMAC-CHAP secrets. The module keeps only the files' names; the daemon
+ * reads them when it connects.
+ */
+static int apply_auth(struct gpupath_portal_settings *set, struct nlattr **tb,
+		      struct netlink_ext_ack *extack)
+{
+	static const struct {
+		int type;
+		size_t off;
+	} files[] = {
+		{ GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE,
+		  offsetof(struct gpupath_portal_settings, secret_file) },
+		{ GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE,
+		  offsetof(struct gpupath_portal_settings, ctrl_secret_file) },
+	};
+	struct nlattr *nla;
+	const char *val;
+	size_t i;
+
+	nla = tb[GPUPATH_A_PORTAL_HOST_NQN];
+	if (nla) {
+		val = nla_data(nla);
+		if (*val && !valid_nqn(val)) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "not an NVMe qualified name (nqn.<date>.<domain>:...)");
+			return -EINVAL;
+		}
+		strscpy(set->host_nqn, val, sizeof(set->host_nqn));
+	}
+	nla = tb[GPUPATH_A_PORTAL_HOST_ID];
+	if (nla) {
+		val = nla_data(nla);
+		if (*val && !valid_host_id(val)) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "a host ID is a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
+			return -EINVAL;
+		}
+		strscpy(set->host_id, val, sizeof(set->host_id));
+	}
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		nla = tb[files[i].type];
+		if (!nla)
+			continue;
+		val = nla_data(nla);
+		if (*val && *val != '/') {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "a secret's file is an absolute path");
+			return -EINVAL;
+		}
+		strscpy((char *)set + files[i].off, val, GPUPATH_SECRET_PATH_LEN);
+	}
+	if (set->host_nqn[0] && !set->host_id[0] && !uuid_nqn(set->host_nqn)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_HOST_NQN] ?:
+				    tb[GPUPATH_A_PORTAL_HOST_ID],
+				    "a host NQN of its own needs a host ID of its own (host-id)");
+		return -EINVAL;
+	}
+	if (set->ctrl_secret_file[0] && !set->secret_file[0]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE] ?:
+				    tb[GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE],
+				    "a controller secret needs a host secret (dhchap-secret-file)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The settings PORTAL_NEW and PORTAL_SET share. */
 static int apply_settings(struct gpupath_portal_settings *set, struct nlattr **tb,
 			  struct netlink_ext_ack *extack)
@@ -332,7 +434,7 @@ static int apply_settings(struct gpupath_portal_settings *set, struct nlattr **t
 		set->reconnect_delay = nla_get_u32(tb[GPUPATH_A_PORTAL_RECONNECT_DELAY]);
 	if (tb[GPUPATH_A_PORTAL_NR_IO_QUEUES])
 		set->nr_io_queues = nla_get_u32(tb[GPUPATH_A_PORTAL_NR_IO_QUEUES]);
-	return 0;
+	return apply_auth(set, tb, extack);
 }
 
 /* Whether another portal already names the same target. */
@@ -444,18 +546,23 @@ int gpupath_portal_set_locked(struct gpupath_portal *portal, const struct nlattr
 {
 	struct gpupath_portal_rail *rails = NULL;
 	struct gpupath_portal_conn *conns = NULL;
-	struct gpupath_portal_settings set = portal->set;
+	struct gpupath_portal_settings *set;
 	u32 nrails = 0, nconns = 0;
 	int ret;
 
 	lockdep_assert_held(&portals_lock);
-	ret = apply_settings(&set, tb, extack);
+	set = kmemdup(&portal->set, sizeof(*set), GFP_KERNEL);
+	if (!set)
+		return -ENOMEM;
+	ret = apply_settings(set, tb, extack);
 	if (ret)
-		return ret;
+		goto out;
 	if (tb[GPUPATH_A_PORTAL_RAIL]) {
 		rails = kcalloc(GPUPATH_PORTAL_RAILS_MAX, sizeof(*rails), GFP_KERNEL);
-		if (!rails)
-			return -ENOMEM;
+		if (!rails) {
+			ret = -ENOMEM;
+			goto out;
+		}
 		ret = parse_rails(nest, rails, &nrails, extack);
 		if (ret)
 			goto out;
@@ -465,7 +572,7 @@ int gpupath_portal_set_locked(struct gpupath_portal *portal, const struct nlattr
 		if (ret)
 			goto out;
 	}
-	portal->set = set;
+	portal->set = *set;
 	if (rails) {
 		memcpy(portal->rails, rails, nrails * sizeof(*rails));
 		portal->nrails = nrails;
@@ -480,6 +587,7 @@ int gpupath_portal_set_locked(struct gpupath_portal *portal, const struct nlattr
 out:
 	kfree(conns);
 	kfree(rails);
+	kfree(set);
 	return ret;
 }
 

@@ -36,6 +36,10 @@ struct gpupath_portal_settings {
 	u32 fast_io_fail_tmo;
 	u32 reconnect_delay;
 	u32 nr_io_queues;
+	char host_nqn[GPUPATH_NQN_LEN];
+	char host_id[GPUPATH_HOST_ID_LEN];
+	char secret_file[GPUPATH_SECRET_PATH_LEN];
+	char ctrl_secret_file[GPUPATH_SECRET_PATH_LEN];
 };
 
 /**
@@ -51,7 +55,9 @@ struct gpupath_portal_settings {
  * @rails: host interfaces to connect from
  * @set: QoS class name ("" for none), ctrl_loss_tmo (seconds or
  *	GPUPATH_TMO_FOREVER), fast_io_fail_tmo (seconds or GPUPATH_TMO_OFF),
- *	reconnect_delay (seconds), nr_io_queues (0: the host's default)
+ *	reconnect_delay (seconds), nr_io_queues (0: the host's default),
+ *	host_nqn and host_id ("": the system's), secret_file and
+ *	ctrl_secret_file (DH-HMAC-CHAP secrets' files, "" for none)
  * @nconns: entries in @conns
  * @conns: the connections, as last reported
  *

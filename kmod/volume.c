@@ -552,6 +552,12 @@ static void apply_path_cfg(struct gpupath_path *path, const struct gpupath_path_
 		WRITE_ONCE(path->rail, cfg->rail);
 	if (cfg->link >= 0)
 		WRITE_ONCE(path->link, cfg->link);
+	if (cfg->ana_tt >= 0)
+		WRITE_ONCE(path->ana_tt, cfg->ana_tt);
+	if (cfg->ana_group >= 0)
+		WRITE_ONCE(path->ana_group, cfg->ana_group);
+	if (cfg->ana >= 0)
+		gpupath_multipath_set_ana(path, cfg->ana);
 }
 
 /**

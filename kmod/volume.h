@@ -70,6 +70,9 @@ struct gpupath_path {
 	u32 weight;
 	u32 rail;
 	u32 link;
+	u32 ana;
+	u32 ana_tt;
+	u32 ana_group;
 	atomic_t inflight;
 	atomic_t picked;
 	atomic_t credit;
@@ -184,6 +187,9 @@ struct gpupath_path_cfg {
 	s64 weight;
 	s64 rail;
 	s64 link;
+	s64 ana;
+	s64 ana_tt;
+	s64 ana_group;
 };
 
 int gpupath_volume_init(void);
@@ -220,6 +226,7 @@ void gpupath_multipath_exit(void);
 int gpupath_multipath_setup(struct gpupath_volume *vol);
 void gpupath_multipath_submit_bio(struct bio *bio);
 void gpupath_multipath_kick(struct gpupath_volume *vol);
+void gpupath_multipath_set_ana(struct gpupath_path *path, u32 ana);
 void gpupath_multipath_fail_queued(struct gpupath_volume *vol, blk_status_t status);
 void gpupath_multipath_refresh_locked(struct gpupath_volume *vol);
 

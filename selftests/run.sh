@@ -184,7 +184,7 @@ rng_before_smp() {
 # run_guest NAME WORKDIR TESTS -- run-vm.sh options: the guest's TAP, then a
 # line for the VM itself.
 run_guest() {
-	local name=$1 work=$2 tests=$3 rc tailer
+	local name=$1 work=$2 tests=$3 rc tailer missing
 	shift 3
 	# Each test's name as it starts, and its result, while the guest runs.
 	: >"$work/tap.log"
@@ -199,6 +199,13 @@ run_guest() {
 	sleep 1
 	kill "$tailer" 2>/dev/null
 	grep -a -v '^GPUPATH_EXIT=\|^# run ' "$work/tap.log" | grep -a -v '^TAP version\|^1\.\.'
+	# Every test the guest planned gives a result: those that did not (the
+	# guest died or was stopped in one) fail here.
+	missing=$(awk '{ sub(/\r$/, "") } /^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0 }
+		/^# run / { last = $3 } /^(not )?ok [0-9]+ / { n++ }
+		END { if (plan > n) print plan - n, last }' "$work/tap.log")
+	[ -z "$missing" ] ||
+		notok "$name: ${missing%% *} planned test(s) gave no result (the guest stopped in ${missing#* })"
 	check "$name: kernel log has no warning, BUG, KASAN, lockdep or leak report" \
 		selftests/vm/check-kernel-log.sh "$work/console.log"
 	check "$name: the RNG was ready before the second CPU started" rng_before_smp "$work/console.log"

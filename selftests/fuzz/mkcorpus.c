@@ -157,6 +157,9 @@ static void put_portal(struct nl_msg *msg)
 	nla_put_u32(msg, GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO, GPUPATH_TMO_OFF);
 	nla_put_u32(msg, GPUPATH_A_PORTAL_RECONNECT_DELAY, 2);
 	nla_put_u32(msg, GPUPATH_A_PORTAL_NR_IO_QUEUES, 0);
+	nla_put_string(msg, GPUPATH_A_PORTAL_HOST_NQN,
+		       "nqn.2014-08.org.nvmexpress:uuid:7a3c0e52-5b1d-4f3e-9a63-2b8f7d1c4e90");
+	nla_put_string(msg, GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE, "/etc/gpupath/keys/pool0");
 	for (i = 1; i < 3; i++) {
 		nest = nla_nest_start(msg, GPUPATH_A_PORTAL_RAIL);
 		nla_put_u32(msg, GPUPATH_A_RAIL_ID, i);

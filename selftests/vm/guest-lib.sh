@@ -531,6 +531,42 @@ fio_check() {
 	grep -q "err= 0" /tmp/fio.out || { cat /tmp/fio.out; fail "fio errors ($1)"; }
 }
 
+# fio_loop_start: fio verify (as fio_start) run after run in the background
+# until fio_loop_stop, which fails the test unless every run passed and sets
+# $fio_runs. For phases of unknown length.
+fio_loop_start() {
+	rm -f /tmp/fio.stop /tmp/fio.out /tmp/fio.runs
+	(
+		n=0
+		while [ ! -e /tmp/fio.stop ]; do
+			fio --name=v --filename="$VOL" --rw=randwrite --bs=64k --offset=32M \
+				--size=16M --verify=crc32c --verify_state_save=0 --direct=1 \
+				--ioengine=libaio --iodepth=8 >/tmp/fio.last 2>&1 &&
+				grep -q "err= 0" /tmp/fio.last ||
+				{ cat /tmp/fio.last >>/tmp/fio.out; echo failed >/tmp/fio.runs; exit 1; }
+			n=$((n + 1))
+			echo "$n" >/tmp/fio.runs
+		done
+	) &
+	fio_pid=$!
+}
+fio_loop_stop() {
+	touch /tmp/fio.stop
+	[ -n "${fio_pid:-}" ] || return 0
+	wait "$fio_pid" || fail "fio verify failed ($1): $(cat /tmp/fio.out)"
+	fio_pid=
+	fio_runs=$(cat /tmp/fio.runs)
+	[ "$fio_runs" -ge 1 ] 2>/dev/null || fail "fio ($1): $fio_runs runs"
+}
+# fio_loop_ok: no run has failed so far.
+fio_loop_ok() { [ "$(cat /tmp/fio.runs 2>/dev/null)" != failed ]; }
+
+# two_paths: the volume of the test's namespace ($UUID) has two usable paths.
+two_paths() {
+	[ "$($GP volume show -j |
+	     jq "[.volumes[] | select(.wwid == \"uuid.$UUID\") | .usable] | .[0]")" = 2 ]
+}
+
 # kmemleak (debug kernels): kmemleak_clear forgets what is there now;
 # kmemleak_check WHAT fails the test on any new suspect, after the 5 s
 # kmemleak waits before reporting an object. Returns 1 without kmemleak.

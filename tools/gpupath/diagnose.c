@@ -57,6 +57,7 @@ struct dpath {
 	char netdev[IFNAMSIZ];		/* fabrics: the interface it leaves through */
 	char dma_dev[16];		/* PCI function that DMAs for it, "" if none */
 	const struct gpupath_volume *vol;	/* the volume it is a path of */
+	const struct gpupath_path *vpath;	/* as that volume's path */
 };
 
 /* What the probe of one path into one provider saw. */
@@ -219,8 +220,10 @@ static int scan_paths(struct diag *d)
 	for (i = 0; i < d->npaths; i++)
 		for (j = 0; j < d->st.nvol; j++)
 			for (unsigned int k = 0; k < d->st.vol[j].npaths; k++)
-				if (!strcmp(d->st.vol[j].path[k].device, d->paths[i].device))
+				if (!strcmp(d->st.vol[j].path[k].device, d->paths[i].device)) {
 					d->paths[i].vol = &d->st.vol[j];
+					d->paths[i].vpath = &d->st.vol[j].path[k];
+				}
 	return 0;
 }
 
@@ -586,6 +589,10 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 			json_str(j, "volume", p->vol->name);
 		else
 			json_null(j, "volume");
+		if (p->vpath)
+			json_str(j, "ana", gpupath_ana_state_name(p->vpath->ana_state));
+		else
+			json_null(j, "ana");
 		if (rel >= 0)
 			json_str(j, "relation", gpupath_topo_rel_name(rel));
 		else
@@ -629,6 +636,12 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 		       pr.bw_bytes >> 20);
 	else if (pr.done)
 		printf("      probe: %s\n", strerror(pr.error));
+	if (p->vpath && p->vpath->ana_state != GPUPATH_ANA_UNKNOWN)
+		printf("      ana: %s (group %u)%s\n", gpupath_ana_state_name(p->vpath->ana_state),
+		       p->vpath->ana_group,
+		       p->vpath->ana_state == GPUPATH_ANA_NON_OPTIMIZED ?
+		       ": used only while no optimized path is" :
+		       p->vpath->ana_state == GPUPATH_ANA_OPTIMIZED ? "" : ": takes no I/O");
 	qos_of(d, p, NULL);
 }
 

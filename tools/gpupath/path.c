@@ -5,7 +5,7 @@
  *   gpupath path [show [PATH | volume VOL]] [-j]
  *   gpupath path add VOL DEVICE [weight N] [rail N] [state up|down|draining]
  *   gpupath path set PATH [weight N] [rail N] [state up|down|draining]
- *                         [link up|down|unknown]
+ *                         [link up|down|unknown] [ana STATE] [ana-tt S] [ana-group N]
  *   gpupath path del PATH
  */
 #include <inttypes.h>
@@ -29,6 +29,9 @@ static void print_path_json(struct json *j, const struct gpupath_path *p)
 	json_u64(j, "weight", p->weight);
 	json_u64(j, "rail", p->rail);
 	json_str(j, "link", gpupath_path_link_name(p->link));
+	json_str(j, "ana", gpupath_ana_state_name(p->ana_state));
+	json_u64(j, "ana_group", p->ana_group);
+	json_u64(j, "ana_tt", p->ana_tt);
 	json_str(j, "transport", p->transport);
 	json_str(j, "controller", p->controller);
 	if (p->dma_dev[0])
@@ -66,6 +69,8 @@ void cli_print_path_text(const struct gpupath_path *p, int indent)
 	       p->controller[0] ? p->controller : "none", p->dma_dev[0] ? p->dma_dev : "none");
 	if (p->reason != GPUPATH_REASON_NONE)
 		printf(" no-direct %s", gpupath_reason_name(p->reason));
+	if (p->ana_state != GPUPATH_ANA_UNKNOWN)
+		printf(" ana %s group %u", gpupath_ana_state_name(p->ana_state), p->ana_group);
 	printf("\n");
 	cli_print_counters(indent + 4, c, sizeof(c) / sizeof(c[0]));
 }
@@ -163,11 +168,14 @@ static const char path_usage[] =
 	"gpupath path [show [PATH | volume VOL]] [-j]\n"
 	"       gpupath path add VOL DEVICE [weight N] [rail N] [state STATE]\n"
 	"       gpupath path set PATH [weight N] [rail N] [state STATE] [link LINK]\n"
+	"                        [ana ANA] [ana-tt SECONDS] [ana-group N]\n"
 	"       gpupath path del PATH\n"
 	"VOL is a volume's id or name (gpupath0), PATH a path's id, DEVICE an NVMe\n"
 	"namespace (/dev/nvme1n1). Weight is 1 to " XSTR(GPUPATH_WEIGHT_MAX)
 	"; STATE is up, down or draining;\n"
-	"LINK (what gpupathd sets from the rail's interface) is up, down or unknown.";
+	"LINK (what gpupathd sets from the rail's interface) is up, down or unknown.\n"
+	"ANA (what gpupathd reads from the controller) is optimized, non-optimized,\n"
+	"inaccessible, persistent-loss, change or unknown.";
 
 int cmd_path(struct cli *cli, int argc, char **argv)
 {

@@ -22,6 +22,15 @@ static void print_tmo_json(struct json *j, const char *key, uint32_t v)
 		json_u64(j, key, v);
 }
 
+/* A string, or null when it is empty (the default). */
+static void json_str_or_null(struct json *j, const char *key, const char *s)
+{
+	if (*s)
+		json_str(j, key, s);
+	else
+		json_null(j, key);
+}
+
 static void print_portal_json(struct json *j, const struct gpupath_portal *p)
 {
 	unsigned int i;
@@ -44,6 +53,10 @@ static void print_portal_json(struct json *j, const struct gpupath_portal *p)
 	print_tmo_json(j, "fast_io_fail_tmo", p->fast_io_fail_tmo);
 	json_u64(j, "reconnect_delay", p->reconnect_delay);
 	json_u64(j, "nr_io_queues", p->nr_io_queues);
+	json_str_or_null(j, "host_nqn", p->host_nqn);
+	json_str_or_null(j, "host_id", p->host_id);
+	json_str_or_null(j, "dhchap_secret_file", p->secret_file);
+	json_str_or_null(j, "dhchap_ctrl_secret_file", p->ctrl_secret_file);
 	json_arr_open(j, "rails");
 	for (i = 0; i < p->nrails; i++) {
 		json_obj_open(j, NULL);
@@ -104,6 +117,15 @@ static void print_portal_text(const struct gpupath_portal *p)
 		printf("%u\n", p->nr_io_queues);
 	else
 		printf("default\n");
+	if (p->host_nqn[0] || p->host_id[0] || p->secret_file[0])
+		printf("    host-nqn %s host-id %s authentication %s\n",
+		       p->host_nqn[0] ? p->host_nqn : "system", p->host_id[0] ? p->host_id : "system",
+		       p->ctrl_secret_file[0] ? "bidirectional" :
+		       p->secret_file[0] ? "host" : "none");
+	if (p->secret_file[0])
+		printf("    dhchap-secret-file %s\n", p->secret_file);
+	if (p->ctrl_secret_file[0])
+		printf("    dhchap-ctrl-secret-file %s\n", p->ctrl_secret_file);
 	for (i = 0; i < p->nrails; i++)
 		printf("    rail %u:%s%s%s%s\n", p->rail[i].id, p->rail[i].iface[0] ? " " : "",
 		       p->rail[i].iface, p->rail[i].addr[0] ? " from " : "", p->rail[i].addr);
@@ -249,7 +271,9 @@ static const char portal_usage[] =
 	"       gpupath portal del PORTAL\n"
 	"PORT defaults to 4420. SETTING: rails RAIL:IFACE[@ADDR]|RAIL:@ADDR,...,\n"
 	"         qos CLASS, ctrl-loss-tmo SECONDS|forever, fast-io-fail-tmo SECONDS|off,\n"
-	"         reconnect-delay SECONDS, nr-io-queues N (0: the host's default).\n"
+	"         reconnect-delay SECONDS, nr-io-queues N (0: the host's default),\n"
+	"         host-nqn NQN, host-id UUID ('': the system's), dhchap-secret-file FILE,\n"
+	"         dhchap-ctrl-secret-file FILE (DH-HMAC-CHAP: root-only files; '': none).\n"
 	"PORTAL is a portal's id or name. Without nqn, ADDR is a discovery controller\n"
 	"and gpupathd connects every subsystem its log page lists. Each rail connects\n"
 	"once from its interface (and host address).";

@@ -211,6 +211,9 @@ int gpupath_model_path(struct nlattr *nest, struct gpupath_path *path)
 	get_str(path->controller, sizeof(path->controller), tb[GPUPATH_A_PATH_CONTROLLER]);
 	get_str(path->dma_dev, sizeof(path->dma_dev), tb[GPUPATH_A_PATH_DMA_DEV]);
 	path->reason = get_u32(tb[GPUPATH_A_PATH_REASON]);
+	path->ana_state = get_u32(tb[GPUPATH_A_PATH_ANA_STATE]);
+	path->ana_tt = get_u32(tb[GPUPATH_A_PATH_ANA_TT]);
+	path->ana_group = get_u32(tb[GPUPATH_A_PATH_ANA_GROUP]);
 	if (tb[GPUPATH_A_PATH_STATS])
 		return model_pstats(tb[GPUPATH_A_PATH_STATS], &path->stats);
 	return 0;
@@ -348,6 +351,11 @@ int gpupath_model_portal(struct nlattr *nest, struct gpupath_portal *p)
 	p->fast_io_fail_tmo = get_u32(tb[GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO]);
 	p->reconnect_delay = get_u32(tb[GPUPATH_A_PORTAL_RECONNECT_DELAY]);
 	p->nr_io_queues = get_u32(tb[GPUPATH_A_PORTAL_NR_IO_QUEUES]);
+	get_str(p->host_nqn, sizeof(p->host_nqn), tb[GPUPATH_A_PORTAL_HOST_NQN]);
+	get_str(p->host_id, sizeof(p->host_id), tb[GPUPATH_A_PORTAL_HOST_ID]);
+	get_str(p->secret_file, sizeof(p->secret_file), tb[GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE]);
+	get_str(p->ctrl_secret_file, sizeof(p->ctrl_secret_file),
+		tb[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE]);
 	nla_for_each_nested(attr, nest, rem) {
 		if (nla_type(attr) == GPUPATH_A_PORTAL_RAIL && p->nrails < GPUPATH_PORTAL_RAILS_MAX)
 			r = model_rail(attr, &p->rail[p->nrails++]);
@@ -447,6 +455,12 @@ static int put_opt_str(struct nl_msg *msg, int type, const char *v)
 	return v && nla_put_string(msg, type, v);
 }
 
+/* Put string @type when @bit is in @set and @v is given ("" included). */
+static int put_set_str(struct nl_msg *msg, uint32_t set, uint32_t bit, int type, const char *v)
+{
+	return (set & bit) && put_opt_str(msg, type, v);
+}
+
 static int fill_provider(struct nl_msg *msg, const void *arg)
 {
 	const struct provider_req *req = arg;
@@ -487,7 +501,13 @@ static int fill_path(struct nl_msg *msg, const void *arg)
 		     put_opt_u32(msg, c->set, GPUPATH_PATH_SET_RAIL,
 				 GPUPATH_A_PATH_RAIL, c->rail) ||
 		     put_opt_u32(msg, c->set, GPUPATH_PATH_SET_LINK,
-				 GPUPATH_A_PATH_LINK, c->link));
+				 GPUPATH_A_PATH_LINK, c->link) ||
+		     put_opt_u32(msg, c->set, GPUPATH_PATH_SET_ANA_STATE,
+				 GPUPATH_A_PATH_ANA_STATE, c->ana_state) ||
+		     put_opt_u32(msg, c->set, GPUPATH_PATH_SET_ANA_TT,
+				 GPUPATH_A_PATH_ANA_TT, c->ana_tt) ||
+		     put_opt_u32(msg, c->set, GPUPATH_PATH_SET_ANA_GROUP,
+				 GPUPATH_A_PATH_ANA_GROUP, c->ana_group));
 }
 
 static int fill_rail(struct nl_msg *msg, const struct gpupath_portal_rail *rail)
@@ -545,7 +565,15 @@ static int fill_portal(struct nl_msg *msg, const void *arg)
 	    put_opt_u32(msg, c->set, GPUPATH_PORTAL_SET_RECONNECT_DELAY,
 			GPUPATH_A_PORTAL_RECONNECT_DELAY, c->reconnect_delay) ||
 	    put_opt_u32(msg, c->set, GPUPATH_PORTAL_SET_NR_IO_QUEUES,
-			GPUPATH_A_PORTAL_NR_IO_QUEUES, c->nr_io_queues))
+			GPUPATH_A_PORTAL_NR_IO_QUEUES, c->nr_io_queues) ||
+	    put_set_str(msg, c->set, GPUPATH_PORTAL_SET_HOST_NQN, GPUPATH_A_PORTAL_HOST_NQN,
+			c->host_nqn) ||
+	    put_set_str(msg, c->set, GPUPATH_PORTAL_SET_HOST_ID, GPUPATH_A_PORTAL_HOST_ID,
+			c->host_id) ||
+	    put_set_str(msg, c->set, GPUPATH_PORTAL_SET_SECRET,
+			GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE, c->secret_file) ||
+	    put_set_str(msg, c->set, GPUPATH_PORTAL_SET_CTRL_SECRET,
+			GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE, c->ctrl_secret_file))
 		return -1;
 	for (i = 0; (c->set & GPUPATH_PORTAL_SET_RAILS) && i < c->nrails; i++)
 		if (fill_rail(msg, &c->rail[i]))

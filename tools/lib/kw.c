@@ -305,6 +305,48 @@ static int kw_rails(const struct gpupath_kw *kw, const char *val, void *dst, cha
 	return 0;
 }
 
+/* A host NQN, or "" for the system's. */
+static int kw_host_nqn(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		       size_t size)
+{
+	if (*val && strncmp(val, "nqn.", 4))
+		return fail(err, size, "%s: '%.40s' is not an NVMe qualified name "
+			    "(nqn.<yyyy-mm>.<reversed domain>:...)", kw->name, val);
+	if (*val && gpupath_parse_str(kw->name, val, kw->max, true, err, size))
+		return -EINVAL;
+	*(const char **)dst = val;
+	return 0;
+}
+
+/* A host ID, a UUID (8-4-4-4-12 hexadecimal digits), or "" for the system's. */
+static int kw_host_id(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		      size_t size)
+{
+	size_t i;
+
+	for (i = 0; *val && i < 36; i++)
+		if ((i == 8 || i == 13 || i == 18 || i == 23) ? val[i] != '-' :
+		    !isxdigit((unsigned char)val[i]))
+			break;
+	if (*val && (i < 36 || val[36]))
+		return fail(err, size, "%s: '%.40s' is not a UUID "
+			    "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)", kw->name, val);
+	*(const char **)dst = val;
+	return 0;
+}
+
+/* The absolute path of a secret's file, or "" for none. */
+static int kw_secret_file(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+			  size_t size)
+{
+	if (*val && *val != '/')
+		return fail(err, size, "%s: '%.40s' is not an absolute path", kw->name, val);
+	if (*val && gpupath_parse_str(kw->name, val, kw->max, true, err, size))
+		return -EINVAL;
+	*(const char **)dst = val;
+	return 0;
+}
+
 #define PORTAL(m) offsetof(struct gpupath_portal_conf, m)
 
 const struct gpupath_kw gpupath_portal_kws[GPUPATH_PORTAL_KWS] = {
@@ -318,6 +360,13 @@ const struct gpupath_kw gpupath_portal_kws[GPUPATH_PORTAL_KWS] = {
 	  3600, gpupath_kw_u32 },
 	{ "nr-io-queues", GPUPATH_PORTAL_SET_NR_IO_QUEUES, PORTAL(nr_io_queues), 0, 1024,
 	  gpupath_kw_u32 },
+	{ "host-nqn", GPUPATH_PORTAL_SET_HOST_NQN, PORTAL(host_nqn), 0, GPUPATH_NQN_LEN - 1,
+	  kw_host_nqn },
+	{ "host-id", GPUPATH_PORTAL_SET_HOST_ID, PORTAL(host_id), 0, 0, kw_host_id },
+	{ "dhchap-secret-file", GPUPATH_PORTAL_SET_SECRET, PORTAL(secret_file), 0,
+	  GPUPATH_SECRET_PATH_LEN - 1, kw_secret_file },
+	{ "dhchap-ctrl-secret-file", GPUPATH_PORTAL_SET_CTRL_SECRET, PORTAL(ctrl_secret_file), 0,
+	  GPUPATH_SECRET_PATH_LEN - 1, kw_secret_file },
 	/* add only: what names the target */
 	{ "trsvcid", GPUPATH_PORTAL_SET_TRSVCID, PORTAL(trsvcid), 1, 65535, gpupath_kw_u32 },
 	{ "transport", 0, PORTAL(transport), 0, 0, kw_transport },
@@ -393,6 +442,13 @@ static int kw_path_link(const struct gpupath_kw *kw, const char *val, void *dst,
 				  GPUPATH_LINK_MAX, dst, err, size);
 }
 
+static int kw_ana_state(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+			size_t size)
+{
+	return gpupath_parse_name(kw->name, val, gpupath_ana_state_parse, gpupath_ana_state_name,
+				  GPUPATH_ANA_MAX, dst, err, size);
+}
+
 #define PATH(m) offsetof(struct gpupath_path_conf, m)
 
 const struct gpupath_kw gpupath_path_kws[GPUPATH_PATH_KWS] = {
@@ -401,4 +457,8 @@ const struct gpupath_kw gpupath_path_kws[GPUPATH_PATH_KWS] = {
 	{ "rail", GPUPATH_PATH_SET_RAIL, PATH(rail), 0, UINT32_MAX, gpupath_kw_u32 },
 	{ "state", GPUPATH_PATH_SET_STATE, PATH(state), 0, 0, kw_path_state },
 	{ "link", GPUPATH_PATH_SET_LINK, PATH(link), 0, 0, kw_path_link },
+	{ "ana", GPUPATH_PATH_SET_ANA_STATE, PATH(ana_state), 0, 0, kw_ana_state },
+	{ "ana-tt", GPUPATH_PATH_SET_ANA_TT, PATH(ana_tt), 0, 3600, gpupath_kw_u32 },
+	{ "ana-group", GPUPATH_PATH_SET_ANA_GROUP, PATH(ana_group), 0, UINT32_MAX,
+	  gpupath_kw_u32 },
 };

@@ -32,6 +32,9 @@ const char *gpupath_path_state_name(uint32_t state);
 /* Name of a path's link state ("up"), and back. */
 const char *gpupath_path_link_name(uint32_t link);
 int gpupath_path_link_parse(const char *name, uint32_t *link);
+/* Name of a path's ANA state ("optimized", "non-optimized"), and back. */
+const char *gpupath_ana_state_name(uint32_t ana);
+int gpupath_ana_state_parse(const char *name, uint32_t *ana);
 /* Name of a portal's transport ("rdma", "tcp"), and back. */
 const char *gpupath_transport_name(uint32_t transport);
 int gpupath_transport_parse(const char *name, uint32_t *transport);
@@ -121,6 +124,9 @@ struct gpupath_path {
 		uint64_t inflight;
 		uint64_t latency_ns;	/* service time, EWMA */
 	} stats;
+	uint32_t ana_state;		/* enum gpupath_ana_state */
+	uint32_t ana_tt;		/* s, the controller's ANA transition time */
+	uint32_t ana_group;		/* 0: not known */
 };
 
 struct gpupath_volume {
@@ -183,6 +189,9 @@ enum gpupath_path_set {
 	GPUPATH_PATH_SET_WEIGHT		= 1u << 1,
 	GPUPATH_PATH_SET_RAIL		= 1u << 2,
 	GPUPATH_PATH_SET_LINK		= 1u << 3,
+	GPUPATH_PATH_SET_ANA_STATE	= 1u << 4,
+	GPUPATH_PATH_SET_ANA_TT		= 1u << 5,
+	GPUPATH_PATH_SET_ANA_GROUP	= 1u << 6,
 };
 
 struct gpupath_path_conf {
@@ -191,6 +200,9 @@ struct gpupath_path_conf {
 	uint32_t weight;		/* 1..GPUPATH_WEIGHT_MAX */
 	uint32_t rail;
 	uint32_t link;			/* enum gpupath_path_link */
+	uint32_t ana_state;		/* enum gpupath_ana_state */
+	uint32_t ana_tt;		/* s */
+	uint32_t ana_group;
 };
 
 /* One host interface a portal is connected from. */
@@ -230,6 +242,10 @@ struct gpupath_portal {
 	struct gpupath_portal_rail rail[GPUPATH_PORTAL_RAILS_MAX];
 	unsigned int nconns;
 	struct gpupath_portal_conn conn[GPUPATH_PORTAL_CONNS_MAX];
+	char host_nqn[GPUPATH_NQN_LEN];	/* "": the system's */
+	char host_id[GPUPATH_HOST_ID_LEN]; /* "": the system's */
+	char secret_file[GPUPATH_SECRET_PATH_LEN];	/* DH-HMAC-CHAP, "": none */
+	char ctrl_secret_file[GPUPATH_SECRET_PATH_LEN];	/* bidirectional, "": none */
 };
 
 /* Which members of a portal request to send. */
@@ -242,8 +258,12 @@ enum gpupath_portal_set {
 	GPUPATH_PORTAL_SET_NR_IO_QUEUES		= 1u << 5,
 	GPUPATH_PORTAL_SET_RAILS		= 1u << 6,
 	GPUPATH_PORTAL_SET_CONNS		= 1u << 7,	/* set only */
+	GPUPATH_PORTAL_SET_HOST_NQN		= 1u << 8,
+	GPUPATH_PORTAL_SET_HOST_ID		= 1u << 9,
+	GPUPATH_PORTAL_SET_SECRET		= 1u << 10,
+	GPUPATH_PORTAL_SET_CTRL_SECRET		= 1u << 11,
 	/* every setting of a portal, what gpupath.conf states in full */
-	GPUPATH_PORTAL_SET_SETTINGS		= (1u << 7) - 1,
+	GPUPATH_PORTAL_SET_SETTINGS		= ((1u << 12) - 1) & ~GPUPATH_PORTAL_SET_CONNS,
 };
 
 struct gpupath_portal_conf {
@@ -264,6 +284,14 @@ struct gpupath_portal_conf {
 	struct gpupath_portal_rail rail[GPUPATH_PORTAL_RAILS_MAX];
 	unsigned int nconns;		/* 0 with SET_CONNS: clear them */
 	const struct gpupath_portal_conn *conn;
+	/*
+	 * Authentication; each is sent when its bit is set and it is not
+	 * NULL ("" clears it: the system's identity, no secret).
+	 */
+	const char *host_nqn;
+	const char *host_id;
+	const char *secret_file;
+	const char *ctrl_secret_file;
 };
 
 /* One QoS setting on one device, as gpupathd found it. */

@@ -28,6 +28,8 @@ static const char *const feature_names[] = {
 	"file-io",
 	"user-direct-io",
 	"path-removal",
+	"path-ana",
+	"portal-auth",
 };
 
 const char *gpupath_feature_name(uint64_t bit)
@@ -344,6 +346,25 @@ const char *gpupath_path_link_name(uint32_t link)
 int gpupath_path_link_parse(const char *name, uint32_t *link)
 {
 	return table_parse(path_link_names, ARRAY_SIZE(path_link_names), name, link);
+}
+
+static const char *const ana_state_names[] = {
+	[GPUPATH_ANA_UNKNOWN] = "unknown",
+	[GPUPATH_ANA_OPTIMIZED] = "optimized",
+	[GPUPATH_ANA_NON_OPTIMIZED] = "non-optimized",
+	[GPUPATH_ANA_INACCESSIBLE] = "inaccessible",
+	[GPUPATH_ANA_PERSISTENT_LOSS] = "persistent-loss",
+	[GPUPATH_ANA_CHANGE] = "change",
+};
+
+const char *gpupath_ana_state_name(uint32_t ana)
+{
+	return table_name(ana_state_names, ARRAY_SIZE(ana_state_names), ana);
+}
+
+int gpupath_ana_state_parse(const char *name, uint32_t *ana)
+{
+	return table_parse(ana_state_names, ARRAY_SIZE(ana_state_names), name, ana);
 }
 
 static const char *const transport_names[] = {

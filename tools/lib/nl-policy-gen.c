@@ -82,6 +82,9 @@ struct nla_policy gpupath_path_nla_policy[GPUPATH_A_PATH_MAX + 1] = {
 	[GPUPATH_A_PATH_REASON] = { .type = NLA_U32 },
 	[GPUPATH_A_PATH_STATS] = { .type = NLA_NESTED },
 	[GPUPATH_A_PATH_LINK] = { .type = NLA_U32 },
+	[GPUPATH_A_PATH_ANA_STATE] = { .type = NLA_U32 },
+	[GPUPATH_A_PATH_ANA_TT] = { .type = NLA_U32 },
+	[GPUPATH_A_PATH_ANA_GROUP] = { .type = NLA_U32 },
 };
 
 struct nla_policy gpupath_pstats_nla_policy[GPUPATH_A_PSTATS_MAX + 1] = {
@@ -118,6 +121,10 @@ struct nla_policy gpupath_portal_nla_policy[GPUPATH_A_PORTAL_MAX + 1] = {
 	[GPUPATH_A_PORTAL_CONN] = { .type = NLA_NESTED },
 	[GPUPATH_A_PORTAL_CONN_CLEAR] = { .type = NLA_FLAG },
 	[GPUPATH_A_PORTAL_DISCOVERY] = { .type = NLA_FLAG },
+	[GPUPATH_A_PORTAL_HOST_NQN] = { .type = NLA_STRING },
+	[GPUPATH_A_PORTAL_HOST_ID] = { .type = NLA_STRING },
+	[GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE] = { .type = NLA_STRING },
+	[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE] = { .type = NLA_STRING },
 };
 
 struct nla_policy gpupath_rail_nla_policy[GPUPATH_A_RAIL_MAX + 1] = {

@@ -61,8 +61,8 @@ int gpupath_kw_set(const struct gpupath_kw *kws, unsigned int n, void *conf, uin
 		   uint64_t *seen, const char *name, const char *val, char *err, size_t size);
 
 /* struct gpupath_portal_conf: the keywords set takes, then trsvcid, transport, traddr, nqn. */
-#define GPUPATH_PORTAL_KWS	10
-#define GPUPATH_PORTAL_SET_KWS	6
+#define GPUPATH_PORTAL_KWS	14
+#define GPUPATH_PORTAL_SET_KWS	10
 extern const struct gpupath_kw gpupath_portal_kws[GPUPATH_PORTAL_KWS];
 /* struct gpupath_qos_conf */
 #define GPUPATH_QOS_KWS		4
@@ -71,7 +71,7 @@ extern const struct gpupath_kw gpupath_qos_kws[GPUPATH_QOS_KWS];
 #define GPUPATH_VOLUME_KWS	4
 extern const struct gpupath_kw gpupath_volume_kws[GPUPATH_VOLUME_KWS];
 /* struct gpupath_path_conf */
-#define GPUPATH_PATH_KWS	4
+#define GPUPATH_PATH_KWS	7
 extern const struct gpupath_kw gpupath_path_kws[GPUPATH_PATH_KWS];
 
 /* ---- gpupath.conf -------------------------------------------------------- */

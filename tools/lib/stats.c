@@ -255,7 +255,8 @@ static void prom_volumes(FILE *f, const struct gpupath_stats *s)
 		}
 	}
 	family(f, "gpupath_path_info", "gauge",
-	       "A path's state, health, link and why it cannot DMA device memory (value 1).");
+	       "A path's state, health, link, ANA state and why it cannot DMA device memory "
+	       "(value 1).");
 	for (i = 0; i < s->nvol; i++) {
 		for (k = 0; k < s->vol[i].npaths; k++) {
 			const struct gpupath_path *p = &s->vol[i].path[k];
@@ -267,6 +268,7 @@ static void prom_volumes(FILE *f, const struct gpupath_stats *s)
 			label(f, "state", gpupath_path_state_name(p->state), false);
 			label(f, "health", gpupath_path_health_name(p->health), false);
 			label(f, "link", gpupath_path_link_name(p->link), false);
+			label(f, "ana", gpupath_ana_state_name(p->ana_state), false);
 			label(f, "reason", gpupath_reason_name(p->reason), false);
 			value(f, 1, false);
 		}

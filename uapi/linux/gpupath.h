@@ -88,15 +88,18 @@
  *   GPUPATH_A_PATH_VOLUME)
  * GPUPATH_CMD_PATH_NEW (admin)
  *   Request: VOLUME, DEVICE (a block device path such as /dev/nvme1n1),
- *            optional STATE, WEIGHT, RAIL, LINK. Reply: the new path.
+ *            optional STATE, WEIGHT, RAIL, LINK, ANA_STATE, ANA_TT,
+ *            ANA_GROUP. Reply: the new path.
  *            The device is opened exclusively
  *            for the volume. Refused with a message when its wwid, size or
  *            logical block size differ from the volume's, when it is not
  *            an NVMe namespace, or when it already is a path.
  * GPUPATH_CMD_PATH_SET (admin)
- *   Request: ID and any of STATE, WEIGHT, RAIL, LINK. DOWN and DRAINING (and
- *   LINK DOWN) take the path out of selection at once; I/O already on it
- *   completes there.
+ *   Request: ID and any of STATE, WEIGHT, RAIL, LINK, ANA_STATE, ANA_TT,
+ *   ANA_GROUP. DOWN and DRAINING (and LINK DOWN, ANA INACCESSIBLE,
+ *   PERSISTENT_LOSS and CHANGE) take the path out of selection at once; I/O
+ *   already on it completes there. Non-optimized paths are used only while
+ *   no optimized one is usable (enum gpupath_ana_state).
  * GPUPATH_CMD_PATH_DEL (admin)
  *   Request: ID. New I/O stops going to the path, I/O on it completes (a
  *   path error there fails over), then the device is released. Removing
@@ -116,11 +119,20 @@
  *            every subsystem its log page lists is connected), RAIL nests
  *            (the host interfaces to connect from; none: one connection,
  *            the kernel's choice), QOS, CTRL_LOSS_TMO, FAST_IO_FAIL_TMO,
- *            RECONNECT_DELAY, NR_IO_QUEUES. Reply: the new portal.
+ *            RECONNECT_DELAY, NR_IO_QUEUES, HOST_NQN, HOST_ID,
+ *            DHCHAP_SECRET_FILE, DHCHAP_CTRL_SECRET_FILE. Reply: the new
+ *            portal.
+ *   Authentication: HOST_NQN and HOST_ID replace the system's
+ *   (/etc/nvme/hostnqn, hostid) for this portal; the DHCHAP_*_FILE
+ *   attributes name root-only files holding DH-HMAC-CHAP secrets
+ *   (DHHC-1:..), which only the daemon reads: no secret crosses netlink.
+ *   A controller secret needs a host secret (bidirectional).
  * GPUPATH_CMD_PORTAL_SET (admin)
  *   Request: ID or NAME, and any of QOS, CTRL_LOSS_TMO, FAST_IO_FAIL_TMO,
- *   RECONNECT_DELAY, NR_IO_QUEUES (they apply to connections made from
- *   then on); or CONN nests, which replace the reported connections (the
+ *   RECONNECT_DELAY, NR_IO_QUEUES, HOST_NQN, HOST_ID (they apply to
+ *   connections made from then on), DHCHAP_SECRET_FILE,
+ *   DHCHAP_CTRL_SECRET_FILE (the daemon re-authenticates the live
+ *   connections with the secrets they name); or CONN nests, which replace the reported connections (the
  *   daemon's report; CONN_CLEAR with no CONN nest clears them).
  * GPUPATH_CMD_PORTAL_DEL (admin)
  *   Request: ID or NAME. The daemon disconnects what it connected for it.

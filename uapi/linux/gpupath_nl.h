@@ -13,6 +13,8 @@
 #define GPUPATH_WWID_LEN		256
 #define GPUPATH_NQN_LEN			224
 #define GPUPATH_ADDR_LEN		48
+#define GPUPATH_HOST_ID_LEN		37
+#define GPUPATH_SECRET_PATH_LEN		256
 #define GPUPATH_PORTAL_RAILS_MAX	16
 #define GPUPATH_PORTAL_CONNS_MAX	64
 #define GPUPATH_TRSVCID_DEFAULT		4420
@@ -56,6 +58,10 @@ enum gpupath_p2pdma_status {
  *   is deleted (Linux 6.8 on): the path is gone within a second, without I/O.
  *   When clear, a deleted path fails at its next I/O and is gone a second
  *   later.
+ * @GPUPATH_FEATURE_PATH_ANA: Paths take their ANA state (PATH-SET ANA-STATE,
+ *   ANA-TT, ANA-GROUP) and every policy follows it.
+ * @GPUPATH_FEATURE_PORTAL_AUTH: Portals take a host NQN and ID of their own
+ *   and the files of DH-HMAC-CHAP secrets.
  */
 enum gpupath_feature {
 	GPUPATH_FEATURE_P2PDMA_BUILT = 1,
@@ -64,9 +70,11 @@ enum gpupath_feature {
 	GPUPATH_FEATURE_FILE_IO = 8,
 	GPUPATH_FEATURE_USER_DIRECT_IO = 16,
 	GPUPATH_FEATURE_PATH_REMOVAL = 32,
+	GPUPATH_FEATURE_PATH_ANA = 64,
+	GPUPATH_FEATURE_PORTAL_AUTH = 128,
 
 	/* private: */
-	GPUPATH_FEATURE_MASK = 63,
+	GPUPATH_FEATURE_MASK = 255,
 };
 
 /**
@@ -169,6 +177,32 @@ enum gpupath_path_link {
 	/* private: */
 	__GPUPATH_LINK_MAX,
 	GPUPATH_LINK_MAX = (__GPUPATH_LINK_MAX - 1)
+};
+
+/**
+ * enum gpupath_ana_state - Asymmetric namespace access: what the controller of
+ *   a path says of the namespace (its ANA group's state), as gpupathd reads it
+ *   from the controller's ANA log page. Every policy sends I/O to optimized
+ *   paths (and those whose state is not known) first, to non-optimized paths
+ *   only when no optimized path is usable, and never to inaccessible or
+ *   persistent-loss paths. A path in change takes no I/O; with no other path,
+ *   I/O waits for up to the path's ANA-TT (the controller's ANA transition
+ *   time) or the volume's queue timeout, whichever is longer, instead of
+ *   failing.
+ * @GPUPATH_ANA_UNKNOWN: Not reported (a PCIe path, a controller without ANA,
+ *   or nobody said); as optimized.
+ */
+enum gpupath_ana_state {
+	GPUPATH_ANA_UNKNOWN,
+	GPUPATH_ANA_OPTIMIZED,
+	GPUPATH_ANA_NON_OPTIMIZED,
+	GPUPATH_ANA_INACCESSIBLE,
+	GPUPATH_ANA_PERSISTENT_LOSS,
+	GPUPATH_ANA_CHANGE,
+
+	/* private: */
+	__GPUPATH_ANA_MAX,
+	GPUPATH_ANA_MAX = (__GPUPATH_ANA_MAX - 1)
 };
 
 /**
@@ -440,6 +474,9 @@ enum gpupath_a_path {
 	GPUPATH_A_PATH_REASON,
 	GPUPATH_A_PATH_STATS,
 	GPUPATH_A_PATH_LINK,
+	GPUPATH_A_PATH_ANA_STATE,
+	GPUPATH_A_PATH_ANA_TT,
+	GPUPATH_A_PATH_ANA_GROUP,
 
 	__GPUPATH_A_PATH_MAX,
 	GPUPATH_A_PATH_MAX = (__GPUPATH_A_PATH_MAX - 1)
@@ -491,6 +528,10 @@ enum gpupath_a_portal {
 	GPUPATH_A_PORTAL_CONN,
 	GPUPATH_A_PORTAL_CONN_CLEAR,
 	GPUPATH_A_PORTAL_DISCOVERY,
+	GPUPATH_A_PORTAL_HOST_NQN,
+	GPUPATH_A_PORTAL_HOST_ID,
+	GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE,
+	GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE,
 
 	__GPUPATH_A_PORTAL_MAX,
 	GPUPATH_A_PORTAL_MAX = (__GPUPATH_A_PORTAL_MAX - 1)

@@ -57,10 +57,6 @@ adopted() {
 	  '["adopted","adopted"]' ]
 }
 wait_for 30 adopted || fail "not adopted: $($GP portal show)"
-two_paths() {
-	[ "$($GP volume show -j |
-	     jq "[.volumes[] | select(.wwid == \"uuid.$UUID\") | .usable] | .[0]")" = 2 ]
-}
 wait_for 30 two_paths || fail "no volume with two paths: $($GP volume show)"
 # A few passes later, still the same two controllers.
 kill -HUP "$gpd"

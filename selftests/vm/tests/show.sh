@@ -23,7 +23,7 @@ if [ "${EXPECT_P2PDMA:-1}" = 1 ]; then
 else
 	jq -e '.module.p2pdma.built == false and .module.p2pdma.usable == false and
 	       .module.p2pdma.status == "not-built" and
-	       .module.features - ["path-removal"] == ["file-io"]' \
+	       .module.features - ["path-removal"] == ["file-io", "path-ana", "portal-auth"]' \
 		/out/show.json >/dev/null || fail "P2PDMA should be unavailable on this kernel"
 	$GP show | grep -q '^  p2pdma: unavailable' || fail "text output does not say unavailable"
 fi

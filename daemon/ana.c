@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ANA states of the paths, from the controllers' ANA log pages (libnvme).
+ */
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libnvme.h>
+
+#include "ana.h"
+#include "internal.h"
+#include "log.h"
+
+/* A controller that does not report ANA is asked again this much later. */
+#define ANA_RECHECK_MS	30000
+
+/* What one controller says, kept between polls; the log page per poll. */
+struct ana_ctrl {
+	char name[32];			/* "nvme3" */
+	bool ana;			/* it reports ANA */
+	uint32_t anatt;			/* s */
+	size_t len;			/* of its ANA log page */
+	uint64_t checked_ms;		/* identified then */
+	bool seen;			/* a path uses it, this poll */
+	struct nvme_ana_log *log;	/* read this poll, NULL: not (yet) */
+	bool failed;			/* reading it failed this poll */
+};
+
+struct ana {
+	struct ana_ctrl *c;
+	size_t n;
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int ana_new(struct ana **a)
+{
+	*a = calloc(1, sizeof(**a));
+	return *a ? 0 : -ENOMEM;
+}
+
+void ana_free(struct ana *a)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	for (i = 0; i < a->n; i++)
+		free(a->c[i].log);
+	free(a->c);
+	free(a);
+}
+
+uint32_t ana_state_of(uint8_t nvme_state)
+{
+	switch (nvme_state & 0xf) {
+	case NVME_ANA_STATE_OPTIMIZED:
+		return GPUPATH_ANA_OPTIMIZED;
+	case NVME_ANA_STATE_NONOPTIMIZED:
+		return GPUPATH_ANA_NON_OPTIMIZED;
+	case NVME_ANA_STATE_INACCESSIBLE:
+		return GPUPATH_ANA_INACCESSIBLE;
+	case NVME_ANA_STATE_PERSISTENT_LOSS:
+		return GPUPATH_ANA_PERSISTENT_LOSS;
+	case NVME_ANA_STATE_CHANGE:
+		return GPUPATH_ANA_CHANGE;
+	default:
+		return GPUPATH_ANA_UNKNOWN;
+	}
+}
+
+static int open_ctrl(const char *name)
+{
+	char dev[48];
+
+	snprintf(dev, sizeof(dev), "/dev/%s", name);
+	return open(dev, O_RDONLY | O_CLOEXEC);
+}
+
+/* Whether controller @c reports ANA: its identify data, now and then. */
+static void identify(struct ana_ctrl *c)
+{
+	struct nvme_id_ctrl id;
+	size_t len = 0;
+	int fd;
+
+	c->checked_ms = now_ms();
+	c->ana = false;
+	fd = open_ctrl(c->name);
+	if (fd < 0)
+		return;
+	if (!nvme_identify_ctrl(fd, &id) && (id.cmic & NVME_CTRL_CMIC_MULTI_ANA_REPORTING) &&
+	    !nvme_get_ana_log_len(fd, &len) && len) {
+		c->ana = true;
+		c->anatt = id.anatt;
+		c->len = len;
+		log_debug("%s reports ANA: %u groups, ANATT %u s, log page %zu bytes", c->name,
+			  le32toh(id.nanagrpid), id.anatt, len);
+	}
+	close(fd);
+}
+
+static struct ana_ctrl *ctrl_get(struct ana *a, const char *name)
+{
+	struct ana_ctrl *c, *tmp;
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (!strcmp(a->c[i].name, name))
+			break;
+	if (i == a->n) {
+		tmp = realloc(a->c, (a->n + 1) * sizeof(*a->c));
+		if (!tmp)
+			return NULL;
+		a->c = tmp;
+		c = &a->c[a->n++];
+		memset(c, 0, sizeof(*c));
+		snprintf(c->name, sizeof(c->name), "%s", name);
+		identify(c);
+	}
+	c = &a->c[i];
+	if (!c->ana && now_ms() - c->checked_ms >= ANA_RECHECK_MS)
+		identify(c);
+	c->seen = true;
+	return c;
+}
+
+/* @c's ANA log page of this poll, read once; NULL when it cannot be read. */
+static struct nvme_ana_log *ctrl_log(struct ana_ctrl *c)
+{
+	int fd, r;
+
+	if (c->log || c->failed)
+		return c->log;
+	c->failed = true;
+	c->log = calloc(1, c->len);
+	if (!c->log)
+		return NULL;
+	fd = open_ctrl(c->name);
+	if (fd < 0) {
+		r = -errno;
+	} else {
+		/* rae: the host driver, not gpupathd, owns the AEN */
+		r = nvme_get_log_ana(fd, NVME_LOG_ANA_LSP_RGO_NAMESPACES, true, 0,
+				     (uint32_t)c->len, c->log);
+		r = r < 0 ? -errno : r ? -EIO : 0;
+		close(fd);
+	}
+	if (r) {
+		/* reconnecting or gone: its paths' I/O says the rest */
+		log_debug("%s: ANA log page: %s", c->name, strerror(-r));
+		free(c->log);
+		c->log = NULL;
+		return NULL;
+	}
+	c->failed = false;
+	return c->log;
+}
+
+bool ana_log_find(const struct nvme_ana_log *log, size_t len, uint32_t nsid, uint32_t *grp,
+		  uint8_t *state)
+{
+	const uint8_t *p = (const uint8_t *)log->descs, *end = (const uint8_t *)log + len;
+	const struct nvme_ana_group_desc *d;
+	uint64_t g, ngrps;
+	uint32_t i, n;
+
+	if (len < sizeof(*log))
+		return false;
+	ngrps = le16toh(log->ngrps);
+	for (g = 0; g < ngrps; g++) {
+		d = (const struct nvme_ana_group_desc *)p;
+		if (p + sizeof(*d) > end)
+			return false;
+		n = le32toh(d->nnsids);
+		if ((size_t)(end - p - sizeof(*d)) / sizeof(d->nsids[0]) < n)
+			return false;
+		for (i = 0; i < n; i++) {
+			if (le32toh(d->nsids[i]) == nsid) {
+				*grp = le32toh(d->grpid);
+				*state = d->state;
+				return true;
+			}
+		}
+		p += sizeof(*d) + n * sizeof(d->nsids[0]);
+	}
+	return false;
+}
+
+/* Path @p: the state its controller gives its namespace, pushed when it changed. */
+static void path_ana(struct gpupath_ctl *ctl, const struct gpupath_path *p, struct ana_ctrl *c)
+{
+	struct gpupath_path_conf conf = {
+		.set = GPUPATH_PATH_SET_ANA_STATE | GPUPATH_PATH_SET_ANA_TT |
+		       GPUPATH_PATH_SET_ANA_GROUP,
+	};
+	const struct nvme_ana_log *log = ctrl_log(c);
+	char dir[64], buf[16];
+	uint32_t grp = 0;
+	uint8_t state = 0;
+	int r;
+
+	if (!log)
+		return;
+	snprintf(dir, sizeof(dir), "/sys/block/%s", p->device);
+	if (gpupath_sysfs_read(dir, "nsid", buf, sizeof(buf)) < 0 ||
+	    !ana_log_find(log, c->len, (uint32_t)strtoul(buf, NULL, 10), &grp, &state))
+		return;
+	conf.ana_state = ana_state_of(state);
+	conf.ana_group = grp;
+	conf.ana_tt = c->anatt;
+	if (conf.ana_state == p->ana_state && grp == p->ana_group && c->anatt == p->ana_tt)
+		return;
+	r = gpupath_ctl_path_set(ctl, p->id, &conf);
+	if (r < 0)
+		log_errno(r, "path %u (%s): setting ANA state %s", p->id, p->device,
+			  gpupath_ana_state_name(conf.ana_state));
+	else	/* with the monotonic time: how fast it was can be measured */
+		log_info("path %u (%s): ANA %s (group %u, %s) at %.3f s", p->id, p->device,
+			 gpupath_ana_state_name(conf.ana_state), grp, c->name, now_ms() / 1e3);
+}
+
+bool ana_poll(struct ana *a, struct gpupath_ctl *ctl)
+{
+	struct gpupath_volume *vols;
+	const struct gpupath_path *p;
+	struct ana_ctrl *c;
+	bool any = false;
+	size_t n, i, j, k;
+	int r;
+
+	r = gpupath_ctl_volume_list(ctl, &vols, &n);
+	if (r < 0) {
+		log_errno(r, "listing volumes for their ANA states");
+		return true;
+	}
+	for (i = 0; i < a->n; i++) {
+		a->c[i].seen = false;
+		a->c[i].failed = false;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < vols[i].npaths; j++) {
+			p = &vols[i].path[j];
+			if (!p->controller[0] || !p->device[0] || p->health == GPUPATH_HEALTH_GONE ||
+			    strncmp(p->controller, "nvme", 4))
+				continue;
+			c = ctrl_get(a, p->controller);
+			if (!c || !c->ana)
+				continue;
+			any = true;
+			path_ana(ctl, p, c);
+		}
+	}
+	free(vols);
+	/* Controllers no path uses are forgotten; the others' pages are read again next time. */
+	for (i = k = 0; i < a->n; i++) {
+		free(a->c[i].log);
+		a->c[i].log = NULL;
+		if (a->c[i].seen)
+			a->c[k++] = a->c[i];
+	}
+	a->n = k;
+	return any;
+}
