@@ -55,6 +55,7 @@ enum {
  *	be the namespace's rather than the path's (its in-flight count held
  *	until the bio ends), or NULL
  * @p2p: its data is device memory
+ * @ana_held: it waited once for an ANA change its error may have been
  * @clone: what goes to the paths; last, the bio_set's front pad precedes it
  */
 struct gpupath_vio {
@@ -68,6 +69,7 @@ struct gpupath_vio {
 	u8 tries;
 	struct gpupath_path *suspect;
 	bool p2p;
+	bool ana_held;
 	struct bio clone;
 };
 
@@ -307,21 +309,32 @@ static struct gpupath_path *pick_path(struct gpupath_volume *vol, struct pick *p
 void gpupath_multipath_set_ana(struct gpupath_path *path, u32 ana)
 {
 	WRITE_ONCE(path->ana, ana);
+	/* A path held out for an error that may have been this: known now. */
+	if (atomic_xchg(&path->ana_suspect, 0))
+		mod_delayed_work(system_wq, &path->vol->probe_work, 0);
 }
 
 /*
  * How long I/O with no usable path waits (ms): the volume's queue timeout,
- * or, while a path is in ANA change, that path's ANA transition time when
- * it is longer. I/O is not failed while the array moves a group.
+ * or, while a path is in ANA change or an error may have been one (see
+ * ana_hold()), that path's ANA transition time when it is longer. I/O is
+ * not failed while the array moves a group.
  */
 static u32 queue_limit(struct gpupath_volume *vol)
 {
 	u32 tmo = READ_ONCE(vol->queue_timeout), tt;
+	u64 hold = atomic64_read(&vol->ana_hold_until), now = now_ns();
 	struct gpupath_path *path;
 	int idx;
 
 	if (tmo == GPUPATH_QUEUE_FOREVER)
 		return tmo;
+	/* An error that may have been an ANA change: waited for (ana_hold()). */
+	if (hold > now) {
+		u64 since = atomic64_read(&vol->nopath_since) ?: now;
+
+		tmo = max_t(u64, tmo, div_u64(hold - since, NSEC_PER_MSEC) + 1);
+	}
 	idx = srcu_read_lock(&vol->srcu);
 	for_each_path(path, &vol->paths, &vol->srcu) {
 		if (READ_ONCE(path->ana) != GPUPATH_ANA_CHANGE)
@@ -731,6 +744,7 @@ void gpupath_multipath_submit_bio(struct bio *bio)
 	vio->status = BLK_STS_OK;
 	vio->tries = 0;
 	vio->suspect = NULL;
+	vio->ana_held = false;
 	clone->bi_end_io = clone_end_io;
 	map_bio(vol, vio);
 }
@@ -756,6 +770,37 @@ static bool ctrl_live(struct gpupath_path *path)
 	if (ret == -ENOENT)
 		return true;
 	return !ret && !strcmp(state, "live");
+}
+
+/*
+ * The error of @vio on @path, a path of a controller that reports ANA, with
+ * no other path usable: it may be the array moving the namespace's group
+ * (an ANA transition error, which the host driver reports as an I/O
+ * error) before gpupathd has read the new state. Once per bio, the path is
+ * taken out of use until gpupathd gives its ANA state (or the wait ends),
+ * and the volume's I/O waits for up to the path's ANATT, instead of
+ * failing.
+ */
+static bool ana_hold(struct gpupath_volume *vol, struct gpupath_vio *vio,
+		     struct gpupath_path *path)
+{
+	u32 tt = READ_ONCE(path->ana_tt);
+	u64 until, cur;
+
+	if (vio->ana_held || !tt || READ_ONCE(vol->dead))
+		return false;
+	vio->ana_held = true;
+	atomic_set(&path->ana_suspect, 1);
+	until = now_ns() + (u64)tt * NSEC_PER_SEC;
+	cur = atomic64_read(&vol->ana_hold_until);
+	while (cur < until) {
+		u64 old = atomic64_cmpxchg(&vol->ana_hold_until, cur, until);
+
+		if (old == cur)
+			break;
+		cur = old;
+	}
+	return true;
 }
 
 static bool other_usable(struct gpupath_volume *vol, struct gpupath_path *path)
@@ -787,6 +832,11 @@ static bool retry(struct gpupath_volume *vol, struct gpupath_vio *vio)
 
 	if (path_error(vio->status) || !disk_live(path->dev.bdev->bd_disk) ||
 	    !ctrl_live(path)) {
+		path_failed(path, vio->status);
+		path_put_io(vol, vio);
+		return true;
+	}
+	if (!vio->suspect && !other_usable(vol, path) && ana_hold(vol, vio, path)) {
 		path_failed(path, vio->status);
 		path_put_io(vol, vio);
 		return true;
@@ -925,7 +975,12 @@ static void probe_work(struct work_struct *work)
 			WRITE_ONCE(path->health, GPUPATH_HEALTH_GONE);
 		} else if (READ_ONCE(path->health) != GPUPATH_HEALTH_FAILED) {
 			continue;
+		} else if (atomic_read(&path->ana_suspect) &&
+			   now_ns() < (u64)atomic64_read(&vol->ana_hold_until)) {
+			/* Out until gpupathd reads its ANA state, or the hold ends. */
+			again = true;
 		} else if (ctrl_live(path)) {
+			atomic_set(&path->ana_suspect, 0);
 			atomic_set(&path->timed, 0);
 			WRITE_ONCE(path->health, GPUPATH_HEALTH_LIVE);
 			back = true;

@@ -44,6 +44,11 @@ struct gpupath_path_stats {
  * @weight: for the weighted policy
  * @rail: the rail it belongs to, for the administrator
  * @link: enum gpupath_path_link, set by the daemon
+ * @ana: enum gpupath_ana_state, set by the daemon
+ * @ana_tt: seconds I/O waits while the path is in ANA change
+ * @ana_group: the namespace's ANA group on the path's controller
+ * @ana_suspect: held out of use for an I/O error that may have been an ANA
+ *	change, until its ANA state is set (or the volume's wait ends)
  * @inflight: clones on the path now
  * @picked: round-robin: the volume's counter when it was last picked
  * @credit: weighted: what smooth weighted round-robin owes it
@@ -73,6 +78,7 @@ struct gpupath_path {
 	u32 ana;
 	u32 ana_tt;
 	u32 ana_group;
+	atomic_t ana_suspect;
 	atomic_t inflight;
 	atomic_t picked;
 	atomic_t credit;
@@ -123,6 +129,8 @@ struct gpupath_volume_stats {
  * @queued: clones (struct gpupath_vio) waiting for a path
  * @failed: clones whose attempt failed, to be looked at and sent again
  * @nopath_since: ktime (ns) since when no path was usable, 0 if one is
+ * @ana_hold_until: ktime (ns) until which I/O with no usable path waits
+ *	for an ANA change an I/O error may have been
  * @fail_start: ktime (ns) of the first path error not yet recovered from
  * @fail_path: the path that error came from
  * @failover_ns: duration of the last recovery, to report
@@ -160,6 +168,7 @@ struct gpupath_volume {
 	struct bio_list queued;
 	struct bio_list failed;
 	atomic64_t nopath_since;
+	atomic64_t ana_hold_until;
 	atomic64_t fail_start;
 	u32 fail_path;
 	u64 failover_ns;

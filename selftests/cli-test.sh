@@ -88,6 +88,13 @@ c "unknown keyword lists the keywords" 3 \
 	"portal p: unknown keyword 'addr' \(one of: rails qos .* traddr nqn\)" \
 	'[portal p]\ntransport = tcp\naddr = 10.0.0.1\n'
 c "portal without traddr" 1 'portal p: no traddr' '[portal p]\ntransport = tcp\n'
+c "host NQN not an NQN" 4 "portal p: host-nqn: 'tenant-a' is not an NVMe qualified name" \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nhost-nqn = tenant-a\n'
+c "host ID not a UUID" 4 "portal p: host-id: '1234' is not a UUID" \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nhost-id = 1234\n'
+c "secret file not absolute" 4 \
+	"portal p: dhchap-secret-file: 'keys/a' is not an absolute path" \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\ndhchap-secret-file = keys/a\n'
 c "portal without transport" 1 'portal p: no transport' '[portal p]\ntraddr = 10.0.0.1\n'
 c "unknown transport" 2 "portal p: unknown transport 'fc' \(one of: rdma tcp\)" \
 	'[portal p]\ntransport = fc\ntraddr = 10.0.0.1\n'
@@ -150,7 +157,7 @@ t "path add: rail beyond u32" 2 'rail must be 0 to 4294967295' \
 	"$GP" path add 1 /dev/nvme0n1 rail 4294967296
 t "path add: unknown state lists the states" 2 "unknown state 'sideways' \(one of: up down draining\)" \
 	"$GP" path add 1 /dev/nvme0n1 state sideways
-t "path set: unknown keyword" 2 "unknown keyword 'policy' \(one of: weight rail state link\)" \
+t "path set: unknown keyword" 2 "unknown keyword 'policy' \(one of: weight rail state link ana ana-tt ana-group\)" \
 	"$GP" path set 3 policy weighted
 t "path set: nothing to set" 2 'nothing to set' "$GP" path set 3
 t "portal: unknown subcommand" 2 "unknown portal command 'frob'" "$GP" portal frob

@@ -69,15 +69,18 @@ fio_loop_start
 sleep 2
 
 # flip PORT STATE PATH: set the state on the target, wait for the path to
-# show it; prints how long that took (ms, the target's write to the module).
+# show it; prints how long from the target's change to the module's (ms, by
+# the monotonic time gpupathd logs when it set the state).
 flip() {
-	local t0 t1
+	local t0 at
 	t0=$(uptime_ms)
 	ana "$1" "$2"
 	wait_for 5 sh -c "[ \"\$($GP path show $3 -j | jq -r '.ana')\" = $2 ]" ||
 		fail "path $3 is not $2 after 5 s: $($GP path show $3)"
-	t1=$(uptime_ms)
-	echo $((t1 - t0))
+	at=$(sed -n "s/.*path $3 (.*): ANA $2 (group .*) at \([0-9]*\)\.\([0-9]*\) s$/\1\2/p" \
+		/tmp/gpupathd.log | tail -1)
+	[ -n "$at" ] || fail "no 'ANA $2' of path $3 in the daemon's log"
+	echo $((10#$at - t0))
 }
 # idle PATH: the path takes no new I/O (over 1 s, once its in-flight I/O is done).
 idle() {

@@ -52,7 +52,11 @@ echo 0 >"$CFG/subsystems/$NQN/attr_allow_any_host" &&
 	ln -s "$THOST" "$CFG/subsystems/$NQN/allowed_hosts/$HNQN" || fail "nvmet host $HNQN"
 
 mkdir -p -m 700 $KEYS
-put_key() { (umask 077 && printf '%s\n' "$2" >"$KEYS/$1") || fail "key file $1"; }
+# put_key NAME SECRET: a root-only file, which takes the old one's place at once.
+put_key() {
+	(umask 077 && printf '%s\n' "$2" >"$KEYS/.$1" && mv "$KEYS/.$1" "$KEYS/$1") ||
+		fail "key file $1"
+}
 put_key host "$HKEY"
 put_key tcp-host "$WRONG"
 
@@ -105,8 +109,9 @@ note "rail1 connected as $HNQN and authenticated ($c1); tcp with a wrong secret:
 	"'$err'"
 
 # An exposed secret file is refused before it is read; fixed, it connects.
-put_key tcp-host "$HKEY"
-chmod 644 $KEYS/tcp-host
+# (made 0644 before it takes the file's place: the daemon never reads it 0600)
+(umask 022 && printf '%s\n' "$HKEY" >$KEYS/.tcp-host && mv $KEYS/.tcp-host $KEYS/tcp-host) ||
+	fail "exposed key file"
 wait_for 30 grep -q "portal tcp: host secret $KEYS/tcp-host: group or others may access it" \
 	/tmp/gpupathd.log || fail "a world-readable secret file was not refused"
 [ "$(state tcp)" = backoff ] || fail "tcp with an exposed secret is $(state tcp)"
