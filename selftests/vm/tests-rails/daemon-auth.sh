@@ -165,18 +165,31 @@ wait_for 30 sh -c "c=\$($GP portal show rail1 -j | jq -r '.connections[0] | .sta
 c1=$(ctrl_of rail1)
 [ "$(cat /sys/class/nvme/$c1/dhchap_ctrl_secret)" = "$CKEY" ] ||
 	fail "$c1 does not authenticate the controller"
-# A controller secret the target does not have: the host refuses the controller.
-put_key ctrl "$CWRONG"
-echo 1 >/sys/class/nvme/$c1/delete_controller
-wait_for 30 sh -c "$GP portal show rail1 -j | jq -e '.connections[0].attempts >= 1' >/dev/null" ||
-	fail "rail1 connected with a wrong controller secret: $($GP portal show rail1)"
-[ "$(state rail1)" = backoff ] || fail "rail1 with a wrong controller secret is $(state rail1)"
-[ "$(state tcp)" = live ] || fail "tcp is $(state tcp) while rail1 fails"
-put_key ctrl "$CKEY"
-wait_for 40 sh -c "[ \"\$($GP portal show rail1 -j | jq -r '.connections[0].state')\" = live ]" ||
-	fail "rail1 not live again: $($GP portal show rail1)"
-note "bidirectional: $($GP portal show rail1 -j | jq -r .connections[0].controller) authenticates" \
-	"the controller; a wrong controller secret refused, then fixed"
+# A controller secret the target does not have: the host refuses the
+# controller. (Linux 6.12's host then waits for nvmet's answer to its
+# failure message, which nvmet, having torn the controller down, never
+# sends: the connect hangs in the kernel, admin timeout after admin
+# timeout. Exercised where the kernel returns, 6.1.)
+case $(uname -r) in
+6.1.*)
+	put_key ctrl "$CWRONG"
+	echo 1 >/sys/class/nvme/$c1/delete_controller
+	wait_for 30 sh -c "$GP portal show rail1 -j |
+		jq -e '.connections[0].attempts >= 1' >/dev/null" ||
+		fail "rail1 connected with a wrong controller secret: $($GP portal show rail1)"
+	[ "$(state rail1)" = backoff ] || fail "rail1 with a wrong controller secret is $(state rail1)"
+	[ "$(state tcp)" = live ] || fail "tcp is $(state tcp) while rail1 fails"
+	put_key ctrl "$CKEY"
+	wait_for 40 sh -c "[ \"\$($GP portal show rail1 -j | jq -r '.connections[0].state')\" = live ]" ||
+		fail "rail1 not live again: $($GP portal show rail1)"
+	note "bidirectional: $($GP portal show rail1 -j | jq -r .connections[0].controller)" \
+		"authenticates the controller; a wrong controller secret refused, then fixed"
+	;;
+*)
+	note "bidirectional: $c1 authenticates the controller (a wrong controller secret is" \
+		"not tried on $(uname -r): its host hangs in the connect against nvmet)"
+	;;
+esac
 fio_loop_stop "rotation and reconnects"
 runs=$fio_runs
 two_paths || fail "not two paths at the end: $($GP volume show)"
@@ -189,5 +202,5 @@ for k in "$HKEY" "$HKEY2" "$CKEY" "$CWRONG" "$WRONG"; do
 	! $GP portal show -j | grep -qF "$b64" || fail "a secret in the portal dump"
 	! grep -rqF "$b64" /run/gpupath 2>/dev/null || fail "a secret in /run/gpupath"
 done
-note "fio verify: $runs runs, 0 errors, through rotation and 3 reconnects; no secret in the log," \
+note "fio verify: $runs runs, 0 errors, through rotation and the reconnects; no secret in the log," \
 	"the dumps or /run/gpupath"
