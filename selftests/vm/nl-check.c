@@ -149,7 +149,7 @@ int main(void)
 		{ "provider-new with an id", GPUPATH_CMD_PROVIDER_NEW,
 		  { GPUPATH_A_PROVIDER, GPUPATH_A_PROVIDER_ID, 1 }, "Unsupported attribute" },
 		{ "portal-new with connections cleared", GPUPATH_CMD_PORTAL_NEW,
-		  { GPUPATH_A_PORTAL, GPUPATH_A_PORTAL_CONN_CLEAR, 1 }, "Unknown attribute type" },
+		  { GPUPATH_A_PORTAL, GPUPATH_A_PORTAL_CONN_CLEAR, 1 }, "Unsupported attribute" },
 		{ "portal-set with a transport", GPUPATH_CMD_PORTAL_SET,
 		  { GPUPATH_A_PORTAL, GPUPATH_A_PORTAL_TRANSPORT, 1 }, "Unsupported attribute" },
 		{ "qos-set with a portal count", GPUPATH_CMD_QOS_SET,

@@ -42,7 +42,7 @@ def line($name; $labels; $v; $scale): "\($name){\($labels | join(","))} \($v) \(
 		line("gpupath_path_latency_seconds"; $P; .stats.latency_ns; 1e9),
 		line("gpupath_path_info"; $P + [lab("controller"; .controller),
 			lab("dma_dev"; .dma_dev // ""), lab("state"; .state), lab("health"; .health),
-			lab("link"; .link), lab("reason"; .reason)]; 1; 1))),
+			lab("link"; .link), lab("ana"; .ana), lab("reason"; .reason)]; 1; 1))),
 (.portals[] | .name as $name | .connections[] |
 	[lab("portal"; $name), lab("rail"; .rail), lab("traddr"; .traddr),
 	 lab("subsysnqn"; .subsysnqn)] as $L |
