@@ -226,7 +226,7 @@ selftests/build/secret_test: selftests/unit/secret_test.c daemon/secret.o
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(Z_LIBS)
 
 # (ana.o's libnvme and log calls are not reached by what the test calls.)
-selftests/build/ana_test: selftests/unit/ana_test.c daemon/ana.o daemon/log.o \
+selftests/build/ana_test: selftests/unit/ana_test.c daemon/ana.o daemon/log.o daemon/loop.o \
 		tools/lib/libgpupath.a
 	@mkdir -p $(@D)
 	$(quiet) CC $@

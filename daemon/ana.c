@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <libnvme.h>
@@ -15,6 +14,7 @@
 #include "ana.h"
 #include "internal.h"
 #include "log.h"
+#include "loop.h"
 
 /* A controller that does not report ANA is asked again this much later. */
 #define ANA_RECHECK_MS	30000
@@ -35,14 +35,6 @@ struct ana {
 	struct ana_ctrl *c;
 	size_t n;
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 int ana_new(struct ana **a)
 {

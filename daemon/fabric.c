@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,10 +27,11 @@
 
 #include "dcb.h"
 #include "fabric.h"
-#include "secret.h"
 #include "ledger.h"
 #include "internal.h"
 #include "log.h"
+#include "loop.h"
+#include "secret.h"
 
 #define BACKOFF_MAX_MS		60000
 #define DISCOVERY_EVERY_MS	30000	/* while a rail has no discovery controller */
@@ -95,14 +95,6 @@ static void cpy(char *dst, size_t size, const char *src)
 
 	memcpy(dst, src, n);
 	dst[n] = 0;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 int fabric_new(struct fabric **f)
@@ -353,30 +345,42 @@ static void fabrics_config(const struct gpupath_portal *p, const struct host_end
 		cfg->nr_io_queues = p->nr_io_queues;
 }
 
+/* Whose secret: the host's (0) or the controller's (1). */
+static const char *const secret_role[2] = { "host", "controller" };
+
 /*
- * Read portal @p's DH-HMAC-CHAP secrets (@ctrl_key: the controller's too,
- * when it has one) into @c. Returns 0, or a negative errno after saying
- * what is wrong with which file. libnvme prefers a secret of the host
+ * The file of @p's secret @i (secret_role), "" when there is none: a
+ * discovery controller (@disc) authenticates the host only.
+ */
+static const char *secret_file(const struct gpupath_portal *p, unsigned int i, bool disc)
+{
+	return i ? (disc ? "" : p->ctrl_secret_file) : p->secret_file;
+}
+
+/*
+ * Read portal @p's DH-HMAC-CHAP secrets (those secret_file() gives) into
+ * @c. Returns 0, or a negative errno after saying what is wrong with which
+ * file. libnvme prefers a secret of the host
  * object (which its scan takes from any live controller of the same host
  * NQN) to the controller's: it is cleared, so that the portal's own is
  * used, or none.
  */
 static int set_secrets(nvme_host_t h, nvme_ctrl_t c, const struct gpupath_portal *p,
-		       bool ctrl_key)
+		       bool disc)
 {
-	const char *files[2] = { p->secret_file, ctrl_key ? p->ctrl_secret_file : "" };
 	char key[SECRET_LEN], why[160];
+	const char *file;
 	unsigned int i;
 	int err;
 
 	nvme_host_set_dhchap_key(h, NULL);
 	for (i = 0; i < 2; i++) {
-		if (!files[i][0])
+		file = secret_file(p, i, disc);
+		if (!file[0])
 			continue;
-		err = secret_read(files[i], key, why, sizeof(why));
+		err = secret_read(file, key, why, sizeof(why));
 		if (err) {
-			log_warn("portal %s: %s secret %s: %s", p->name, i ? "controller" : "host",
-				 files[i], why);
+			log_warn("portal %s: %s secret %s: %s", p->name, secret_role[i], file, why);
 			return err;
 		}
 		if (i)
@@ -422,8 +426,7 @@ static nvme_ctrl_t connect_ctrl(nvme_root_t r, const struct gpupath_portal *p,
 		cfg.keep_alive_tmo = DISCOVERY_KATO;
 		nvme_ctrl_set_persistent(c, true);
 	}
-	/* A discovery controller authenticates the host only. */
-	err = set_secrets(h, c, p, !disc);
+	err = set_secrets(h, c, p, disc);
 	if (err) {
 		nvme_free_ctrl(c);
 		errno = -err;
@@ -736,29 +739,28 @@ static void connected(struct conn *c, nvme_ctrl_t ctrl, uint32_t state)
 }
 
 /*
- * A live controller of @p takes the secrets its files hold now: one that
- * changed is written to the controller, and the kernel authenticates the
- * controller again with it (a rotation, with I/O going on).
+ * A controller of @p (of a subsystem, never a discovery controller) takes
+ * the secrets its files hold now: one that changed is written to the
+ * controller, and the kernel authenticates the live controller again with
+ * it (a rotation, with I/O going on), or reconnects with it.
  */
-static void rotate_secrets(struct conn *cn, nvme_ctrl_t ctrl, const struct gpupath_portal *p,
-			   bool disc)
+static void rotate_secrets(struct conn *cn, nvme_ctrl_t ctrl, const struct gpupath_portal *p)
 {
 	static const char *const attr[2] = { "dhchap_secret", "dhchap_ctrl_secret" };
-	const char *files[2] = { p->secret_file, disc ? "" : p->ctrl_secret_file };
-	const char *dir = nvme_ctrl_get_sysfs_dir(ctrl);
+	const char *dir = nvme_ctrl_get_sysfs_dir(ctrl), *file;
 	char key[SECRET_LEN], why[160];
 	unsigned int i;
 	int r;
 
 	for (i = 0; dir && i < 2; i++) {
-		if (!files[i][0])
+		file = secret_file(p, i, false);
+		if (!file[0])
 			continue;
-		r = secret_read(files[i], key, why, sizeof(why));
+		r = secret_read(file, key, why, sizeof(why));
 		if (r) {
 			if (cn->auth_said != r)
 				log_warn("portal %s: %s keeps its %s secret: %s: %s", p->name,
-					 nvme_ctrl_get_name(ctrl), i ? "controller" : "host",
-					 files[i], why);
+					 nvme_ctrl_get_name(ctrl), secret_role[i], file, why);
 			cn->auth_said = r;
 			return;
 		}
@@ -766,11 +768,10 @@ static void rotate_secrets(struct conn *cn, nvme_ctrl_t ctrl, const struct gpupa
 		secret_wipe(key);
 		if (r == 1)
 			log_info("portal %s: %s authenticates again with the %s secret of %s",
-				 p->name, nvme_ctrl_get_name(ctrl), i ? "controller" : "host",
-				 files[i]);
+				 p->name, nvme_ctrl_get_name(ctrl), secret_role[i], file);
 		else if (r < 0 && cn->auth_said != r)
 			log_warn("portal %s: %s takes no new %s secret (%s)%s", p->name,
-				 nvme_ctrl_get_name(ctrl), i ? "controller" : "host", strerror(-r),
+				 nvme_ctrl_get_name(ctrl), secret_role[i], strerror(-r),
 				 r == -EINVAL ? ": connected without one, it gets it when it is "
 				 "connected anew" : "");
 		cn->auth_said = r < 0 ? r : 0;
@@ -797,8 +798,6 @@ static void conn_pass(struct conn *c, nvme_root_t r, const struct gpupath_portal
 					 t->nqn, c->ours ? "is" : "adopted,",
 					 nvme_ctrl_get_name(ctrl));
 			connected(c, ctrl, c->ours ? GPUPATH_CONN_LIVE : GPUPATH_CONN_ADOPTED);
-			if (p->secret_file[0])
-				rotate_secrets(c, ctrl, p, !strcmp(t->nqn, NVME_DISC_SUBSYS_NAME));
 		} else {
 			/* The host reconnects it (ctrl_loss_tmo): leave it be. */
 			if (c->rep.state != GPUPATH_CONN_RECONNECTING)
@@ -806,10 +805,10 @@ static void conn_pass(struct conn *c, nvme_root_t r, const struct gpupath_portal
 					 p->name, rail->id, nvme_ctrl_get_name(ctrl),
 					 state ? state : "unknown");
 			connected(c, ctrl, GPUPATH_CONN_RECONNECTING);
-			/* Its reconnects take the secret the file holds now. */
-			if (p->secret_file[0])
-				rotate_secrets(c, ctrl, p, !strcmp(t->nqn, NVME_DISC_SUBSYS_NAME));
 		}
+		/* Live or reconnecting, it takes the secrets the files hold now. */
+		if (p->secret_file[0])
+			rotate_secrets(c, ctrl, p);
 		return;
 	}
 	if (now_ms() < c->next_ms) {

@@ -219,16 +219,24 @@ static int apply_config(struct daemon *d)
 
 /* ---- reconcile -------------------------------------------------------- */
 
+/* A one-shot timer's setting: @ms from now. */
+static struct itimerspec once_in(unsigned int ms)
+{
+	struct itimerspec its = {
+		.it_value.tv_sec = ms / 1000,
+		.it_value.tv_nsec = (long)(ms % 1000) * 1000000,
+	};
+
+	return its;
+}
+
 /*
  * Run a reconcile pass in @ms, or sooner if one is due already: a storm of
  * events does not keep pushing the pass back.
  */
 static void soon(struct daemon *d, unsigned int ms)
 {
-	struct itimerspec its = {
-		.it_value.tv_sec = ms / 1000,
-		.it_value.tv_nsec = (long)(ms % 1000) * 1000000,
-	}, cur;
+	struct itimerspec its = once_in(ms), cur;
 
 	if (!timerfd_gettime(d->soonfd, &cur) && (cur.it_value.tv_sec || cur.it_value.tv_nsec) &&
 	    (cur.it_value.tv_sec < its.it_value.tv_sec ||
@@ -242,10 +250,7 @@ static void soon(struct daemon *d, unsigned int ms)
 /* The paths' ANA states; polled again while a controller reports ANA. */
 static void ana_pass(struct daemon *d, struct gpupath_ctl *ctl)
 {
-	struct itimerspec its = {
-		.it_value.tv_sec = ANA_POLL_MS / 1000,
-		.it_value.tv_nsec = (long)(ANA_POLL_MS % 1000) * 1000000,
-	};
+	struct itimerspec its = once_in(ANA_POLL_MS);
 
 	if (d->ana_ok && ana_poll(d->ana, ctl) && timerfd_settime(d->anafd, 0, &its, NULL) < 0)
 		log_errno(-errno, "cannot arm the ANA timer");

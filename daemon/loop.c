@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -151,4 +152,12 @@ void loop_stop(struct loop *l, int exit_code)
 {
 	l->stopped = true;
 	l->exit_code = exit_code;
+}
+
+uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

@@ -32,4 +32,7 @@ int loop_remove(struct loop *l, int fd);
 int loop_run(struct loop *l);
 void loop_stop(struct loop *l, int exit_code);
 
+/* The loop's clock: CLOCK_MONOTONIC in milliseconds. */
+uint64_t now_ms(void);
+
 #endif /* GPUPATHD_LOOP_H */

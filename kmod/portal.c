@@ -147,7 +147,7 @@ int gpupath_portal_put(struct sk_buff *skb, struct gpupath_portal *portal)
 	    (portal->subsysnqn[0] ?
 	     nla_put_string(skb, GPUPATH_A_PORTAL_SUBSYSNQN, portal->subsysnqn) :
 	     nla_put_flag(skb, GPUPATH_A_PORTAL_DISCOVERY)) ||
-	    (portal->set.qos[0] && nla_put_string(skb, GPUPATH_A_PORTAL_QOS, portal->set.qos)) ||
+	    put_nonempty(skb, GPUPATH_A_PORTAL_QOS, portal->set.qos) ||
 	    nla_put_u32(skb, GPUPATH_A_PORTAL_CTRL_LOSS_TMO, portal->set.ctrl_loss_tmo) ||
 	    nla_put_u32(skb, GPUPATH_A_PORTAL_FAST_IO_FAIL_TMO, portal->set.fast_io_fail_tmo) ||
 	    nla_put_u32(skb, GPUPATH_A_PORTAL_RECONNECT_DELAY, portal->set.reconnect_delay) ||
@@ -337,6 +337,29 @@ static bool valid_host_id(const char *s)
 	return !s[i];
 }
 
+static bool absolute_path(const char *s)
+{
+	return *s == '/';
+}
+
+/*
+ * String attribute @nla, when given, into @dst: "" (which clears it), or a
+ * string @valid takes. Returns -EINVAL, and keeps nothing, otherwise.
+ */
+static int set_str(char *dst, size_t size, const struct nlattr *nla,
+		   bool (*valid)(const char *s))
+{
+	const char *val;
+
+	if (!nla)
+		return 0;
+	val = nla_data(nla);
+	if (*val && !valid(val))
+		return -EINVAL;
+	strscpy(dst, val, size);
+	return 0;
+}
+
 /* A host NQN of the form nqn.2014-08.org.nvmexpress:uuid:<UUID>, which names its ID. */
 static bool uuid_nqn(const char *nqn)
 {
@@ -353,49 +376,29 @@ static bool uuid_nqn(const char *nqn)
 static int apply_auth(struct gpupath_portal_settings *set, struct nlattr **tb,
 		      struct netlink_ext_ack *extack)
 {
-	static const struct {
-		int type;
-		size_t off;
-	} files[] = {
-		{ GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE,
-		  offsetof(struct gpupath_portal_settings, secret_file) },
-		{ GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE,
-		  offsetof(struct gpupath_portal_settings, ctrl_secret_file) },
-	};
 	struct nlattr *nla;
-	const char *val;
-	size_t i;
 
 	nla = tb[GPUPATH_A_PORTAL_HOST_NQN];
-	if (nla) {
-		val = nla_data(nla);
-		if (*val && !valid_nqn(val)) {
-			NL_SET_ERR_MSG_ATTR(extack, nla,
-					    "not an NVMe qualified name (nqn.<date>.<domain>:...)");
-			return -EINVAL;
-		}
-		strscpy(set->host_nqn, val, sizeof(set->host_nqn));
+	if (set_str(set->host_nqn, sizeof(set->host_nqn), nla, valid_nqn)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "not an NVMe qualified name (nqn.<date>.<domain>:...)");
+		return -EINVAL;
 	}
 	nla = tb[GPUPATH_A_PORTAL_HOST_ID];
-	if (nla) {
-		val = nla_data(nla);
-		if (*val && !valid_host_id(val)) {
-			NL_SET_ERR_MSG_ATTR(extack, nla,
-					    "a host ID is a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
-			return -EINVAL;
-		}
-		strscpy(set->host_id, val, sizeof(set->host_id));
+	if (set_str(set->host_id, sizeof(set->host_id), nla, valid_host_id)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "a host ID is a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
+		return -EINVAL;
 	}
-	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		nla = tb[files[i].type];
-		if (!nla)
-			continue;
-		val = nla_data(nla);
-		if (*val && *val != '/') {
-			NL_SET_ERR_MSG_ATTR(extack, nla, "a secret's file is an absolute path");
-			return -EINVAL;
-		}
-		strscpy((char *)set + files[i].off, val, GPUPATH_SECRET_PATH_LEN);
+	nla = tb[GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE];
+	if (set_str(set->secret_file, sizeof(set->secret_file), nla, absolute_path)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "a secret's file is an absolute path");
+		return -EINVAL;
+	}
+	nla = tb[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE];
+	if (set_str(set->ctrl_secret_file, sizeof(set->ctrl_secret_file), nla, absolute_path)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "a secret's file is an absolute path");
+		return -EINVAL;
 	}
 	if (set->host_nqn[0] && !set->host_id[0] && !uuid_nqn(set->host_nqn)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_HOST_NQN] ?:

@@ -561,6 +561,25 @@ fio_loop_stop() {
 # fio_loop_ok: no run has failed so far.
 fio_loop_ok() { [ "$(cat /tmp/fio.runs 2>/dev/null)" != failed ]; }
 
+# daemon_cleanup PORTAL...: what a test of gpupathd ($gpd, logging to
+# /tmp/gpupathd.log) leaves, undone: a fio loop stopped, the daemon killed
+# (the tail of its log shown), the portals deleted, the volumes and the
+# controllers of the test's subsystem removed. The rails stay.
+daemon_cleanup() {
+	local p c
+	touch /tmp/fio.stop
+	[ -z "${fio_pid:-}" ] || wait "$fio_pid" 2>/dev/null
+	if [ -n "${gpd:-}" ]; then
+		kill "$gpd" 2>/dev/null
+		grep -v "notification on" /tmp/gpupathd.log | tail -25 | sed 's/^/gpupathd: /'
+	fi
+	for p in "$@"; do $GP portal del "$p" >/dev/null 2>&1; done
+	volumes_del_all
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NQN" ] && echo 1 >"$c/delete_controller"
+	done 2>/dev/null
+}
+
 # two_paths: the volume of the test's namespace ($UUID) has two usable paths.
 two_paths() {
 	[ "$($GP volume show -j |

@@ -13,16 +13,7 @@
 MiB=1048576
 load_module
 cleanup() {
-	touch /tmp/fio.stop
-	[ -z "${fio_pid:-}" ] || wait "$fio_pid" 2>/dev/null
-	[ -z "${gpd:-}" ] || kill "$gpd" 2>/dev/null
-	[ -z "${gpd:-}" ] || grep -v "notification on" /tmp/gpupathd.log | tail -20 |
-		sed 's/^/gpupathd: /'
-	for p in rail1 tcp; do $GP portal del $p >/dev/null 2>&1; done
-	volumes_del_all
-	for c in /sys/class/nvme/nvme*; do
-		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NQN" ] && echo 1 >"$c/delete_controller"
-	done 2>/dev/null
+	daemon_cleanup rail1 tcp
 	rails_teardown
 }
 trap cleanup EXIT
