@@ -78,8 +78,10 @@ gpd=$!
 $GP portal add rail1 transport rdma traddr 10.99.1.1 nqn $NQN rails 1:rail1 \
 	host-nqn "$HNQN" dhchap-secret-file $KEYS/host reconnect-delay 1 >/dev/null ||
 	fail "portal rail1"
+# (tcp retries after 5 s: time to replace its wrong secret before a second
+# attempt, which Linux 6.12 may hang in against nvmet, see fabric.md)
 $GP portal add tcp transport tcp traddr 10.99.0.1 trsvcid 4421 nqn $NQN rails 2:@10.99.0.2 \
-	host-nqn "$HNQN" dhchap-secret-file $KEYS/tcp-host reconnect-delay 1 >/dev/null ||
+	host-nqn "$HNQN" dhchap-secret-file $KEYS/tcp-host reconnect-delay 5 >/dev/null ||
 	fail "portal tcp"
 state() { $GP portal show "$1" -j | jq -r '.connections[0].state'; }
 ctrl_of() { $GP portal show "$1" -j | jq -r '.connections[0].controller'; }
