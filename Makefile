@@ -26,6 +26,8 @@ SBINDIR ?= $(PREFIX)/sbin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 UNITDIR ?= /lib/systemd/system
+# 69-gpupath.rules goes beside nvme-cli's 70-nvmf-autoconnect.rules.
+UDEVRULESDIR ?= /usr/lib/udev/rules.d
 SYSCONFDIR ?= /etc
 MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -87,7 +89,7 @@ TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build
 	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv \
 	selftests/build/gp-faults selftests/build/gp-cufile selftests/build/gp-nvdouble
 UNIT_BINS := selftests/build/json_test selftests/build/model_test selftests/build/ledger_test \
-	selftests/build/secret_test selftests/build/ana_test
+	selftests/build/secret_test selftests/build/ana_test selftests/build/libnvme_fix_test
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
@@ -175,9 +177,13 @@ tools/gpupath-bench/gpupath-bench: $(BENCH_OBJS) tools/lib/libgpupath.a
 	$(quiet) LD $@
 	$(Q)$(CC) -pthread -o $@ $^ $(NL_LIBS)
 
+# daemon/libnvme-fix.c's scandir() and scandir64(), exported whatever the
+# libraries linked, so that libnvme is bound to them.
+SCANDIR_FIX := -Wl,--export-dynamic-symbol=scandir -Wl,--export-dynamic-symbol=scandir64
+
 daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpupath.a
 	$(quiet) LD $@
-	$(Q)$(CC) -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS) $(Z_LIBS)
+	$(Q)$(CC) $(SCANDIR_FIX) -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS) $(Z_LIBS)
 
 test-bins: $(TEST_BINS)
 
@@ -232,6 +238,12 @@ selftests/build/ana_test: selftests/unit/ana_test.c daemon/ana.o daemon/log.o da
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) $(shell pkg-config --cflags libnvme 2>/dev/null) -o $@ $^ \
 		$(NVME_LIBS) $(NL_LIBS)
+
+selftests/build/libnvme_fix_test: selftests/unit/libnvme_fix_test.c daemon/libnvme-fix.o
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) $(shell pkg-config --cflags libnvme 2>/dev/null) $(SCANDIR_FIX) -o $@ \
+		$^ $(NVME_LIBS)
 
 selftests/build/model_test: selftests/unit/model_test.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)
@@ -307,6 +319,7 @@ install-user: userspace
 	install -m 0644 uapi/linux/gpupath.h uapi/linux/gpupath_nl.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	sed 's|/usr/sbin/|$(SBINDIR)/|' daemon/gpupathd.service > \
 		$(DESTDIR)$(UNITDIR)/gpupathd.service
+	install -D -m 0644 daemon/69-gpupath.rules $(DESTDIR)$(UDEVRULESDIR)/69-gpupath.rules
 	# The configuration is the administrator's: installed once, never overwritten.
 	install -d $(DESTDIR)$(SYSCONFDIR)/gpupath
 	test -e $(DESTDIR)$(SYSCONFDIR)/gpupath/gpupath.conf || \

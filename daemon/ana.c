@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ANA states of the paths, from the controllers' ANA log pages (libnvme).
+ * ANA states of the paths, from the controllers' ANA log pages (libnvme),
+ * read by a thread of their own: an admin command to a controller whose
+ * link is stalling can take the host's admin timeout, and a hundred
+ * controllers a while; neither may hold up the daemon's loop (link events,
+ * uevents, the watchdog).
  */
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libnvme.h>
@@ -31,15 +38,46 @@ struct ana_ctrl {
 	bool failed;			/* reading it failed this poll */
 };
 
+/* The controllers are the poller thread's alone; the lock guards the rest. */
 struct ana {
 	struct ana_ctrl *c;
 	size_t n;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* on CLOCK_MONOTONIC */
+	bool started;
+	bool stop;
+	bool kicked;
 };
+
+static void *poller(void *arg);
 
 int ana_new(struct ana **a)
 {
+	pthread_condattr_t attr;
+	sigset_t all, old;
+	int r;
+
 	*a = calloc(1, sizeof(**a));
-	return *a ? 0 : -ENOMEM;
+	if (!*a)
+		return -ENOMEM;
+	pthread_mutex_init(&(*a)->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&(*a)->cond, &attr);
+	pthread_condattr_destroy(&attr);
+	/* Signals are the loop's (signalfd): none for the thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	r = pthread_create(&(*a)->thread, NULL, poller, *a);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r) {
+		ana_free(*a);
+		*a = NULL;
+		return -r;
+	}
+	(*a)->started = true;
+	return 0;
 }
 
 void ana_free(struct ana *a)
@@ -48,10 +86,27 @@ void ana_free(struct ana *a)
 
 	if (!a)
 		return;
+	if (a->started) {
+		pthread_mutex_lock(&a->lock);
+		a->stop = true;
+		pthread_cond_signal(&a->cond);
+		pthread_mutex_unlock(&a->lock);
+		pthread_join(a->thread, NULL);
+	}
+	pthread_cond_destroy(&a->cond);
+	pthread_mutex_destroy(&a->lock);
 	for (i = 0; i < a->n; i++)
 		free(a->c[i].log);
 	free(a->c);
 	free(a);
+}
+
+void ana_kick(struct ana *a)
+{
+	pthread_mutex_lock(&a->lock);
+	a->kicked = true;
+	pthread_cond_signal(&a->cond);
+	pthread_mutex_unlock(&a->lock);
 }
 
 uint32_t ana_state_of(uint8_t nvme_state)
@@ -223,7 +278,13 @@ static void path_ana(struct gpupath_ctl *ctl, const struct gpupath_path *p, stru
 			 gpupath_ana_state_name(conf.ana_state), grp, c->name, now_ms() / 1e3);
 }
 
-bool ana_poll(struct ana *a, struct gpupath_ctl *ctl)
+/*
+ * One poll: every path of every volume whose controller reports ANA gets
+ * its namespace's ANA state, group and transition time, when they
+ * changed. Returns whether a path's controller reports ANA (poll again),
+ * or a negative errno when the volumes cannot be listed.
+ */
+static int ana_poll(struct ana *a, struct gpupath_ctl *ctl)
 {
 	struct gpupath_volume *vols;
 	const struct gpupath_path *p;
@@ -233,10 +294,8 @@ bool ana_poll(struct ana *a, struct gpupath_ctl *ctl)
 	int r;
 
 	r = gpupath_ctl_volume_list(ctl, &vols, &n);
-	if (r < 0) {
-		log_errno(r, "listing volumes for their ANA states");
-		return true;
-	}
+	if (r < 0)
+		return log_errno(r, "listing volumes for their ANA states");
 	for (i = 0; i < a->n; i++) {
 		a->c[i].seen = false;
 		a->c[i].failed = false;
@@ -244,8 +303,9 @@ bool ana_poll(struct ana *a, struct gpupath_ctl *ctl)
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < vols[i].npaths; j++) {
 			p = &vols[i].path[j];
+			/* (no admin command to a controller behind a link that is down) */
 			if (!p->controller[0] || !p->device[0] || p->health == GPUPATH_HEALTH_GONE ||
-			    strncmp(p->controller, "nvme", 4))
+			    p->link == GPUPATH_LINK_DOWN || strncmp(p->controller, "nvme", 4))
 				continue;
 			c = ctrl_get(a, p->controller);
 			if (!c || !c->ana)
@@ -264,4 +324,48 @@ bool ana_poll(struct ana *a, struct gpupath_ctl *ctl)
 	}
 	a->n = k;
 	return any;
+}
+
+/*
+ * The poller: a poll when kicked (after each of the daemon's passes), and
+ * every ANA_POLL_MS while a path's controller reports ANA.
+ */
+static void *poller(void *arg)
+{
+	struct gpupath_ctl *ctl = NULL;
+	struct ana *a = arg;
+	struct timespec at;
+	int any = 0;
+
+	pthread_mutex_lock(&a->lock);
+	while (!a->stop) {
+		if (!a->kicked && any > 0) {
+			clock_gettime(CLOCK_MONOTONIC, &at);
+			at.tv_nsec += (ANA_POLL_MS % 1000) * 1000000L;
+			at.tv_sec += ANA_POLL_MS / 1000 + at.tv_nsec / 1000000000L;
+			at.tv_nsec %= 1000000000L;
+			while (!a->kicked && !a->stop &&
+			       pthread_cond_timedwait(&a->cond, &a->lock, &at) != ETIMEDOUT)
+				;
+		} else {
+			while (!a->kicked && !a->stop)
+				pthread_cond_wait(&a->cond, &a->lock);
+		}
+		if (a->stop)
+			break;
+		a->kicked = false;
+		pthread_mutex_unlock(&a->lock);
+		if (!ctl && gpupath_ctl_open(&ctl) < 0)
+			ctl = NULL;
+		any = ctl ? ana_poll(a, ctl) : 0;
+		if (any < 0) {
+			/* the module went away, or the socket broke: a fresh one next time */
+			gpupath_ctl_close(ctl);
+			ctl = NULL;
+		}
+		pthread_mutex_lock(&a->lock);
+	}
+	pthread_mutex_unlock(&a->lock);
+	gpupath_ctl_close(ctl);
+	return NULL;
 }

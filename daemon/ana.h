@@ -7,7 +7,8 @@
  *
  * The host's NVMe driver reads the ANA log page only for its own multipath
  * (nvme_core.multipath=Y) and sends no uevent for an ANA change otherwise:
- * gpupathd polls the controllers that report ANA, every ANA_POLL_MS.
+ * gpupathd polls the controllers that report ANA, every ANA_POLL_MS, from
+ * a thread of its own.
  */
 #ifndef GPUPATHD_ANA_H
 #define GPUPATHD_ANA_H
@@ -22,15 +23,18 @@
 
 struct ana;
 
+/* The poller and its thread (0, or a negative errno); ana_free() stops it. */
 int ana_new(struct ana **a);
 void ana_free(struct ana *a);
 
 /*
- * One poll: every path of every volume whose controller reports ANA gets
- * its namespace's ANA state, group and transition time, when they
- * changed. Returns whether a path's controller reports ANA (poll again).
+ * A poll now, in the poller's thread: every path of every volume whose
+ * controller reports ANA gets its namespace's ANA state, group and
+ * transition time, when they changed (paths whose link is down are left
+ * as they are). Polls follow every ANA_POLL_MS while a path's controller
+ * reports ANA.
  */
-bool ana_poll(struct ana *a, struct gpupath_ctl *ctl);
+void ana_kick(struct ana *a);
 
 /* The enum gpupath_ana_state of an NVMe ANA state (NVME_ANA_*). */
 uint32_t ana_state_of(uint8_t nvme_state);

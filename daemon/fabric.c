@@ -39,6 +39,7 @@
 #define DISCOVERY_DEPTH		3	/* referrals followed */
 #define TARGETS_MAX		GPUPATH_PORTAL_CONNS_MAX
 #define QOS_LEDGER		"/run/gpupath/qos-ledger"
+#define DISC_MARKS		"/run/gpupath/discovery"	/* 69-gpupath.rules */
 
 /* A subsystem to connect (from the portal itself, or its discovery log). */
 struct target {
@@ -88,6 +89,9 @@ struct fabric {
 	struct ledger ledger;		/* what the QoS classes set, to take back */
 };
 
+/* The interfaces' addresses as of the pass's start (NULL: not read). */
+static struct ifaddrs *addrs;
+
 /* A string into a fixed buffer, cut to fit. */
 static void cpy(char *dst, size_t size, const char *src)
 {
@@ -119,6 +123,9 @@ void fabric_free(struct fabric *f)
 	free(f->disc);
 	ledger_free(&f->ledger);
 	free(f);
+	if (addrs)
+		freeifaddrs(addrs);
+	addrs = NULL;
 }
 
 static const char *transport_of(const struct gpupath_portal *p)
@@ -139,33 +146,91 @@ struct host_end {
 	char buf[INET6_ADDRSTRLEN];
 };
 
+/*
+ * The interfaces' carriers, read once per pass (links_read()) and kept
+ * current by rtnetlink (fabric_link()): asked for every connection and
+ * path, getifaddrs() each time would cost a netlink dump each.
+ */
+#define LINKS_MAX	256
+static struct {
+	char name[IF_NAMESIZE];
+	bool running;
+} links[LINKS_MAX];
+static size_t nlinks;
+
+static void link_note(const char *iface, bool running)
+{
+	size_t i;
+
+	for (i = 0; i < nlinks; i++)
+		if (!strcmp(links[i].name, iface))
+			break;
+	if (i == nlinks) {
+		if (nlinks == LINKS_MAX)
+			return;
+		cpy(links[nlinks++].name, IF_NAMESIZE, iface);
+	}
+	links[i].running = running;
+}
+
+static void links_read(void)
+{
+	struct ifaddrs *i;
+
+	nlinks = 0;
+	if (addrs)
+		freeifaddrs(addrs);
+	if (getifaddrs(&addrs) < 0) {
+		addrs = NULL;
+		return;
+	}
+	for (i = addrs; i; i = i->ifa_next)
+		link_note(i->ifa_name, (i->ifa_flags & IFF_UP) && (i->ifa_flags & IFF_RUNNING));
+}
+
+/* gpupath_ifaddr_find(), in the pass's list when there is one. */
+static bool ifaddr_find(const char *iface, const char *addr, int family, char *iface_out,
+			size_t iface_size, char *addr_out, size_t addr_size)
+{
+	if (!addrs)
+		return gpupath_ifaddr_find(iface, addr, family, iface_out, iface_size, addr_out,
+					   addr_size);
+	return gpupath_ifaddr_find_in(addrs, iface, addr, family, iface_out, iface_size,
+				      addr_out, addr_size);
+}
+
+/* Whether @iface is up with a carrier (unknown interfaces count as up). */
+static bool iface_running(const char *iface)
+{
+	size_t i;
+
+	for (i = 0; i < nlinks; i++)
+		if (!strcmp(links[i].name, iface))
+			return links[i].running;
+	return true;
+}
+
 static void iface_addr(const char *iface, const char *traddr, char *buf, size_t size)
 {
 	buf[0] = 0;
-	gpupath_ifaddr_find(iface, NULL, strchr(traddr, ':') ? AF_INET6 : AF_INET, NULL, 0, buf,
-			    size);
+	ifaddr_find(iface, NULL, strchr(traddr, ':') ? AF_INET6 : AF_INET, NULL, 0, buf, size);
 }
 
 /* The interface that has address @addr, into @iface ("" when none has). */
 static void addr_iface(const char *addr, char *iface, size_t size)
 {
 	iface[0] = 0;
-	gpupath_ifaddr_find(NULL, addr, AF_UNSPEC, iface, size, NULL, 0);
+	ifaddr_find(NULL, addr, AF_UNSPEC, iface, size, NULL, 0);
 }
 
-/* Whether @iface is up with a carrier (unknown interfaces count as up). */
-static bool iface_running(const char *iface)
-{
-	struct ifaddrs *ifa, *i;
-	bool running = true;
 
-	if (getifaddrs(&ifa) < 0)
-		return true;
-	for (i = ifa; i; i = i->ifa_next)
-		if (!strcmp(i->ifa_name, iface))
-			running = (i->ifa_flags & IFF_UP) && (i->ifa_flags & IFF_RUNNING);
-	freeifaddrs(ifa);
-	return running;
+/* The interface a rail connects from: named, or the one with its address. */
+static bool rail_iface(const struct gpupath_portal_rail *rail, char *iface, size_t size)
+{
+	cpy(iface, size, rail->iface);
+	if (!iface[0] && rail->addr[0])
+		addr_iface(rail->addr, iface, size);
+	return iface[0];
 }
 
 static void host_end(const struct gpupath_portal *p, const struct gpupath_portal_rail *rail,
@@ -206,32 +271,69 @@ static void address_field(nvme_ctrl_t c, const char *key, char *buf, size_t size
 	}
 }
 
+/* Whether an address of @iface is on the subnet of @addr (IPv4 or IPv6). */
+static bool iface_subnet_has(const char *iface, const char *addr)
+{
+	unsigned char want[16], have[16], mask[16];
+	const struct ifaddrs *i;
+	size_t len, k;
+	int fam;
+
+	fam = strchr(addr, ':') ? AF_INET6 : AF_INET;
+	len = fam == AF_INET ? 4 : 16;
+	if (!addrs || inet_pton(fam, addr, want) != 1)
+		return false;
+	for (i = addrs; i; i = i->ifa_next) {
+		if (!i->ifa_addr || !i->ifa_netmask || i->ifa_addr->sa_family != fam ||
+		    strcmp(i->ifa_name, iface))
+			continue;
+		if (fam == AF_INET) {
+			memcpy(have, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, 4);
+			memcpy(mask, &((struct sockaddr_in *)i->ifa_netmask)->sin_addr, 4);
+		} else {
+			memcpy(have, &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr, 16);
+			memcpy(mask, &((struct sockaddr_in6 *)i->ifa_netmask)->sin6_addr, 16);
+		}
+		for (k = 0; k < len && !((have[k] ^ want[k]) & mask[k]); k++)
+			;
+		if (k == len)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Whether @c connects from @rail: by what it really uses, whoever connected
  * it (the daemon, or by hand with any address of the rail's interface): its
  * host_iface, its host_traddr, or the source address of its connection
- * (nvme-tcp's src_addr).
+ * (nvme-tcp's src_addr). A controller bound to none of them (nvme-cli's
+ * autoconnect may make those over RDMA) goes where the kernel routes its
+ * target: to the rail whose interface's subnet holds the target address.
  */
 static bool on_rail(nvme_ctrl_t c, const struct gpupath_portal_rail *rail)
 {
 	const char *used[2] = { nvme_ctrl_get_host_traddr(c) };
-	char src[INET6_ADDRSTRLEN];
+	char src[INET6_ADDRSTRLEN], iface[IF_NAMESIZE];
+	const char *hif = nvme_ctrl_get_host_iface(c);
+	bool bound = hif && hif[0];
 	unsigned int i;
 
 	address_field(c, "src_addr", src, sizeof(src));
 	used[1] = src;
 	if (!rail->iface[0] && !rail->addr[0])
 		return true;
-	if (!rail->addr[0] && same(nvme_ctrl_get_host_iface(c), rail->iface))
+	if (!rail->addr[0] && same(hif, rail->iface))
 		return true;
 	for (i = 0; i < 2; i++) {
 		if (!used[i] || !used[i][0])
 			continue;
+		bound = true;
 		if (rail->addr[0] ? !strcmp(used[i], rail->addr) :
-		    gpupath_ifaddr_find(rail->iface, used[i], AF_UNSPEC, NULL, 0, NULL, 0))
+		    ifaddr_find(rail->iface, used[i], AF_UNSPEC, NULL, 0, NULL, 0))
 			return true;
 	}
-	return false;
+	return !bound && nvme_ctrl_get_traddr(c) && rail_iface(rail, iface, sizeof(iface)) &&
+	       iface_subnet_has(iface, nvme_ctrl_get_traddr(c));
 }
 
 /*
@@ -393,6 +495,9 @@ static int set_secrets(nvme_host_t h, nvme_ctrl_t c, const struct gpupath_portal
 }
 
 /* Connect @p's @rail to @t; the new controller, or NULL with errno set. */
+/* Controllers connected or disconnected so far: a pass that did neither scans once. */
+static unsigned long changes;
+
 static nvme_ctrl_t connect_ctrl(nvme_root_t r, const struct gpupath_portal *p,
 				const struct gpupath_portal_rail *rail, const struct target *t,
 				int tos)
@@ -446,6 +551,7 @@ static nvme_ctrl_t connect_ctrl(nvme_root_t r, const struct gpupath_portal *p,
 		errno = err;
 		return NULL;
 	}
+	changes++;
 	return c;
 }
 
@@ -476,6 +582,7 @@ static bool read_log(nvme_root_t r, nvme_ctrl_t c, const struct gpupath_portal *
 {
 	struct nvmf_discovery_log *log = NULL;
 	int trtype = p->transport == GPUPATH_TRANSPORT_RDMA ? NVMF_TRTYPE_RDMA : NVMF_TRTYPE_TCP;
+	unsigned int dropped = 0;
 	struct target t;
 	uint64_t i, n;
 
@@ -504,6 +611,11 @@ static bool read_log(nvme_root_t r, nvme_ctrl_t c, const struct gpupath_portal *
 			continue;
 		if (e->subtype == NVME_NQN_NVME && d->n < TARGETS_MAX) {
 			d->t[d->n++] = t;
+		} else if (e->subtype == NVME_NQN_NVME) {
+			if (!dropped++)
+				log_warn("portal %s: %s:%u lists more than %u subsystems: %s and "
+					 "those after it are left out (use more portals)", p->name,
+					 at->traddr, at->trsvcid, TARGETS_MAX, t.nqn);
 		} else if (e->subtype == NVME_NQN_DISC && depth < DISCOVERY_DEPTH &&
 			   (strcmp(t.traddr, at->traddr) || t.trsvcid != at->trsvcid)) {
 			log_info("portal %s: referral to %s:%u", p->name, t.traddr, t.trsvcid);
@@ -568,6 +680,61 @@ static struct discovered *disc_get(struct fabric *f, uint32_t portal, uint32_t r
 }
 
 /*
+ * The discovery controllers gpupathd's portals use, one empty file each
+ * under DISC_MARKS, named as the controller. 69-gpupath.rules renames
+ * their events (NVME_AEN, NVME_EVENT=rediscover) so that nvme-cli's
+ * autoconnect rule leaves them to gpupathd. A mark is made as soon as the
+ * portal takes the controller, before its first event can come; marks of
+ * controllers no portal uses any more go at the end of each pass
+ * (disc_marks_prune()). They stay while gpupathd is stopped or restarts.
+ */
+static void disc_mark(const char *ctrl)
+{
+	char path[sizeof(DISC_MARKS) + 40];
+	int fd;
+
+	snprintf(path, sizeof(path), DISC_MARKS "/%s", ctrl);
+	if (!access(path, F_OK))
+		return;
+	if ((mkdir("/run/gpupath", 0755) < 0 && errno != EEXIST) ||
+	    (mkdir(DISC_MARKS, 0755) < 0 && errno != EEXIST))
+		goto fail;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto fail;
+	close(fd);
+	return;
+fail:
+	log_errno(-errno, "cannot mark %s as gpupathd's (%s): nvme-cli's autoconnect may act on its events",
+		  ctrl, path);
+}
+
+static void disc_marks_prune(const struct fabric *f)
+{
+	char path[sizeof(DISC_MARKS) + 300];
+	struct dirent *e;
+	size_t i;
+	DIR *dir;
+
+	dir = opendir(DISC_MARKS);
+	if (!dir)
+		return;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		for (i = 0; i < f->ndisc; i++)
+			if (!strcmp(f->disc[i].ctrl, e->d_name))
+				break;
+		if (i < f->ndisc)
+			continue;
+		snprintf(path, sizeof(path), DISC_MARKS "/%s", e->d_name);
+		if (unlink(path) < 0 && errno != ENOENT)
+			log_errno(-errno, "removing %s", path);
+	}
+	closedir(dir);
+}
+
+/*
  * The subsystems a discovery portal lists on @rail. The rail keeps a
  * persistent discovery controller (one already there, made by hand or by
  * nvme-cli, is used as it is); the log page is read when it is new, when
@@ -604,7 +771,14 @@ static const struct discovered *discover(struct fabric *f, nvme_root_t r,
 		}
 	}
 	if (!c) {
+		char iface[IF_NAMESIZE];
+
 		d->ctrl[0] = 0;
+		if (rail_iface(rail, iface, sizeof(iface)) && !iface_running(iface)) {
+			/* As conn_pass(): the last list holds until the link is back. */
+			d->stale = true;
+			return d;
+		}
 		if (now_ms() < d->next_ms) {
 			*pending = true;
 			return d;
@@ -626,6 +800,7 @@ static const struct discovered *discover(struct fabric *f, nvme_root_t r,
 	if (!same(d->ctrl, nvme_ctrl_get_name(c)))
 		d->stale = true;
 	cpy(d->ctrl, sizeof(d->ctrl), nvme_ctrl_get_name(c));
+	disc_mark(d->ctrl);
 	state = nvme_ctrl_get_state(c);
 	if (!made && (!state || strcmp(state, "live"))) {
 		/* The host reconnects it; the log is read again once it is back. */
@@ -676,6 +851,7 @@ static void disconnect_named(nvme_root_t r, const char *name, const char *nqn, c
 	if (!c || !same(nvme_ctrl_get_subsysnqn(c), nqn))
 		return;
 	log_info("%s: disconnecting %s", why, name);
+	changes++;
 	if (nvme_disconnect_ctrl(c) < 0)
 		log_errno(-errno, "disconnecting %s", name);
 }
@@ -811,6 +987,20 @@ static void conn_pass(struct conn *c, nvme_root_t r, const struct gpupath_portal
 			rotate_secrets(c, ctrl, p);
 		return;
 	}
+	if (c->iface[0] && !iface_running(c->iface)) {
+		/*
+		 * No carrier: an attempt could only time out, holding up every
+		 * other connection. The link's return brings a pass.
+		 */
+		if (c->rep.error != ENETDOWN)
+			log_info("portal %s rail %u: %s waits for %s's link", p->name, rail->id,
+				 t->nqn, c->iface);
+		c->rep.state = GPUPATH_CONN_BACKOFF;
+		c->rep.error = ENETDOWN;
+		c->rep.retry_ms = 0;
+		c->rep.controller[0] = 0;
+		return;
+	}
 	if (now_ms() < c->next_ms) {
 		*pending = true;
 		return;
@@ -862,9 +1052,20 @@ static void report(struct fabric *f, struct gpupath_ctl *ctl, const struct gpupa
 	reps = calloc(GPUPATH_PORTAL_CONNS_MAX, sizeof(*reps));
 	if (!reps)
 		return;
-	for (i = 0; i < f->nconns && conf.nconns < GPUPATH_PORTAL_CONNS_MAX; i++)
-		if (f->conns[i].portal == p->id && f->conns[i].seen)
-			reps[conf.nconns++] = f->conns[i].rep;
+	for (i = 0; i < f->nconns; i++) {
+		if (f->conns[i].portal != p->id || !f->conns[i].seen)
+			continue;
+		if (conf.nconns < GPUPATH_PORTAL_CONNS_MAX)
+			reps[conf.nconns] = f->conns[i].rep;
+		conf.nconns++;
+	}
+	if (conf.nconns > GPUPATH_PORTAL_CONNS_MAX) {
+		/* made and kept all the same; only the report is short (said once) */
+		if (p->nconns < GPUPATH_PORTAL_CONNS_MAX)
+			log_warn("portal %s: %u connections, only the first %u shown (use a portal per rail)",
+				 p->name, conf.nconns, GPUPATH_PORTAL_CONNS_MAX);
+		conf.nconns = GPUPATH_PORTAL_CONNS_MAX;
+	}
 	changed = conf.nconns != p->nconns;
 	for (i = 0; !changed && i < conf.nconns; i++)
 		changed = !conn_equal(&reps[i], &p->conn[i]);
@@ -1050,7 +1251,7 @@ static void sync_links(struct fabric *f, struct gpupath_ctl *ctl, struct gpupath
 	}
 }
 
-void fabric_link(struct fabric *f, struct gpupath_ctl *ctl, const char *ifname, bool up)
+bool fabric_link(struct fabric *f, struct gpupath_ctl *ctl, const char *ifname, bool up)
 {
 	struct gpupath_volume *vols;
 	const struct gpupath_path *p;
@@ -1058,15 +1259,18 @@ void fabric_link(struct fabric *f, struct gpupath_ctl *ctl, const char *ifname, 
 	size_t n, i, j;
 	int r;
 
+	link_note(ifname, up);
 	for (i = 0; i < f->nconns; i++)
 		if (f->conns[i].seen && !strcmp(f->conns[i].iface, ifname))
 			break;
 	if (i == f->nconns)
-		return;		/* no rail of ours */
+		return false;	/* no rail of ours */
+	log_debug("rail interface %s: link %s at %.3f s", ifname, up ? "up" : "down",
+		  now_ms() / 1e3);
 	r = gpupath_ctl_volume_list(ctl, &vols, &n);
 	if (r < 0) {
 		log_errno(r, "reading volumes");
-		return;
+		return true;
 	}
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < vols[i].npaths; j++) {
@@ -1077,6 +1281,7 @@ void fabric_link(struct fabric *f, struct gpupath_ctl *ctl, const char *ifname, 
 		}
 	}
 	free(vols);
+	return true;
 }
 
 static void assemble(struct fabric *f, struct gpupath_ctl *ctl, nvme_root_t r)
@@ -1257,15 +1462,6 @@ static bool applied_equal(const struct gpupath_qos *q, const struct gpupath_qos_
 	return true;
 }
 
-/* The interface a rail connects from: named, or the one with its address. */
-static bool rail_iface(const struct gpupath_portal_rail *rail, char *iface, size_t size)
-{
-	cpy(iface, size, rail->iface);
-	if (!iface[0] && rail->addr[0])
-		addr_iface(rail->addr, iface, size);
-	return iface[0];
-}
-
 /* The classes whose portals connect from @iface (at most @max). */
 static unsigned int classes_on(const struct fabric *f, const char *iface,
 			       const struct gpupath_portal *portals, size_t nportals,
@@ -1422,10 +1618,7 @@ static void portal_pass(struct fabric *f, nvme_root_t r, const struct gpupath_po
 			if (!c)
 				continue;
 			c->seen = true;
-			if (rails[i].iface[0])
-				cpy(c->iface, sizeof(c->iface), rails[i].iface);
-			else if (rails[i].addr[0])
-				addr_iface(rails[i].addr, c->iface, sizeof(c->iface));
+			rail_iface(&rails[i], c->iface, sizeof(c->iface));
 			conn_pass(c, r, p, &rails[i], &t[j], portal_tos(f, p), pending);
 		}
 	}
@@ -1464,6 +1657,7 @@ static void prune(struct fabric *f, nvme_root_t r, const struct gpupath_portal *
 
 bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 {
+	unsigned long changes0;
 	struct gpupath_portal *portals;
 	bool pending = false, qos_read;
 	size_t n, i, marks;
@@ -1482,6 +1676,8 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	qos_read = ret >= 0;
 	if (!qos_read)
 		log_errno(ret, "reading QoS classes");
+	links_read();
+	changes0 = changes;
 	r = nvme_scan(NULL);
 	if (!r) {
 		log_errno(-errno, "scanning NVMe controllers");
@@ -1496,6 +1692,7 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 		portal_pass(f, r, &portals[i], &pending);
 	prune(f, r, portals, n);
 	disc_prune(f, r);
+	disc_marks_prune(f);
 	for (i = 0; i < n; i++)
 		report(f, ctl, &portals[i]);
 	/* A pass that could not read the classes takes nothing back. */
@@ -1505,9 +1702,11 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 		apply_qos(f, ctl, &f->qos[i], portals, n);
 	if (qos_read)
 		converge_qos(f, marks);
-	/* New controllers show up in a new scan. */
-	nvme_free_tree(r);
-	r = nvme_scan(NULL);
+	/* New controllers' namespaces show up in a new scan. */
+	if (changes != changes0) {
+		nvme_free_tree(r);
+		r = nvme_scan(NULL);
+	}
 	if (r) {
 		assemble(f, ctl, r);
 		nvme_free_tree(r);

@@ -39,8 +39,10 @@ bool fabric_discovery_changed(struct fabric *f, const char *ctrl);
 
 /*
  * Interface @ifname's carrier changed: the paths of the connections made
- * from it are marked link down (or up) at once.
+ * from it are marked link down (or up) at once. Returns whether it is a
+ * rail of a portal. (Nothing is connected from a rail without carrier: a
+ * pass after the link comes back does.)
  */
-void fabric_link(struct fabric *f, struct gpupath_ctl *ctl, const char *ifname, bool up);
+bool fabric_link(struct fabric *f, struct gpupath_ctl *ctl, const char *ifname, bool up);
 
 #endif /* GPUPATHD_FABRIC_H */

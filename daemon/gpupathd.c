@@ -56,8 +56,7 @@ struct daemon {
 	int sigfd;
 	int timerfd;
 	int soonfd;		/* one-shot: the next reconcile pass */
-	int anafd;		/* one-shot: the next ANA poll */
-	struct ana *ana;	/* the controllers' ANA log pages */
+	struct ana *ana;	/* the controllers' ANA log pages (a thread) */
 	bool ana_ok;		/* the module takes ANA states */
 	int wdogfd;		/* systemd's watchdog pings, -1: none asked for */
 	int metricsfd;		/* the metrics endpoint, -1: none */
@@ -247,25 +246,19 @@ static void soon(struct daemon *d, unsigned int ms)
 		log_errno(-errno, "cannot arm the reconcile timer");
 }
 
-/* The paths' ANA states; polled again while a controller reports ANA. */
-static void ana_pass(struct daemon *d, struct gpupath_ctl *ctl)
-{
-	struct itimerspec its = once_in(ANA_POLL_MS);
-
-	if (d->ana_ok && ana_poll(d->ana, ctl) && timerfd_settime(d->anafd, 0, &its, NULL) < 0)
-		log_errno(-errno, "cannot arm the ANA timer");
-}
-
 /* Bring the kernel's objects and the fabric in line with the portals. */
 static void reconcile(struct daemon *d)
 {
 	struct gpupath_ctl *ctl = ctl_open(d);
+	uint64_t t0 = now_ms();
 
 	if (!ctl)
 		return;
 	if (fabric_reconcile(d->fabric, ctl))
 		soon(d, RETRY_MS);
-	ana_pass(d, ctl);
+	log_debug("pass: %llu ms", (unsigned long long)(now_ms() - t0));
+	if (d->ana_ok)
+		ana_kick(d->ana);	/* the paths' ANA states, in the poller's thread */
 	gpupath_ctl_close(ctl);
 }
 
@@ -366,7 +359,8 @@ static int on_link_msg(struct nl_msg *msg, void *userdata)
 	     (ifi->ifi_flags & IFF_RUNNING);
 	if (gpupath_ctl_open(&ctl) < 0)
 		return NL_OK;
-	fabric_link(d->fabric, ctl, nla_get_string(tb[IFLA_IFNAME]), up);
+	if (fabric_link(d->fabric, ctl, nla_get_string(tb[IFLA_IFNAME]), up) && up)
+		soon(d, SOON_MS);	/* what waited for the link */
 	gpupath_ctl_close(ctl);
 	return NL_OK;
 }
@@ -471,6 +465,9 @@ static int on_uevent(struct loop *l, int fd, uint32_t events, void *userdata)
 		action = udev_device_get_action(dev);
 		ev = udev_device_get_property_value(dev, "NVME_EVENT");
 		aen = udev_device_get_property_value(dev, "NVME_AEN");
+		/* Renamed by 69-gpupath.rules for gpupathd's discovery controllers. */
+		if (!aen)
+			aen = udev_device_get_property_value(dev, "GPUPATH_AEN");
 		if (subsys && name &&
 		    (!strcmp(subsys, "nvme") ||
 		     (!strcmp(subsys, "block") && !strncmp(name, "nvme", 4)))) {
@@ -673,13 +670,6 @@ static int on_timer(struct loop *l, int fd, uint32_t events, void *userdata)
 		return r < 0 ? r : 0;
 	if (!d->loaded) {
 		log_debug("waiting for gpupath module");
-	} else if (fd == d->anafd) {
-		struct gpupath_ctl *ctl = ctl_open(d);
-
-		if (ctl) {
-			ana_pass(d, ctl);
-			gpupath_ctl_close(ctl);
-		}
 	} else {
 		reconcile(d);
 	}
@@ -711,14 +701,17 @@ static int setup_timer(struct daemon *d)
 
 /* ---- main ------------------------------------------------------------- */
 
-/* The one-shot timers: the next reconcile pass, the next ANA poll. */
+/* The one-shot timer of the next reconcile pass; the ANA poller. */
 static int setup_soon(struct daemon *d)
 {
 	int r = add_timer(d, &d->soonfd);
 
-	if (!r)
-		r = add_timer(d, &d->anafd);
-	return r ? r : ana_new(&d->ana);
+	if (!r) {
+		r = ana_new(&d->ana);
+		if (r < 0)
+			log_errno(r, "cannot start the ANA poller");
+	}
+	return r;
 }
 
 static void teardown(struct daemon *d)
@@ -733,8 +726,6 @@ static void teardown(struct daemon *d)
 		close(d->wdogfd);
 	if (d->soonfd >= 0)
 		close(d->soonfd);
-	if (d->anafd >= 0)
-		close(d->anafd);
 	ana_free(d->ana);
 	if (d->timerfd >= 0)
 		close(d->timerfd);
@@ -753,7 +744,7 @@ static int run(struct daemon *opts)
 	struct gpupath_conf *none;
 	int r;
 
-	d.sigfd = d.timerfd = d.soonfd = d.anafd = d.metricsfd = d.wdogfd = -1;
+	d.sigfd = d.timerfd = d.soonfd = d.metricsfd = d.wdogfd = -1;
 	log_info("gpupathd %s starting", gpupath_tools_version());
 	r = load_config(&d, &none);
 	if (r < 0)

@@ -47,9 +47,12 @@ static void log_va(int prio, const char *fmt, va_list ap)
 	if (prio > log_max_prio)
 		return;
 	if (log_to_stderr) {
+		/* one line at a time: the ANA poller logs from its own thread */
+		flockfile(stderr);
 		fputs(prio_prefix(prio), stderr);
 		vfprintf(stderr, fmt, ap);
 		fputc('\n', stderr);
+		funlockfile(stderr);
 	} else {
 		vsyslog(prio, fmt, ap);
 	}

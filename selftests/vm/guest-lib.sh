@@ -165,6 +165,43 @@ fabric_common() {
 	nvmet_port 2 tcp 10.99.0.1 4421 || fail "nvmet tcp port"
 }
 
+# The discovery subsystem; two more subsystems' names for tests that add some.
+DISC=nqn.2014-08.org.nvmexpress.discovery
+NQN2=${NQN}-two
+NQN3=${NQN}-three
+
+# subsys_new NQN FILE: a subsystem of one namespace on FILE (64 MiB; buffered:
+# a tmpfs file has no O_DIRECT before 6.6), on no port yet; subsys_del NQN
+# takes it off every port and away.
+subsys_new() {
+	truncate -s 64M "$2" &&
+	mkdir $CFG/subsystems/$1 &&
+	echo 1 >$CFG/subsystems/$1/attr_allow_any_host &&
+	mkdir $CFG/subsystems/$1/namespaces/1 &&
+	echo -n "$2" >$CFG/subsystems/$1/namespaces/1/device_path &&
+	echo 1 >$CFG/subsystems/$1/namespaces/1/buffered_io &&
+	echo 1 >$CFG/subsystems/$1/namespaces/1/enable
+}
+subsys_del() {
+	rm -f $CFG/ports/*/subsystems/$1
+	[ -d $CFG/subsystems/$1 ] || return 0
+	echo 0 >$CFG/subsystems/$1/namespaces/1/enable
+	rmdir $CFG/subsystems/$1/namespaces/1 $CFG/subsystems/$1
+}
+# subsys_extra: NQN2 and NQN3 made (rails_targets first); subsys_extra_del:
+# the volumes and every controller gone, the two subsystems and the rails.
+subsys_extra() {
+	subsys_new $NQN2 /tmp/two.img || fail "subsystem two"
+	subsys_new $NQN3 /tmp/three.img || fail "subsystem three"
+}
+subsys_extra_del() {
+	volumes_del_all
+	nvme disconnect-all >/dev/null 2>&1
+	subsys_del $NQN2
+	subsys_del $NQN3
+	rails_teardown
+}
+
 # fabric_ns TRANSPORT: the namespace device of the controller on that
 # transport; fabric_connect TRANSPORT PORT: connect to fabric_setup's target
 # there and wait for the namespace.

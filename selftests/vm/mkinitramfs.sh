@@ -8,7 +8,8 @@
 # Writes a gzip'd newc cpio archive holding:
 #   - busybox (Debian's busybox-static) with symlinks for its applets, except
 #     applets whose names collide with the real tools below;
-#   - nvme-cli, iproute2's ip, rdma and tc, fio, jq, dmsetup, tcpdump,
+#   - nvme-cli (with its autoconnect udev rule and unit), udevd, strace,
+#     iproute2's ip, rdma and tc, fio, jq, dmsetup, tcpdump,
 #     e2fsprogs' mke2fs, e2fsck, chattr and lsattr, xfsprogs'
 #     mkfs.xfs, xfs_io and xfs_repair, fsverity, python3 (with the modules
 #     the YNL client imports, PyYAML among them), and
@@ -149,6 +150,17 @@ install_bin "$jq" /usr/bin/jq
 install_bin "$dmsetup" /usr/sbin/dmsetup /sbin/dmsetup
 install_bin "$tcpdump" /usr/bin/tcpdump /usr/sbin/tcpdump
 install_bin "$(find_tool util-linux /usr/bin/setpriv)" /usr/bin/setpriv
+install_bin "$(find_tool strace /usr/bin/strace)" /usr/bin/strace
+# udevd (udevadm, run by that name) with no rules but nvme-cli's autoconnect
+# rule, whose unit the tests' stand-in for systemctl runs.
+install_bin "$(find_tool udev /bin/udevadm /usr/bin/udevadm)" /bin/udevadm \
+	/lib/systemd/systemd-udevd
+for f in "$(find_tool nvme-cli /usr/lib/udev/rules.d/70-nvmf-autoconnect.rules \
+		/lib/udev/rules.d/70-nvmf-autoconnect.rules)":/usr/lib/udev/rules.d \
+	"$(find_tool nvme-cli /lib/systemd/system/nvmf-connect@.service \
+		/usr/lib/systemd/system/nvmf-connect@.service)":/lib/systemd/system; do
+	install -D -m 0644 "${f%%:*}" "$root${f#*:}/$(basename "${f%%:*}")"
+done
 install_bin "$(find_tool e2fsprogs /usr/sbin/mke2fs /sbin/mke2fs)" /usr/sbin/mke2fs \
 	/usr/sbin/mkfs.ext4 /usr/sbin/mkfs.ext3
 install_bin "$(find_tool e2fsprogs /usr/sbin/e2fsck /sbin/e2fsck)" /usr/sbin/e2fsck

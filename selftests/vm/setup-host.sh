@@ -14,7 +14,7 @@ pkgs=(
 	linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev libssl-dev
 	ccache xz-utils sparse perl dkms openssl linux-headers-amd64 kmod
 	# VM and what goes into its initramfs
-	qemu-system-x86 cpio busybox-static nvme-cli iproute2 fio jq dmsetup tcpdump
+	qemu-system-x86 cpio busybox-static nvme-cli iproute2 fio jq dmsetup tcpdump strace udev
 	e2fsprogs xfsprogs fsverity
 	# host-side checks, the fuzzing harnesses (libFuzzer is in libclang-rt)
 	python3 clang libclang-rt-14-dev

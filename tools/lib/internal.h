@@ -44,6 +44,12 @@ int gpupath_sysfs_read(const char *dir, const char *name, char *buf, size_t size
 bool gpupath_ifaddr_find(const char *iface, const char *addr, int family, char *iface_out,
 			 size_t iface_size, char *addr_out, size_t addr_size);
 
+struct ifaddrs;
+/* The same, in @ifa (a getifaddrs() list the caller keeps). */
+bool gpupath_ifaddr_find_in(const struct ifaddrs *ifa, const char *iface, const char *addr,
+			    int family, char *iface_out, size_t iface_size, char *addr_out,
+			    size_t addr_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -569,14 +569,27 @@ void gpupath_topo_free(struct gpupath_topo *topo)
 bool gpupath_ifaddr_find(const char *iface, const char *addr, int family, char *iface_out,
 			 size_t iface_size, char *addr_out, size_t addr_size)
 {
+	struct ifaddrs *ifa;
+	bool found;
+
+	if (getifaddrs(&ifa) < 0)
+		return false;
+	found = gpupath_ifaddr_find_in(ifa, iface, addr, family, iface_out, iface_size, addr_out,
+				       addr_size);
+	freeifaddrs(ifa);
+	return found;
+}
+
+bool gpupath_ifaddr_find_in(const struct ifaddrs *ifa, const char *iface, const char *addr,
+			    int family, char *iface_out, size_t iface_size, char *addr_out,
+			    size_t addr_size)
+{
 	char buf[INET6_ADDRSTRLEN];
-	struct ifaddrs *ifa, *i;
+	const struct ifaddrs *i;
 	bool found = false;
 	const void *a;
 	int fam;
 
-	if (getifaddrs(&ifa) < 0)
-		return false;
 	for (i = ifa; i && !found; i = i->ifa_next) {
 		fam = i->ifa_addr ? i->ifa_addr->sa_family : AF_UNSPEC;
 		if (fam == AF_INET)
@@ -594,6 +607,5 @@ bool gpupath_ifaddr_find(const char *iface, const char *addr, int family, char *
 		if (addr_out)
 			snprintf(addr_out, addr_size, "%s", buf);
 	}
-	freeifaddrs(ifa);
 	return found;
 }

@@ -9,45 +9,19 @@
 # the discovery controller.
 . /src/selftests/vm/guest-lib.sh
 
-MiB=1048576
-DISC=nqn.2014-08.org.nvmexpress.discovery
-NQN2=${NQN}-two
-NQN3=${NQN}-three
 load_module
-# subsys_new NQN FILE: a subsystem of one namespace on FILE (buffered: a
-# tmpfs file has no O_DIRECT before 6.6), on no port yet.
-subsys_new() {
-	truncate -s $((64 * MiB)) "$2" &&
-	mkdir $CFG/subsystems/$1 &&
-	echo 1 >$CFG/subsystems/$1/attr_allow_any_host &&
-	mkdir $CFG/subsystems/$1/namespaces/1 &&
-	echo -n "$2" >$CFG/subsystems/$1/namespaces/1/device_path &&
-	echo 1 >$CFG/subsystems/$1/namespaces/1/buffered_io &&
-	echo 1 >$CFG/subsystems/$1/namespaces/1/enable
-}
-subsys_del() {
-	rm -f $CFG/ports/*/subsystems/$1
-	[ -d $CFG/subsystems/$1 ] || return 0
-	echo 0 >$CFG/subsystems/$1/namespaces/1/enable
-	rmdir $CFG/subsystems/$1/namespaces/1 $CFG/subsystems/$1
-}
 cleanup() {
 	[ -z "${gpd:-}" ] || kill "$gpd" 2>/dev/null
 	[ -z "${gpd:-}" ] || grep -v "notification on\|uevent: add\|uevent: remove" \
 		/tmp/gpupathd.log | tail -60 | sed 's/^/gpupathd: /'
 	$GP portal del disc >/dev/null 2>&1
-	volumes_del_all
-	nvme disconnect-all >/dev/null 2>&1
 	rm -f $CFG/ports/2/referrals/* 2>/dev/null
 	rmdir $CFG/ports/2/referrals/* 2>/dev/null
-	subsys_del $NQN2
-	subsys_del $NQN3
-	rails_teardown
+	subsys_extra_del
 }
 trap cleanup EXIT
 rails_targets
-subsys_new $NQN2 /tmp/two.img || fail "subsystem two"
-subsys_new $NQN3 /tmp/three.img || fail "subsystem three"
+subsys_extra
 
 # ctrl_of NQN: the host's controllers of subsystem NQN (names), if any.
 ctrl_of() {
