@@ -49,6 +49,10 @@ gpupathd -f --metrics-port 9464 >/tmp/gpupathd.log 2>&1 &
 daemon=$!
 wait_for 10 grep -q "metrics on http://127.0.0.1:9464/metrics" /tmp/gpupathd.log ||
 	fail "gpupathd: $(cat /tmp/gpupathd.log)"
+# Its ANA poller gives the paths their states (nvmet reports ANA) in a
+# thread of its own: the two are compared once it has.
+ana_known() { [ "$($GP path show -j | jq '[.paths[] | select(.ana == "unknown")] | length')" = 0 ]; }
+wait_for 10 ana_known || fail "no ANA state from gpupathd: $($GP path show)"
 wget -q -O /tmp/served.prom http://127.0.0.1:9464/metrics || fail "GET /metrics"
 $GP stats --prometheus >/tmp/cli.prom
 grep -v '^#' /tmp/served.prom | sed 's/ [^ ]*$//' >/tmp/served.names
