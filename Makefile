@@ -42,6 +42,8 @@ NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl
 # libnvme (Debian: libnvme-dev, whose .pc needs libjson-c-dev) for gpupathd.
 daemon/%.o: override CFLAGS += $(shell pkg-config --cflags libnvme 2>/dev/null)
 NVME_LIBS = $(shell pkg-config --libs libnvme 2>/dev/null || echo -lnvme)
+# libavahi-client (mDNS discovery) for gpupathd.
+AVAHI_LIBS = $(shell pkg-config --libs avahi-client 2>/dev/null || echo -lavahi-client -lavahi-common)
 # libudev (uevents) and libsystemd (sd_notify) for gpupathd.
 SYSTEMD_LIBS = $(shell pkg-config --libs libudev libsystemd 2>/dev/null || echo -ludev -lsystemd)
 # zlib (zlib1g-dev): the CRC-32 of DH-HMAC-CHAP secrets, for gpupathd.
@@ -89,7 +91,8 @@ TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build
 	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv \
 	selftests/build/gp-faults selftests/build/gp-cufile selftests/build/gp-nvdouble
 UNIT_BINS := selftests/build/json_test selftests/build/model_test selftests/build/ledger_test \
-	selftests/build/secret_test selftests/build/ana_test selftests/build/libnvme_fix_test
+	selftests/build/secret_test selftests/build/ana_test selftests/build/libnvme_fix_test \
+	selftests/build/mdns_test
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
@@ -183,7 +186,8 @@ SCANDIR_FIX := -Wl,--export-dynamic-symbol=scandir -Wl,--export-dynamic-symbol=s
 
 daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpupath.a
 	$(quiet) LD $@
-	$(Q)$(CC) $(SCANDIR_FIX) -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS) $(Z_LIBS)
+	$(Q)$(CC) $(SCANDIR_FIX) -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS) $(Z_LIBS) \
+		$(AVAHI_LIBS)
 
 test-bins: $(TEST_BINS)
 
@@ -244,6 +248,13 @@ selftests/build/libnvme_fix_test: selftests/unit/libnvme_fix_test.c daemon/libnv
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) $(shell pkg-config --cflags libnvme 2>/dev/null) $(SCANDIR_FIX) -o $@ \
 		$^ $(NVME_LIBS)
+
+# (mdns.o's Avahi calls are not reached by what the test calls.)
+selftests/build/mdns_test: selftests/unit/mdns_test.c daemon/mdns.o daemon/log.o \
+		tools/lib/libgpupath.a
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(AVAHI_LIBS) $(NL_LIBS)
 
 selftests/build/model_test: selftests/unit/model_test.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)

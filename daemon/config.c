@@ -147,8 +147,12 @@ static bool rails_equal(const struct gpupath_portal *have, const struct gpupath_
 /* The target: the module refuses two portals with the same one. */
 static bool target_equal(const struct gpupath_portal *have, const struct gpupath_portal_conf *c)
 {
-	return have->transport == c->transport && !strcmp(have->traddr, c->traddr) &&
-	       have->trsvcid == c->trsvcid &&
+	uint32_t discover = c->set & GPUPATH_PORTAL_SET_DISCOVER ? c->discover :
+			    GPUPATH_DISCOVER_ADDRESS;
+
+	return have->transport == c->transport && have->discover == discover &&
+	       !strcmp(have->traddr, c->traddr ? c->traddr : "") &&
+	       (discover == GPUPATH_DISCOVER_MDNS || have->trsvcid == c->trsvcid) &&
 	       have->discovery == !c->subsysnqn &&
 	       (have->discovery || !strcmp(have->subsysnqn, c->subsysnqn));
 }
@@ -194,6 +198,12 @@ static void portal_conf_of(const struct gpupath_portal *have, struct gpupath_por
 	c->traddr = have->traddr;
 	c->subsysnqn = have->discovery ? NULL : have->subsysnqn;
 	c->trsvcid = have->trsvcid;
+	if (have->discover) {
+		c->set |= GPUPATH_PORTAL_SET_DISCOVER;
+		c->discover = have->discover;
+		c->set &= ~GPUPATH_PORTAL_SET_TRSVCID;
+		c->traddr = NULL;
+	}
 	c->qos = have->qos;
 	c->ctrl_loss_tmo = have->ctrl_loss_tmo;
 	c->fast_io_fail_tmo = have->fast_io_fail_tmo;
@@ -220,7 +230,7 @@ static int portal_set(struct gpupath_ctl *ctl, const char *name,
 	set.transport = 0;
 	set.traddr = NULL;
 	set.subsysnqn = NULL;
-	set.set &= ~GPUPATH_PORTAL_SET_TRSVCID;
+	set.set &= ~(GPUPATH_PORTAL_SET_TRSVCID | GPUPATH_PORTAL_SET_DISCOVER);
 	/*
 	 * What the portal has now and @c does not state is cleared ("" is
 	 * sent only then: a module without authentication takes none).
@@ -299,9 +309,13 @@ static int apply_portal(struct pass *p, const struct gpupath_conf_portal *want)
 		p->nundo--;
 		return kerr(p, want->line, r, "portal", want->name);
 	}
-	log_info("%s:%u: portal %s added: %s %s:%u %s", p->file, want->line, want->name,
-		 gpupath_transport_name(c->transport), c->traddr, c->trsvcid,
-		 c->subsysnqn ? c->subsysnqn : "(discovery)");
+	if (c->set & GPUPATH_PORTAL_SET_DISCOVER && c->discover == GPUPATH_DISCOVER_MDNS)
+		log_info("%s:%u: portal %s added: %s, discovery by mDNS", p->file, want->line,
+			 want->name, gpupath_transport_name(c->transport));
+	else
+		log_info("%s:%u: portal %s added: %s %s:%u %s", p->file, want->line, want->name,
+			 gpupath_transport_name(c->transport), c->traddr, c->trsvcid,
+			 c->subsysnqn ? c->subsysnqn : "(discovery)");
 	p->changes++;
 	return 0;
 }

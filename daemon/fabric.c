@@ -31,6 +31,7 @@
 #include "internal.h"
 #include "log.h"
 #include "loop.h"
+#include "mdns.h"
 #include "secret.h"
 
 #define BACKOFF_MAX_MS		60000
@@ -39,6 +40,7 @@
 #define DISCOVERY_DEPTH		3	/* referrals followed */
 #define TARGETS_MAX		GPUPATH_PORTAL_CONNS_MAX
 #define QOS_LEDGER		"/run/gpupath/qos-ledger"
+#define BROWSE_MAX		16	/* interfaces browsed by mDNS */
 #define DISC_MARKS		"/run/gpupath/discovery"	/* 69-gpupath.rules */
 
 /* A subsystem to connect (from the portal itself, or its discovery log). */
@@ -69,6 +71,8 @@ struct conn {
 struct discovered {
 	uint32_t portal;
 	uint32_t rail;
+	char traddr[GPUPATH_ADDR_LEN];	/* the discovery controller's address */
+	uint32_t trsvcid;
 	char ctrl[32];			/* the persistent controller, "" none */
 	bool ours;			/* connected by gpupathd */
 	bool stale;			/* the log page is to be read again */
@@ -87,6 +91,7 @@ struct fabric {
 	struct discovered *disc;
 	size_t ndisc;
 	struct ledger ledger;		/* what the QoS classes set, to take back */
+	struct mdns *mdns;		/* NULL: no mDNS discovery */
 };
 
 /* The interfaces' addresses as of the pass's start (NULL: not read). */
@@ -659,13 +664,15 @@ static nvme_ctrl_t ctrl_named(nvme_root_t r, const char *name)
 	return NULL;
 }
 
-static struct discovered *disc_get(struct fabric *f, uint32_t portal, uint32_t rail)
+static struct discovered *disc_get(struct fabric *f, uint32_t portal, uint32_t rail,
+				   const struct target *at)
 {
 	struct discovered *d;
 	size_t i;
 
 	for (i = 0; i < f->ndisc; i++)
-		if (f->disc[i].portal == portal && f->disc[i].rail == rail)
+		if (f->disc[i].portal == portal && f->disc[i].rail == rail &&
+		    !strcmp(f->disc[i].traddr, at->traddr) && f->disc[i].trsvcid == at->trsvcid)
 			return &f->disc[i];
 	d = realloc(f->disc, (f->ndisc + 1) * sizeof(*f->disc));
 	if (!d)
@@ -675,6 +682,8 @@ static struct discovered *disc_get(struct fabric *f, uint32_t portal, uint32_t r
 	memset(d, 0, sizeof(*d));
 	d->portal = portal;
 	d->rail = rail;
+	cpy(d->traddr, sizeof(d->traddr), at->traddr);
+	d->trsvcid = at->trsvcid;
 	d->stale = true;
 	return d;
 }
@@ -743,9 +752,10 @@ static void disc_marks_prune(const struct fabric *f)
  */
 static const struct discovered *discover(struct fabric *f, nvme_root_t r,
 					 const struct gpupath_portal *p,
-					 const struct gpupath_portal_rail *rail, bool *pending)
+					 const struct gpupath_portal_rail *rail, const char *traddr,
+					 uint32_t trsvcid, bool *pending)
 {
-	struct target at = { .trsvcid = p->trsvcid };
+	struct target at = { .trsvcid = trsvcid };
 	int tos = portal_tos(f, p);
 	struct discovered *d, *fresh;
 	uint64_t gen[2] = { 0, 1 };
@@ -753,12 +763,12 @@ static const struct discovered *discover(struct fabric *f, nvme_root_t r,
 	bool made = false;
 	const char *state;
 
-	d = disc_get(f, p->id, rail->id);
+	cpy(at.nqn, sizeof(at.nqn), NVME_DISC_SUBSYS_NAME);
+	cpy(at.traddr, sizeof(at.traddr), traddr);
+	d = disc_get(f, p->id, rail->id, &at);
 	if (!d)
 		return NULL;
 	d->seen = true;
-	cpy(at.nqn, sizeof(at.nqn), NVME_DISC_SUBSYS_NAME);
-	cpy(at.traddr, sizeof(at.traddr), p->traddr);
 	if (d->ctrl[0])
 		c = ctrl_named(r, d->ctrl);
 	if (!c) {
@@ -1576,52 +1586,104 @@ static void apply_qos(struct fabric *f, struct gpupath_ctl *ctl, struct gpupath_
 
 /* ---- passes ------------------------------------------------------------ */
 
+/* @d's subsystems added to the @nt of @t (each once); the new count. */
+static unsigned int add_targets(struct target *t, unsigned int nt, const struct discovered *d)
+{
+	unsigned int j, k;
+
+	for (j = 0; d && j < d->n && nt < TARGETS_MAX; j++) {
+		for (k = 0; k < nt; k++)
+			if (!strcmp(t[k].nqn, d->t[j].nqn) && !strcmp(t[k].traddr, d->t[j].traddr) &&
+			    t[k].trsvcid == d->t[j].trsvcid)
+				break;
+		if (k == nt)
+			t[nt++] = d->t[j];
+	}
+	return nt;
+}
+
+/* The @nt subsystems of @t, each connected from @rail. */
+static void rail_pass(struct fabric *f, nvme_root_t r, const struct gpupath_portal *p,
+		      const struct gpupath_portal_rail *rail, const struct target *t,
+		      unsigned int nt, bool *pending)
+{
+	struct gpupath_portal_conn key;
+	struct conn *c;
+	unsigned int j;
+
+	for (j = 0; j < nt; j++) {
+		memset(&key, 0, sizeof(key));
+		key.rail = rail->id;
+		cpy(key.subsysnqn, sizeof(key.subsysnqn), t[j].nqn);
+		cpy(key.traddr, sizeof(key.traddr), t[j].traddr);
+		key.trsvcid = t[j].trsvcid;
+		c = conn_get(f, p, &key);
+		if (!c)
+			continue;
+		c->seen = true;
+		rail_iface(rail, c->iface, sizeof(c->iface));
+		conn_pass(c, r, p, rail, &t[j], portal_tos(f, p), pending);
+	}
+}
+
+/*
+ * A portal that discovers by mDNS: on each rail, the discovery controllers
+ * announced on its interface whose address is on its subnet, and what they
+ * list, connected from that rail only.
+ */
+static void mdns_pass(struct fabric *f, nvme_root_t r, const struct gpupath_portal *p,
+		      bool *pending)
+{
+	struct mdns_service svc[TARGETS_MAX];
+	char iface[IF_NAMESIZE];
+	struct target t[TARGETS_MAX];
+	unsigned int i, nt;
+	size_t n, k;
+
+	for (i = 0; i < p->nrails; i++) {
+		nt = 0;
+		if (f->mdns && rail_iface(&p->rail[i], iface, sizeof(iface))) {
+			n = mdns_services(f->mdns, iface, p->transport, svc, TARGETS_MAX);
+			for (k = 0; k < n && k < TARGETS_MAX; k++) {
+				if (!iface_subnet_has(iface, svc[k].traddr)) {
+					log_debug("portal %s rail %u: mDNS %s at %s is not on %s's subnet",
+						  p->name, p->rail[i].id, svc[k].name, svc[k].traddr,
+						  iface);
+					continue;
+				}
+				nt = add_targets(t, nt, discover(f, r, p, &p->rail[i], svc[k].traddr,
+								 svc[k].trsvcid, pending));
+			}
+		}
+		rail_pass(f, r, p, &p->rail[i], t, nt, pending);
+	}
+}
+
 static void portal_pass(struct fabric *f, nvme_root_t r, const struct gpupath_portal *p,
 			bool *pending)
 {
 	static const struct gpupath_portal_rail none = { 0 };
 	const struct gpupath_portal_rail *rails = p->nrails ? p->rail : &none;
-	unsigned int nrails = p->nrails ? p->nrails : 1, i, j, k, nt = 0;
+	unsigned int nrails = p->nrails ? p->nrails : 1, i, nt = 0;
 	struct target t[TARGETS_MAX];
-	struct gpupath_portal_conn key;
-	const struct discovered *d;
-	struct conn *c;
 
+	if (p->discover == GPUPATH_DISCOVER_MDNS) {
+		mdns_pass(f, r, p, pending);
+		return;
+	}
 	if (p->discovery) {
 		/* What any rail's discovery controller lists, once. */
-		for (i = 0; i < nrails; i++) {
-			d = discover(f, r, p, &rails[i], pending);
-			for (j = 0; d && j < d->n && nt < TARGETS_MAX; j++) {
-				for (k = 0; k < nt; k++)
-					if (!strcmp(t[k].nqn, d->t[j].nqn) &&
-					    !strcmp(t[k].traddr, d->t[j].traddr) &&
-					    t[k].trsvcid == d->t[j].trsvcid)
-						break;
-				if (k == nt)
-					t[nt++] = d->t[j];
-			}
-		}
+		for (i = 0; i < nrails; i++)
+			nt = add_targets(t, nt, discover(f, r, p, &rails[i], p->traddr, p->trsvcid,
+							 pending));
 	} else {
 		cpy(t[0].nqn, sizeof(t[0].nqn), p->subsysnqn);
 		cpy(t[0].traddr, sizeof(t[0].traddr), p->traddr);
 		t[0].trsvcid = p->trsvcid;
 		nt = 1;
 	}
-	for (i = 0; i < nrails; i++) {
-		for (j = 0; j < nt; j++) {
-			memset(&key, 0, sizeof(key));
-			key.rail = rails[i].id;
-			cpy(key.subsysnqn, sizeof(key.subsysnqn), t[j].nqn);
-			cpy(key.traddr, sizeof(key.traddr), t[j].traddr);
-			key.trsvcid = t[j].trsvcid;
-			c = conn_get(f, p, &key);
-			if (!c)
-				continue;
-			c->seen = true;
-			rail_iface(&rails[i], c->iface, sizeof(c->iface));
-			conn_pass(c, r, p, &rails[i], &t[j], portal_tos(f, p), pending);
-		}
-	}
+	for (i = 0; i < nrails; i++)
+		rail_pass(f, r, p, &rails[i], t, nt, pending);
 }
 
 /*
@@ -1653,6 +1715,33 @@ static void prune(struct fabric *f, nvme_root_t r, const struct gpupath_portal *
 		disconnect_named(r, cn->rep.controller, cn->rep.subsysnqn, why);
 	}
 	f->nconns = n;
+}
+
+void fabric_set_mdns(struct fabric *f, struct mdns *m)
+{
+	f->mdns = m;
+}
+
+/* mDNS browsers on the rails of the portals that discover by mDNS, only. */
+static void mdns_want(struct fabric *f, const struct gpupath_portal *portals, size_t n)
+{
+	char names[BROWSE_MAX][IF_NAMESIZE];
+	const char *ifaces[BROWSE_MAX];
+	size_t i, k = 0;
+	unsigned int j;
+
+	if (!f->mdns)
+		return;
+	for (i = 0; i < n; i++) {
+		if (portals[i].discover != GPUPATH_DISCOVER_MDNS)
+			continue;
+		for (j = 0; j < portals[i].nrails && k < BROWSE_MAX; j++)
+			if (rail_iface(&portals[i].rail[j], names[k], sizeof(names[k]))) {
+				ifaces[k] = names[k];
+				k++;
+			}
+	}
+	mdns_watch(f->mdns, ifaces, k);
 }
 
 bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
@@ -1688,6 +1777,7 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 		f->conns[i].seen = false;
 	for (i = 0; i < f->ndisc; i++)
 		f->disc[i].seen = false;
+	mdns_want(f, portals, n);
 	for (i = 0; i < n; i++)
 		portal_pass(f, r, &portals[i], &pending);
 	prune(f, r, portals, n);

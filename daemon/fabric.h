@@ -37,6 +37,10 @@ void fabric_portal_gone(struct fabric *f, const struct gpupath_portal *portal);
  */
 bool fabric_discovery_changed(struct fabric *f, const char *ctrl);
 
+struct mdns;
+/* The mDNS browser portals with "discover mdns" use (none: not found). */
+void fabric_set_mdns(struct fabric *f, struct mdns *m);
+
 /*
  * Interface @ifname's carrier changed: the paths of the connections made
  * from it are marked link down (or up) at once. Returns whether it is a

@@ -38,6 +38,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "loop.h"
+#include "mdns.h"
 
 #define INTERVAL_DEFAULT	30
 #define INTERVAL_MAX		GPUPATH_CONF_INTERVAL_MAX
@@ -57,6 +58,7 @@ struct daemon {
 	int timerfd;
 	int soonfd;		/* one-shot: the next reconcile pass */
 	struct ana *ana;	/* the controllers' ANA log pages (a thread) */
+	struct mdns *mdns;	/* mDNS discovery: Avahi, once a portal wants it */
 	bool ana_ok;		/* the module takes ANA states */
 	int wdogfd;		/* systemd's watchdog pings, -1: none asked for */
 	int metricsfd;		/* the metrics endpoint, -1: none */
@@ -515,6 +517,35 @@ static int watch_uevents(struct daemon *d)
 	return 0;
 }
 
+/* ---- mDNS ------------------------------------------------------------- */
+
+/* A discovery controller announced or withdrawn: a pass. */
+static int on_mdns(struct loop *l, int fd, uint32_t events, void *userdata)
+{
+	struct daemon *d = userdata;
+
+	(void)l;
+	(void)fd;
+	(void)events;
+	mdns_drain(d->mdns);
+	if (d->loaded)
+		soon(d, SOON_MS);
+	return 0;
+}
+
+static int setup_mdns(struct daemon *d)
+{
+	int r = mdns_new(&d->mdns);
+
+	if (r < 0)
+		return log_errno(r, "cannot set up mDNS discovery");
+	fabric_set_mdns(d->fabric, d->mdns);
+	r = loop_add(d->loop, mdns_fd(d->mdns), EPOLLIN, on_mdns, d);
+	if (r < 0)
+		return log_errno(r, "cannot watch mDNS discovery");
+	return 0;
+}
+
 /* ---- systemd ---------------------------------------------------------- */
 
 /* Tell the service manager (NOTIFY_SOCKET), if there is one. */
@@ -727,6 +758,7 @@ static void teardown(struct daemon *d)
 	if (d->soonfd >= 0)
 		close(d->soonfd);
 	ana_free(d->ana);
+	mdns_free(d->mdns);
 	if (d->timerfd >= 0)
 		close(d->timerfd);
 	if (d->sigfd >= 0)
@@ -767,6 +799,8 @@ static int run(struct daemon *opts)
 	if (r < 0)
 		goto out;
 	r = watch_uevents(&d);
+	if (r >= 0)
+		r = setup_mdns(&d);
 	if (r < 0)
 		goto out;
 	r = subscribe(&d);

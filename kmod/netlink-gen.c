@@ -87,7 +87,7 @@ const struct nla_policy gpupath_portal_get_request_nl_policy[GPUPATH_A_PORTAL_NA
 	[GPUPATH_A_PORTAL_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 };
 
-const struct nla_policy gpupath_portal_new_request_nl_policy[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE + 1] = {
+const struct nla_policy gpupath_portal_new_request_nl_policy[GPUPATH_A_PORTAL_DISCOVER + 1] = {
 	[GPUPATH_A_PORTAL_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[GPUPATH_A_PORTAL_TRANSPORT] = NLA_POLICY_RANGE(NLA_U32, 1, 2),
 	[GPUPATH_A_PORTAL_TRADDR] = { .type = NLA_NUL_STRING, .len = 47, },
@@ -103,6 +103,7 @@ const struct nla_policy gpupath_portal_new_request_nl_policy[GPUPATH_A_PORTAL_DH
 	[GPUPATH_A_PORTAL_HOST_ID] = { .type = NLA_NUL_STRING, .len = 36, },
 	[GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE] = { .type = NLA_NUL_STRING, .len = 255, },
 	[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE] = { .type = NLA_NUL_STRING, .len = 255, },
+	[GPUPATH_A_PORTAL_DISCOVER] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 const struct nla_policy gpupath_portal_set_request_nl_policy[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE + 1] = {

@@ -21,7 +21,7 @@ extern const struct nla_policy gpupath_path_new_request_nl_policy[GPUPATH_A_PATH
 extern const struct nla_policy gpupath_path_set_request_nl_policy[GPUPATH_A_PATH_ANA_GROUP + 1];
 extern const struct nla_policy gpupath_portal_del_request_nl_policy[GPUPATH_A_PORTAL_NAME + 1];
 extern const struct nla_policy gpupath_portal_get_request_nl_policy[GPUPATH_A_PORTAL_NAME + 1];
-extern const struct nla_policy gpupath_portal_new_request_nl_policy[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE + 1];
+extern const struct nla_policy gpupath_portal_new_request_nl_policy[GPUPATH_A_PORTAL_DISCOVER + 1];
 extern const struct nla_policy gpupath_portal_set_request_nl_policy[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE + 1];
 extern const struct nla_policy gpupath_provider_del_request_nl_policy[GPUPATH_A_PROVIDER_ID + 1];
 extern const struct nla_policy gpupath_provider_get_request_nl_policy[GPUPATH_A_PROVIDER_ID + 1];

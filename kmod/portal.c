@@ -156,7 +156,9 @@ int gpupath_portal_put(struct sk_buff *skb, struct gpupath_portal *portal)
 	    put_nonempty(skb, GPUPATH_A_PORTAL_HOST_ID, portal->set.host_id) ||
 	    put_nonempty(skb, GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE, portal->set.secret_file) ||
 	    put_nonempty(skb, GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE,
-			 portal->set.ctrl_secret_file))
+			 portal->set.ctrl_secret_file) ||
+	    (portal->discover &&
+	     nla_put_u32(skb, GPUPATH_A_PORTAL_DISCOVER, portal->discover)))
 		goto cancel;
 	for (i = 0; i < portal->nrails; i++)
 		if (put_rail(skb, &portal->rails[i]))
@@ -447,6 +449,7 @@ static bool same_target_locked(const struct gpupath_portal *portal)
 
 	list_for_each_entry(p, &portals, node)
 		if (p != portal && p->transport == portal->transport &&
+		    p->discover == portal->discover &&
 		    p->trsvcid == portal->trsvcid && !strcmp(p->traddr, portal->traddr) &&
 		    !strcmp(p->subsysnqn, portal->subsysnqn))
 			return true;
@@ -465,21 +468,34 @@ static bool same_target_locked(const struct gpupath_portal *portal)
 int gpupath_portal_add_locked(const struct nlattr *nest, struct nlattr **tb,
 			      struct netlink_ext_ack *extack, struct gpupath_portal **portalp)
 {
+	u32 discover = GPUPATH_DISCOVER_ADDRESS;
 	struct gpupath_portal *portal, *p;
 	const char *nqn;
 	int ret;
 
 	lockdep_assert_held(&portals_lock);
+	if (tb[GPUPATH_A_PORTAL_DISCOVER])
+		discover = nla_get_u32(tb[GPUPATH_A_PORTAL_DISCOVER]);
 	if (NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_NAME) ||
 	    NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_TRANSPORT) ||
-	    NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_TRADDR))
+	    (discover == GPUPATH_DISCOVER_ADDRESS &&
+	     NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_TRADDR)))
 		return -EINVAL;
 	if (!valid_name(nla_data(tb[GPUPATH_A_PORTAL_NAME]))) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_NAME],
 				    "a portal name is letters, digits, '.', '_' and '-'");
 		return -EINVAL;
 	}
-	if (!valid_addr(nla_data(tb[GPUPATH_A_PORTAL_TRADDR]))) {
+	if (discover == GPUPATH_DISCOVER_MDNS) {
+		const struct nlattr *extra = tb[GPUPATH_A_PORTAL_TRADDR] ?:
+			tb[GPUPATH_A_PORTAL_TRSVCID] ?: tb[GPUPATH_A_PORTAL_SUBSYSNQN];
+
+		if (extra) {
+			NL_SET_ERR_MSG_ATTR(extack, extra,
+					    "a portal that discovers by mDNS has no traddr, trsvcid or nqn");
+			return -EINVAL;
+		}
+	} else if (!valid_addr(nla_data(tb[GPUPATH_A_PORTAL_TRADDR]))) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_TRADDR],
 				    "not an IPv4 or IPv6 address");
 		return -EINVAL;
@@ -505,9 +521,13 @@ int gpupath_portal_add_locked(const struct nlattr *nest, struct nlattr **tb,
 		return -ENOMEM;
 	copy_str(portal->name, sizeof(portal->name), tb[GPUPATH_A_PORTAL_NAME]);
 	portal->transport = nla_get_u32(tb[GPUPATH_A_PORTAL_TRANSPORT]);
-	copy_str(portal->traddr, sizeof(portal->traddr), tb[GPUPATH_A_PORTAL_TRADDR]);
-	portal->trsvcid = tb[GPUPATH_A_PORTAL_TRSVCID] ?
-			  nla_get_u32(tb[GPUPATH_A_PORTAL_TRSVCID]) : GPUPATH_TRSVCID_DEFAULT;
+	portal->discover = discover;
+	if (discover == GPUPATH_DISCOVER_ADDRESS) {
+		copy_str(portal->traddr, sizeof(portal->traddr), tb[GPUPATH_A_PORTAL_TRADDR]);
+		portal->trsvcid = tb[GPUPATH_A_PORTAL_TRSVCID] ?
+				  nla_get_u32(tb[GPUPATH_A_PORTAL_TRSVCID]) :
+				  GPUPATH_TRSVCID_DEFAULT;
+	}
 	strscpy(portal->subsysnqn, nqn, sizeof(portal->subsysnqn));
 	portal->set.ctrl_loss_tmo = GPUPATH_TMO_FOREVER;
 	portal->set.fast_io_fail_tmo = GPUPATH_TMO_OFF;
@@ -515,11 +535,20 @@ int gpupath_portal_add_locked(const struct nlattr *nest, struct nlattr **tb,
 	ret = apply_settings(&portal->set, tb, extack);
 	if (!ret)
 		ret = parse_rails(nest, portal->rails, &portal->nrails, extack);
+	if (!ret && discover == GPUPATH_DISCOVER_MDNS && !portal->nrails) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_DISCOVER],
+				    "a portal that discovers by mDNS needs rails: the interfaces to browse");
+		ret = -EINVAL;
+	}
 	if (ret)
 		goto err;
 	if (same_target_locked(portal)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_TRADDR],
-				    "another portal has this target");
+		if (discover)
+			NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_DISCOVER],
+					    "another portal discovers this transport by mDNS");
+		else
+			NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_TRADDR],
+					    "another portal has this target");
 		ret = -EEXIST;
 		goto err;
 	}

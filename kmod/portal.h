@@ -51,6 +51,8 @@ struct gpupath_portal_settings {
  * @traddr: the target's address
  * @trsvcid: the target's port
  * @subsysnqn: the subsystem, "" for a discovery portal
+ * @discover: enum gpupath_portal_discover: where a discovery portal's
+ *	discovery controllers are (@traddr and @trsvcid, or mDNS: none then)
  * @nrails: entries in @rails
  * @rails: host interfaces to connect from
  * @set: QoS class name ("" for none), ctrl_loss_tmo (seconds or
@@ -71,6 +73,7 @@ struct gpupath_portal {
 	char traddr[GPUPATH_ADDR_LEN];
 	u32 trsvcid;
 	char subsysnqn[GPUPATH_NQN_LEN];
+	u32 discover;
 	u32 nrails;
 	struct gpupath_portal_rail rails[GPUPATH_PORTAL_RAILS_MAX];
 	struct gpupath_portal_settings set;

@@ -70,7 +70,7 @@ t "gpupath.conf: the shipped file names nothing and is good" 0 'good: 0 portals,
 	"$GPD" --check-config -c "$top/daemon/gpupath.conf"
 sed 's/^#\([^ #\t-]\)/\1/' "$top/daemon/gpupath.conf" >"$conf"
 t "gpupath.conf: the shipped examples, uncommented, are good" 0 \
-	'good: 3 portals, 1 QoS class$' "$GPD" --check-config -c "$conf"
+	'good: 4 portals, 1 QoS class$' "$GPD" --check-config -c "$conf"
 t "gpupath.conf: a missing file is an error" 1 'cannot read .*/nonexistent.conf: No such file' \
 	"$GPD" --check-config -c "$top/nonexistent.conf"
 c "a setting outside any section" 2 "'dscp' is outside any section" '# x\ndscp = 1\n'
@@ -85,7 +85,7 @@ c "dscp out of range" 2 'qos q: dscp must be 0 to 63, not 64' '[qos q]\ndscp = 6
 c "pfc not on/off" 3 "qos q: pfc is on or off, not 'yes'" '[qos q]\ndscp = 1\npfc = yes\n'
 c "a keyword twice" 3 "qos q: 'dscp' given twice" '[qos q]\ndscp = 1\ndscp = 2\n'
 c "unknown keyword lists the keywords" 3 \
-	"portal p: unknown keyword 'addr' \(one of: rails qos .* traddr nqn\)" \
+	"portal p: unknown keyword 'addr' \(one of: rails qos .* traddr nqn discover\)" \
 	'[portal p]\ntransport = tcp\naddr = 10.0.0.1\n'
 c "portal without traddr" 1 'portal p: no traddr' '[portal p]\ntransport = tcp\n'
 c "host NQN not an NQN" 4 "portal p: host-nqn: 'tenant-a' is not an NVMe qualified name" \
@@ -161,7 +161,7 @@ t "path set: unknown keyword" 2 "unknown keyword 'policy' \(one of: weight rail 
 	"$GP" path set 3 policy weighted
 t "path set: nothing to set" 2 'nothing to set' "$GP" path set 3
 t "portal: unknown subcommand" 2 "unknown portal command 'frob'" "$GP" portal frob
-t "portal add: needs transport and traddr" 2 'transport and traddr are needed' \
+t "portal add: needs transport and traddr" 2 'transport and traddr \(or discover mdns\) are needed' \
 	"$GP" portal add p1 traddr 10.0.0.1
 t "portal add: unknown transport" 2 "unknown transport 'fc' \(one of: rdma tcp\)" \
 	"$GP" portal add p1 transport fc traddr 10.0.0.1

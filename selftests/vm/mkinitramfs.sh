@@ -9,6 +9,7 @@
 #   - busybox (Debian's busybox-static) with symlinks for its applets, except
 #     applets whose names collide with the real tools below;
 #   - nvme-cli (with its autoconnect udev rule and unit), udevd, strace,
+#     dbus-daemon and avahi-daemon (unpacked from Debian's package),
 #     iproute2's ip, rdma and tc, fio, jq, dmsetup, tcpdump,
 #     e2fsprogs' mke2fs, e2fsck, chattr and lsattr, xfsprogs'
 #     mkfs.xfs, xfs_io and xfs_repair, fsverity, python3 (with the modules
@@ -151,6 +152,29 @@ install_bin "$dmsetup" /usr/sbin/dmsetup /sbin/dmsetup
 install_bin "$tcpdump" /usr/bin/tcpdump /usr/sbin/tcpdump
 install_bin "$(find_tool util-linux /usr/bin/setpriv)" /usr/bin/setpriv
 install_bin "$(find_tool strace /usr/bin/strace)" /usr/bin/strace
+install_bin "$(find_tool dbus-daemon /usr/bin/dbus-daemon)" /usr/bin/dbus-daemon
+# avahi-daemon (the mDNS test's responder) is not installed on the host: it
+# would announce the host on its networks. Debian's package and the two
+# libraries only it needs are unpacked into the cache and copied from there.
+avahi=$GPUPATH_CACHE/avahi
+if [ ! -x "$avahi/usr/sbin/avahi-daemon" ]; then
+	rm -rf "$avahi.tmp"
+	mkdir -p "$avahi.tmp/debs"
+	(cd "$avahi.tmp/debs" && apt-get download -q avahi-daemon libavahi-core7 libdaemon0 \
+		>/dev/null 2>&1) ||
+		die "cannot download avahi-daemon, libavahi-core7 and libdaemon0 (apt-get update?)"
+	for d in "$avahi.tmp"/debs/*.deb; do dpkg-deb -x "$d" "$avahi.tmp"; done
+	rm -rf "$avahi.tmp/debs" "$avahi"
+	mv "$avahi.tmp" "$avahi"
+fi
+mkdir -p "$root/usr/sbin" "$root/lib/x86_64-linux-gnu"
+cp "$avahi/usr/sbin/avahi-daemon" "$root/usr/sbin/"
+cp -a "$avahi"/usr/lib/x86_64-linux-gnu/lib*.so* "$root/lib/x86_64-linux-gnu/"
+while read -r lib; do
+	copy_lib "$lib"
+done < <(LD_LIBRARY_PATH=$avahi/usr/lib/x86_64-linux-gnu ldd "$avahi/usr/sbin/avahi-daemon" |
+	sed -n 's|.*=> \(/[^ ]*\) .*|\1|p' | grep -v "^$avahi/")
+taken[avahi-daemon]=1
 # udevd (udevadm, run by that name) with no rules but nvme-cli's autoconnect
 # rule, whose unit the tests' stand-in for systemctl runs.
 install_bin "$(find_tool udev /bin/udevadm /usr/bin/udevadm)" /bin/udevadm \
@@ -221,9 +245,9 @@ rm "$root/.pyfiles"
 
 # Libraries gpupath's own programs link (they reach the guest over 9p).
 for so in libnl-3.so.200 libnl-genl-3.so.200 libnvme.so.1 libjson-c.so.5 libpci.so.3 \
-	libudev.so.1 libsystemd.so.0; do
+	libudev.so.1 libsystemd.so.0 libavahi-client.so.3 libavahi-common.so.3; do
 	lib=$(ldconfig -p | awk -v so="$so" '!f && $1 == so && /x86-64/ { print $NF; f = 1 }')
-	[ -n "$lib" ] || die "$so not found; install the Debian packages libnl-3-200 libnl-genl-3-200 libnvme1 libjson-c5 libpci3 libudev1 libsystemd0"
+	[ -n "$lib" ] || die "$so not found; install the Debian packages libnl-3-200 libnl-genl-3-200 libnvme1 libjson-c5 libpci3 libudev1 libsystemd0 libavahi-client3"
 	copy_lib "$lib"
 	# ... and what it links in turn (libpci: libudev, libz).
 	for dep in $(ldd "$lib" | sed -n 's|.*=> \(/[^ ]*\) .*|\1|p'); do
@@ -259,9 +283,11 @@ echo "$HOST_UUID" >"$root/etc/nvme/hostid"
 
 cat >"$root/etc/passwd" <<'EOF'
 root:x:0:0:root:/root:/bin/sh
+avahi:x:101:101:mDNS responder:/run/avahi-daemon:/bin/false
 EOF
 cat >"$root/etc/group" <<'EOF'
 root:x:0:
+avahi:x:101:
 EOF
 cat >"$root/etc/hosts" <<'EOF'
 127.0.0.1	localhost

@@ -10,11 +10,13 @@ pkgs=(
 	# user space
 	gcc g++ make pkg-config libc6-dev libnl-3-dev libnl-genl-3-dev
 	libnvme-dev libjson-c-dev libpci-dev libudev-dev libsystemd-dev zlib1g-dev
+	libavahi-client-dev
 	# test kernels (both LTS series), module, static checks
 	linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev libssl-dev
 	ccache xz-utils sparse perl dkms openssl linux-headers-amd64 kmod
 	# VM and what goes into its initramfs
 	qemu-system-x86 cpio busybox-static nvme-cli iproute2 fio jq dmsetup tcpdump strace udev
+	dbus-daemon dpkg
 	e2fsprogs xfsprogs fsverity
 	# host-side checks, the fuzzing harnesses (libFuzzer is in libclang-rt)
 	python3 clang libclang-rt-14-dev

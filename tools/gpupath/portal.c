@@ -39,8 +39,14 @@ static void print_portal_json(struct json *j, const struct gpupath_portal *p)
 	json_u64(j, "id", p->id);
 	json_str(j, "name", p->name);
 	json_str(j, "transport", gpupath_transport_name(p->transport));
-	json_str(j, "traddr", p->traddr);
-	json_u64(j, "trsvcid", p->trsvcid);
+	json_str(j, "discover", gpupath_portal_discover_name(p->discover));
+	if (p->discover == GPUPATH_DISCOVER_MDNS) {
+		json_null(j, "traddr");
+		json_null(j, "trsvcid");
+	} else {
+		json_str(j, "traddr", p->traddr);
+		json_u64(j, "trsvcid", p->trsvcid);
+	}
 	if (p->discovery)
 		json_null(j, "subsysnqn");
 	else
@@ -106,9 +112,13 @@ static void print_portal_text(const struct gpupath_portal *p)
 {
 	unsigned int i;
 
-	printf("portal %u: %s %s %s:%u %s\n", p->id, p->name,
-	       gpupath_transport_name(p->transport), p->traddr, p->trsvcid,
-	       p->discovery ? "discovery" : p->subsysnqn);
+	if (p->discover == GPUPATH_DISCOVER_MDNS)
+		printf("portal %u: %s %s discovery by mdns\n", p->id, p->name,
+		       gpupath_transport_name(p->transport));
+	else
+		printf("portal %u: %s %s %s:%u %s\n", p->id, p->name,
+		       gpupath_transport_name(p->transport), p->traddr, p->trsvcid,
+		       p->discovery ? "discovery" : p->subsysnqn);
 	printf("    qos %s", p->qos[0] ? p->qos : "none");
 	print_tmo_text("ctrl-loss-tmo", p->ctrl_loss_tmo, "forever");
 	print_tmo_text("fast-io-fail-tmo", p->fast_io_fail_tmo, "off");
@@ -231,8 +241,11 @@ static int portal_add(struct cli *cli, int argc, char **argv)
 	    cli_parse_kws(argc - 1, argv + 1, gpupath_portal_kws, GPUPATH_PORTAL_KWS, &conf,
 			  &conf.set))
 		return 2;
-	if (!conf.transport || !conf.traddr) {
-		fprintf(stderr, "gpupath: portal add: transport and traddr are needed\n");
+	if (!conf.transport ||
+	    (!conf.traddr && !((conf.set & GPUPATH_PORTAL_SET_DISCOVER) &&
+			       conf.discover == GPUPATH_DISCOVER_MDNS))) {
+		fprintf(stderr,
+			"gpupath: portal add: transport and traddr (or discover mdns) are needed\n");
 		return 2;
 	}
 	if (!cli_ctl(cli))
@@ -267,6 +280,7 @@ static const char portal_usage[] =
 	"gpupath portal [show [PORTAL]] [-j]\n"
 	"       gpupath portal add NAME transport rdma|tcp traddr ADDR [trsvcid PORT] [nqn NQN]\n"
 	"                          [SETTING]...\n"
+	"       gpupath portal add NAME transport rdma|tcp discover mdns rails ... [SETTING]...\n"
 	"       gpupath portal set PORTAL SETTING...\n"
 	"       gpupath portal del PORTAL\n"
 	"PORT defaults to 4420. SETTING: rails RAIL:IFACE[@ADDR]|RAIL:@ADDR,...,\n"
@@ -275,8 +289,10 @@ static const char portal_usage[] =
 	"         host-nqn NQN, host-id UUID ('': the system's), dhchap-secret-file FILE,\n"
 	"         dhchap-ctrl-secret-file FILE (DH-HMAC-CHAP: root-only files; '': none).\n"
 	"PORTAL is a portal's id or name. Without nqn, ADDR is a discovery controller\n"
-	"and gpupathd connects every subsystem its log page lists. Each rail connects\n"
-	"once from its interface (and host address).";
+	"and gpupathd connects every subsystem its log page lists. With discover mdns,\n"
+	"the discovery controllers are the _nvme-disc._tcp services (TP8009) announced\n"
+	"on each rail's interface. Each rail connects once from its interface (and\n"
+	"host address).";
 
 int cmd_portal(struct cli *cli, int argc, char **argv)
 {

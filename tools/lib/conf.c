@@ -103,8 +103,17 @@ static void section_end(struct parser *p)
 		name = c->portals[c->nportals - 1].name;
 		if (!has(p, gpupath_portal_kws, GPUPATH_PORTAL_KWS, "transport"))
 			error(p, p->section_line, "portal %s: no transport (rdma or tcp)", name);
-		if (!has(p, gpupath_portal_kws, GPUPATH_PORTAL_KWS, "traddr"))
-			error(p, p->section_line, "portal %s: no traddr", name);
+		if (c->portals[c->nportals - 1].conf.discover != GPUPATH_DISCOVER_MDNS) {
+			if (!has(p, gpupath_portal_kws, GPUPATH_PORTAL_KWS, "traddr"))
+				error(p, p->section_line, "portal %s: no traddr (or discover = mdns)",
+				      name);
+		} else if (has(p, gpupath_portal_kws, GPUPATH_PORTAL_KWS, "traddr") ||
+			   has(p, gpupath_portal_kws, GPUPATH_PORTAL_KWS, "trsvcid") ||
+			   has(p, gpupath_portal_kws, GPUPATH_PORTAL_KWS, "nqn")) {
+			error(p, p->section_line,
+			      "portal %s: discover = mdns finds the address: no traddr, trsvcid or nqn",
+			      name);
+		}
 	} else if (p->section == QOS) {
 		name = c->qos[c->nqos - 1].name;
 		if (!has(p, gpupath_qos_kws, GPUPATH_QOS_KWS, "dscp"))

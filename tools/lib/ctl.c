@@ -356,6 +356,7 @@ int gpupath_model_portal(struct nlattr *nest, struct gpupath_portal *p)
 	get_str(p->secret_file, sizeof(p->secret_file), tb[GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE]);
 	get_str(p->ctrl_secret_file, sizeof(p->ctrl_secret_file),
 		tb[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE]);
+	p->discover = get_u32(tb[GPUPATH_A_PORTAL_DISCOVER]);
 	nla_for_each_nested(attr, nest, rem) {
 		if (nla_type(attr) == GPUPATH_A_PORTAL_RAIL && p->nrails < GPUPATH_PORTAL_RAILS_MAX)
 			r = model_rail(attr, &p->rail[p->nrails++]);
@@ -573,7 +574,9 @@ static int fill_portal(struct nl_msg *msg, const void *arg)
 	    put_set_str(msg, c->set, GPUPATH_PORTAL_SET_SECRET,
 			GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE, c->secret_file) ||
 	    put_set_str(msg, c->set, GPUPATH_PORTAL_SET_CTRL_SECRET,
-			GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE, c->ctrl_secret_file))
+			GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE, c->ctrl_secret_file) ||
+	    put_opt_u32(msg, c->set, GPUPATH_PORTAL_SET_DISCOVER, GPUPATH_A_PORTAL_DISCOVER,
+			c->discover))
 		return -1;
 	for (i = 0; (c->set & GPUPATH_PORTAL_SET_RAILS) && i < c->nrails; i++)
 		if (fill_rail(msg, &c->rail[i]))

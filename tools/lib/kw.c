@@ -347,6 +347,13 @@ static int kw_secret_file(const struct gpupath_kw *kw, const char *val, void *ds
 	return 0;
 }
 
+static int kw_discover(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		       size_t size)
+{
+	return gpupath_parse_name(kw->name, val, gpupath_portal_discover_parse,
+				  gpupath_portal_discover_name, GPUPATH_DISCOVER_MAX, dst, err, size);
+}
+
 #define PORTAL(m) offsetof(struct gpupath_portal_conf, m)
 
 const struct gpupath_kw gpupath_portal_kws[GPUPATH_PORTAL_KWS] = {
@@ -372,6 +379,7 @@ const struct gpupath_kw gpupath_portal_kws[GPUPATH_PORTAL_KWS] = {
 	{ "transport", 0, PORTAL(transport), 0, 0, kw_transport },
 	{ "traddr", 0, PORTAL(traddr), 1, GPUPATH_ADDR_LEN - 1, kw_str },
 	{ "nqn", 0, PORTAL(subsysnqn), 1, GPUPATH_NQN_LEN - 1, kw_str },
+	{ "discover", GPUPATH_PORTAL_SET_DISCOVER, PORTAL(discover), 0, 0, kw_discover },
 };
 
 /* ---- QoS classes ----------------------------------------------------------- */

@@ -38,6 +38,9 @@ int gpupath_ana_state_parse(const char *name, uint32_t *ana);
 /* Name of a portal's transport ("rdma", "tcp"), and back. */
 const char *gpupath_transport_name(uint32_t transport);
 int gpupath_transport_parse(const char *name, uint32_t *transport);
+/* enum gpupath_portal_discover: "address", "mdns". */
+const char *gpupath_portal_discover_name(uint32_t discover);
+int gpupath_portal_discover_parse(const char *name, uint32_t *discover);
 /* Name of a QoS setting's result ("applied"), "unknown" otherwise. */
 const char *gpupath_applied_name(uint32_t result);
 /* Name of a portal connection's state ("live"), "unknown" otherwise. */
@@ -246,6 +249,7 @@ struct gpupath_portal {
 	char host_id[GPUPATH_HOST_ID_LEN]; /* "": the system's */
 	char secret_file[GPUPATH_SECRET_PATH_LEN];	/* DH-HMAC-CHAP, "": none */
 	char ctrl_secret_file[GPUPATH_SECRET_PATH_LEN];	/* bidirectional, "": none */
+	uint32_t discover;		/* enum gpupath_portal_discover */
 };
 
 /* Which members of a portal request to send. */
@@ -264,6 +268,7 @@ enum gpupath_portal_set {
 	GPUPATH_PORTAL_SET_CTRL_SECRET		= 1u << 11,
 	/* every setting of a portal, what gpupath.conf states in full */
 	GPUPATH_PORTAL_SET_SETTINGS		= ((1u << 12) - 1) & ~GPUPATH_PORTAL_SET_CONNS,
+	GPUPATH_PORTAL_SET_DISCOVER		= 1u << 12,	/* add only */
 };
 
 struct gpupath_portal_conf {
@@ -292,6 +297,8 @@ struct gpupath_portal_conf {
 	const char *host_id;
 	const char *secret_file;
 	const char *ctrl_secret_file;
+	/* add only, with GPUPATH_PORTAL_SET_DISCOVER: enum gpupath_portal_discover */
+	uint32_t discover;
 };
 
 /* One QoS setting on one device, as gpupathd found it. */

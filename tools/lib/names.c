@@ -367,6 +367,22 @@ int gpupath_ana_state_parse(const char *name, uint32_t *ana)
 	return table_parse(ana_state_names, ARRAY_SIZE(ana_state_names), name, ana);
 }
 
+static const char *const portal_discover_names[] = {
+	[GPUPATH_DISCOVER_ADDRESS] = "address",
+	[GPUPATH_DISCOVER_MDNS] = "mdns",
+};
+
+const char *gpupath_portal_discover_name(uint32_t discover)
+{
+	return table_name(portal_discover_names, ARRAY_SIZE(portal_discover_names), discover);
+}
+
+int gpupath_portal_discover_parse(const char *name, uint32_t *discover)
+{
+	return table_parse(portal_discover_names, ARRAY_SIZE(portal_discover_names), name,
+			   discover);
+}
+
 static const char *const transport_names[] = {
 	[GPUPATH_TRANSPORT_RDMA] = "rdma",
 	[GPUPATH_TRANSPORT_TCP] = "tcp",

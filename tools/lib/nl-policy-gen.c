@@ -125,6 +125,7 @@ struct nla_policy gpupath_portal_nla_policy[GPUPATH_A_PORTAL_MAX + 1] = {
 	[GPUPATH_A_PORTAL_HOST_ID] = { .type = NLA_STRING },
 	[GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE] = { .type = NLA_STRING },
 	[GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE] = { .type = NLA_STRING },
+	[GPUPATH_A_PORTAL_DISCOVER] = { .type = NLA_U32 },
 };
 
 struct nla_policy gpupath_rail_nla_policy[GPUPATH_A_RAIL_MAX + 1] = {

@@ -61,7 +61,7 @@ int gpupath_kw_set(const struct gpupath_kw *kws, unsigned int n, void *conf, uin
 		   uint64_t *seen, const char *name, const char *val, char *err, size_t size);
 
 /* struct gpupath_portal_conf: the keywords set takes, then trsvcid, transport, traddr, nqn. */
-#define GPUPATH_PORTAL_KWS	14
+#define GPUPATH_PORTAL_KWS	15
 #define GPUPATH_PORTAL_SET_KWS	10
 extern const struct gpupath_kw gpupath_portal_kws[GPUPATH_PORTAL_KWS];
 /* struct gpupath_qos_conf */

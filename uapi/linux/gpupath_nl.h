@@ -206,6 +206,25 @@ enum gpupath_ana_state {
 };
 
 /**
+ * enum gpupath_portal_discover - Where a discovery portal finds its discovery
+ *   controllers.
+ * @GPUPATH_DISCOVER_ADDRESS: At the portal's TRADDR and TRSVCID (the default).
+ * @GPUPATH_DISCOVER_MDNS: By mDNS (NVMe TP8009): each "_nvme-disc._tcp"
+ *   service announced on a rail's interface, of the portal's transport
+ *   ("p=tcp" or "p=roce") and with the discovery NQN, whose address is on the
+ *   rail's subnet. Such a portal has no TRADDR, TRSVCID or SUBSYSNQN; one per
+ *   transport.
+ */
+enum gpupath_portal_discover {
+	GPUPATH_DISCOVER_ADDRESS,
+	GPUPATH_DISCOVER_MDNS,
+
+	/* private: */
+	__GPUPATH_DISCOVER_MAX,
+	GPUPATH_DISCOVER_MAX = (__GPUPATH_DISCOVER_MAX - 1)
+};
+
+/**
  * enum gpupath_reason - Why an I/O was or was not served directly.
  * @GPUPATH_REASON_NONE: It was (mode direct), or the buffer is host memory.
  * @GPUPATH_REASON_P2PDMA_NOT_BUILT: The kernel has no CONFIG_PCI_P2PDMA.
@@ -532,6 +551,7 @@ enum gpupath_a_portal {
 	GPUPATH_A_PORTAL_HOST_ID,
 	GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE,
 	GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE,
+	GPUPATH_A_PORTAL_DISCOVER,
 
 	__GPUPATH_A_PORTAL_MAX,
 	GPUPATH_A_PORTAL_MAX = (__GPUPATH_A_PORTAL_MAX - 1)
