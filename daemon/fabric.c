@@ -20,7 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <syslog.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <libnvme.h>
@@ -42,6 +45,7 @@
 #define QOS_LEDGER		"/run/gpupath/qos-ledger"
 #define BROWSE_MAX		16	/* interfaces browsed by mDNS */
 #define DISC_MARKS		"/run/gpupath/discovery"	/* 69-gpupath.rules */
+#define CONNECTS_MAX		64	/* connects under way at once */
 
 /* A subsystem to connect (from the portal itself, or its discovery log). */
 struct target {
@@ -61,6 +65,25 @@ struct conn {
 	bool seen;			/* still wanted in this pass */
 	uint64_t next_ms;		/* next attempt, monotonic */
 	int auth_said;			/* last secret update problem logged */
+};
+
+/*
+ * A connect under way, in a child process: the kernel's connect can take
+ * minutes (one admin timeout after another when a target drops the
+ * controller during authentication), and the daemon's loop, its other
+ * portals and its watchdog must not wait for it.
+ */
+struct connect_job {
+	pid_t pid;
+	int fd;				/* the child's connect_result */
+	uint32_t portal;
+	struct gpupath_portal_conn key;	/* the connection's rail, NQN, address */
+	int tos;
+};
+
+struct connect_result {
+	int error;			/* errno, 0: connected */
+	char ctrl[32];			/* the controller made */
 };
 
 /*
@@ -92,6 +115,9 @@ struct fabric {
 	size_t ndisc;
 	struct ledger ledger;		/* what the QoS classes set, to take back */
 	struct mdns *mdns;		/* NULL: no mDNS discovery */
+	struct connect_job jobs[CONNECTS_MAX];
+	size_t njobs;
+	int wake;			/* eventfd: a connect_job ended */
 };
 
 /* The interfaces' addresses as of the pass's start (NULL: not read). */
@@ -113,6 +139,12 @@ int fabric_new(struct fabric **f)
 	*f = calloc(1, sizeof(**f));
 	if (!*f)
 		return -ENOMEM;
+	(*f)->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if ((*f)->wake < 0) {
+		r = -errno;
+		free(*f);
+		return r;
+	}
 	r = ledger_load(&(*f)->ledger, QOS_LEDGER);
 	if (r < 0)
 		log_errno(r, "reading %s: what gpupathd set before is forgotten", QOS_LEDGER);
@@ -121,8 +153,14 @@ int fabric_new(struct fabric **f)
 
 void fabric_free(struct fabric *f)
 {
+	size_t i;
+
 	if (!f)
 		return;
+	/* Children still connecting finish on their own. */
+	for (i = 0; i < f->njobs; i++)
+		close(f->jobs[i].fd);
+	close(f->wake);
 	free(f->conns);
 	free(f->qos);
 	free(f->disc);
@@ -499,10 +537,10 @@ static int set_secrets(nvme_host_t h, nvme_ctrl_t c, const struct gpupath_portal
 	return 0;
 }
 
-/* Connect @p's @rail to @t; the new controller, or NULL with errno set. */
 /* Controllers connected or disconnected so far: a pass that did neither scans once. */
 static unsigned long changes;
 
+/* Connect @p's @rail to @t; the new controller, or NULL with errno set. */
 static nvme_ctrl_t connect_ctrl(nvme_root_t r, const struct gpupath_portal *p,
 				const struct gpupath_portal_rail *rail, const struct target *t,
 				int tos)
@@ -558,6 +596,84 @@ static nvme_ctrl_t connect_ctrl(nvme_root_t r, const struct gpupath_portal *p,
 	}
 	changes++;
 	return c;
+}
+
+static bool conn_key(const struct gpupath_portal_conn *a, const struct gpupath_portal_conn *b)
+{
+	return a->rail == b->rail && a->trsvcid == b->trsvcid &&
+	       !strcmp(a->subsysnqn, b->subsysnqn) && !strcmp(a->traddr, b->traddr);
+}
+
+/* The connect under way for @portal's connection @key, if there is one. */
+static struct connect_job *job_of(struct fabric *f, uint32_t portal,
+				  const struct gpupath_portal_conn *key)
+{
+	size_t i;
+
+	for (i = 0; i < f->njobs; i++)
+		if (f->jobs[i].portal == portal && conn_key(&f->jobs[i].key, key))
+			return &f->jobs[i];
+	return NULL;
+}
+
+/*
+ * Start connecting @c (of @p, from @rail, to @t) in a child process, which
+ * writes its connect_result and wakes the loop (fabric_fd()) when it is
+ * done. Returns 0, or a negative errno when no child could be started.
+ */
+static int connect_start(struct fabric *f, nvme_root_t r, struct conn *c,
+			 const struct gpupath_portal *p, const struct gpupath_portal_rail *rail,
+			 const struct target *t, int tos)
+{
+	struct connect_job *j = &f->jobs[f->njobs];
+	struct connect_result res = { 0 };
+	nvme_ctrl_t ctrl;
+	int fds[2], err;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		return -errno;
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	/*
+	 * The log's stream is held across fork(), so that no other thread
+	 * (the ANA poller) holds it in the child, which has that thread no
+	 * more.
+	 */
+	fflush(NULL);
+	flockfile(stderr);
+	pid = fork();
+	if (!pid) {
+		funlockfile(stderr);
+		ctrl = connect_ctrl(r, p, rail, t, tos);
+		if (ctrl)
+			cpy(res.ctrl, sizeof(res.ctrl), nvme_ctrl_get_name(ctrl));
+		else
+			res.error = errno ? errno : EIO;
+		if (write(fds[1], &res, sizeof(res)) != sizeof(res) || eventfd_write(f->wake, 1))
+			_exit(1);
+		_exit(0);
+	}
+	err = errno;
+	funlockfile(stderr);
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return -err;
+	}
+	j->pid = pid;
+	j->fd = fds[0];
+	j->portal = p->id;
+	j->key = c->rep;
+	j->tos = tos;
+	f->njobs++;
+	return 0;
+}
+
+int fabric_fd(struct fabric *f)
+{
+	return f->wake;
 }
 
 /* ---- discovery --------------------------------------------------------- */
@@ -647,6 +763,22 @@ static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
 	read_log(r, c, p, rail, at, tos, depth, d, &genctr);
 	nvme_disconnect_ctrl(c);
 	nvme_free_ctrl(c);
+}
+
+/*
+ * The controllers as they are now. libnvme says only what is critical: a
+ * controller that a connect under way is making has no subsystem yet, which
+ * it would report as an error on each pass; the daemon says what failed.
+ */
+static nvme_root_t scan(void)
+{
+	nvme_root_t r = nvme_create_root(stderr, LOG_CRIT);
+
+	if (r && nvme_scan_topology(r, NULL, NULL) < 0) {
+		nvme_free_tree(r);
+		return NULL;
+	}
+	return r;
 }
 
 /* The controller named @name in the scan, if there is one. */
@@ -883,12 +1015,6 @@ static void disc_prune(struct fabric *f, nvme_root_t r)
 
 /* ---- connections ------------------------------------------------------- */
 
-static bool conn_key(const struct gpupath_portal_conn *a, const struct gpupath_portal_conn *b)
-{
-	return a->rail == b->rail && a->trsvcid == b->trsvcid &&
-	       !strcmp(a->subsysnqn, b->subsysnqn) && !strcmp(a->traddr, b->traddr);
-}
-
 /* The connection of portal @p with @key, created when new. */
 static struct conn *conn_get(struct fabric *f, const struct gpupath_portal *p,
 			     const struct gpupath_portal_conn *key)
@@ -966,15 +1092,41 @@ static void rotate_secrets(struct conn *cn, nvme_ctrl_t ctrl, const struct gpupa
 	}
 }
 
+/* @c's attempt failed with @err: the next one backs off further. */
+static void conn_failed(struct conn *c, const struct gpupath_portal *p, int err, bool *pending)
+{
+	uint64_t delay;
+
+	c->rep.error = err ? err : EIO;
+	c->rep.attempts++;
+	c->rep.controller[0] = 0;
+	delay = (uint64_t)p->reconnect_delay * 1000;
+	delay <<= c->rep.attempts < 8 ? c->rep.attempts - 1 : 7;
+	if (delay > BACKOFF_MAX_MS)
+		delay = BACKOFF_MAX_MS;
+	c->next_ms = now_ms() + delay;
+	c->rep.state = GPUPATH_CONN_BACKOFF;
+	c->rep.retry_ms = delay;
+	*pending = true;
+	log_warn("portal %s rail %u: connecting %s %s:%u failed (attempt %u): %s; next in %.1fs",
+		 p->name, c->rep.rail, c->rep.subsysnqn, c->rep.traddr, c->rep.trsvcid,
+		 c->rep.attempts, strerror(c->rep.error), delay / 1e3);
+}
+
 /* Bring one wanted connection about, or note when to try again. */
-static void conn_pass(struct conn *c, nvme_root_t r, const struct gpupath_portal *p,
-		      const struct gpupath_portal_rail *rail, const struct target *t, int tos,
-		      bool *pending)
+static void conn_pass(struct fabric *f, struct conn *c, nvme_root_t r,
+		      const struct gpupath_portal *p, const struct gpupath_portal_rail *rail,
+		      const struct target *t, int tos, bool *pending)
 {
 	const char *state;
 	nvme_ctrl_t ctrl;
-	uint64_t delay;
+	int err;
 
+	/* Its controller may show already: it is taken once the child is done. */
+	if (job_of(f, p->id, &c->rep)) {
+		c->rep.state = GPUPATH_CONN_CONNECTING;
+		return;
+	}
 	ctrl = find_ctrl(r, p, rail, t);
 	if (ctrl) {
 		state = nvme_ctrl_get_state(ctrl);
@@ -1011,36 +1163,79 @@ static void conn_pass(struct conn *c, nvme_root_t r, const struct gpupath_portal
 		c->rep.controller[0] = 0;
 		return;
 	}
-	if (now_ms() < c->next_ms) {
+	if (now_ms() < c->next_ms || f->njobs == CONNECTS_MAX) {
 		*pending = true;
 		return;
 	}
 	log_info("portal %s rail %u: connecting %s %s:%u%s%s (attempt %u)", p->name, rail->id,
 		 t->nqn, t->traddr, t->trsvcid, rail->iface[0] ? " from " : "", rail->iface,
 		 c->rep.attempts + 1);
-	ctrl = connect_ctrl(r, p, rail, t, tos);
-	if (ctrl) {
-		c->ours = true;
-		c->tos = tos;
-		connected(c, ctrl, GPUPATH_CONN_LIVE);
-		log_info("portal %s rail %u: connected %s as %s", p->name, rail->id, t->nqn,
-			 c->rep.controller);
+	err = connect_start(f, r, c, p, rail, t, tos);
+	if (err) {
+		conn_failed(c, p, -err, pending);
 		return;
 	}
-	c->rep.error = errno ? errno : EIO;
-	c->rep.attempts++;
+	c->rep.state = GPUPATH_CONN_CONNECTING;
 	c->rep.controller[0] = 0;
-	delay = (uint64_t)p->reconnect_delay * 1000;
-	delay <<= c->rep.attempts < 8 ? c->rep.attempts - 1 : 7;
-	if (delay > BACKOFF_MAX_MS)
-		delay = BACKOFF_MAX_MS;
-	c->next_ms = now_ms() + delay;
-	c->rep.state = GPUPATH_CONN_BACKOFF;
-	c->rep.retry_ms = delay;
-	*pending = true;
-	log_warn("portal %s rail %u: connecting %s %s:%u failed (attempt %u): %s; next in %.1fs",
-		 p->name, rail->id, t->nqn, t->traddr, t->trsvcid, c->rep.attempts,
-		 strerror(c->rep.error), delay / 1e3);
+}
+
+/*
+ * Take the results of the connects that ended (before the pass's scan, which
+ * then finds their controllers). A controller whose connection is no longer
+ * wanted (its portal deleted, its subsystem no longer listed) is put in
+ * @unwanted, to be disconnected.
+ */
+static void connects_reap(struct fabric *f, const struct gpupath_portal *portals, size_t n,
+			  struct gpupath_portal_conn *unwanted, size_t *nunwanted, bool *pending)
+{
+	struct connect_result res;
+	struct connect_job *j;
+	struct conn *c;
+	size_t i, k, m;
+	ssize_t len;
+
+	for (i = 0; i < f->njobs;) {
+		j = &f->jobs[i];
+		len = read(j->fd, &res, sizeof(res));
+		if (len < 0 && errno == EAGAIN) {
+			i++;
+			continue;
+		}
+		if (len != sizeof(res)) {
+			memset(&res, 0, sizeof(res));
+			res.error = EIO;	/* the child died */
+		}
+		close(j->fd);
+		while (waitpid(j->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		for (k = 0; k < n && portals[k].id != j->portal; k++)
+			;
+		c = NULL;
+		for (m = 0; k < n && m < f->nconns; m++)
+			if (f->conns[m].portal == j->portal && conn_key(&f->conns[m].rep, &j->key))
+				c = &f->conns[m];
+		if (!c) {
+			if (!res.error) {
+				unwanted[*nunwanted] = j->key;
+				cpy(unwanted[(*nunwanted)++].controller,
+				    sizeof(unwanted->controller), res.ctrl);
+			}
+		} else if (res.error) {
+			conn_failed(c, &portals[k], res.error, pending);
+		} else {
+			c->ours = true;
+			c->tos = j->tos;
+			cpy(c->rep.controller, sizeof(c->rep.controller), res.ctrl);
+			c->rep.state = GPUPATH_CONN_LIVE;
+			c->rep.attempts = 0;
+			c->rep.error = 0;
+			c->rep.retry_ms = 0;
+			changes++;
+			log_info("portal %s rail %u: connected %s as %s", portals[k].name,
+				 c->rep.rail, c->rep.subsysnqn, res.ctrl);
+		}
+		f->jobs[i] = f->jobs[--f->njobs];
+	}
 }
 
 static bool conn_equal(const struct gpupath_portal_conn *a, const struct gpupath_portal_conn *b)
@@ -1622,7 +1817,7 @@ static void rail_pass(struct fabric *f, nvme_root_t r, const struct gpupath_port
 			continue;
 		c->seen = true;
 		rail_iface(rail, c->iface, sizeof(c->iface));
-		conn_pass(c, r, p, rail, &t[j], portal_tos(f, p), pending);
+		conn_pass(f, c, r, p, rail, &t[j], portal_tos(f, p), pending);
 	}
 }
 
@@ -1746,6 +1941,8 @@ static void mdns_want(struct fabric *f, const struct gpupath_portal *portals, si
 
 bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 {
+	struct gpupath_portal_conn unwanted[CONNECTS_MAX];
+	size_t nunwanted = 0;
 	unsigned long changes0;
 	struct gpupath_portal *portals;
 	bool pending = false, qos_read;
@@ -1767,12 +1964,16 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 		log_errno(ret, "reading QoS classes");
 	links_read();
 	changes0 = changes;
-	r = nvme_scan(NULL);
+	connects_reap(f, portals, n, unwanted, &nunwanted, &pending);
+	r = scan();
 	if (!r) {
 		log_errno(-errno, "scanning NVMe controllers");
 		free(portals);
 		return true;
 	}
+	for (i = 0; i < nunwanted; i++)
+		disconnect_named(r, unwanted[i].controller, unwanted[i].subsysnqn,
+				 "connected for a connection no longer wanted");
 	for (i = 0; i < f->nconns; i++)
 		f->conns[i].seen = false;
 	for (i = 0; i < f->ndisc; i++)
@@ -1795,7 +1996,7 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	/* New controllers' namespaces show up in a new scan. */
 	if (changes != changes0) {
 		nvme_free_tree(r);
-		r = nvme_scan(NULL);
+		r = scan();
 	}
 	if (r) {
 		assemble(f, ctl, r);
@@ -1814,7 +2015,7 @@ void fabric_portal_gone(struct fabric *f, const struct gpupath_portal *portal)
 	unsigned int i;
 
 	(void)f;
-	r = nvme_scan(NULL);
+	r = scan();
 	if (!r)
 		return;
 	for (i = 0; i < portal->nconns; i++) {

@@ -42,6 +42,12 @@ struct mdns;
 void fabric_set_mdns(struct fabric *f, struct mdns *m);
 
 /*
+ * Readable when a connect under way (each runs in a child process) has
+ * ended: a pass takes its result.
+ */
+int fabric_fd(struct fabric *f);
+
+/*
  * Interface @ifname's carrier changed: the paths of the connections made
  * from it are marked link down (or up) at once. Returns whether it is a
  * rail of a portal. (Nothing is connected from a rail without carrier: a

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -56,6 +57,7 @@ struct daemon {
 	bool loaded;		/* the gpupath family exists */
 	int sigfd;
 	int timerfd;
+	uint64_t pass_ms;	/* how long the last pass took */
 	int soonfd;		/* one-shot: the next reconcile pass */
 	struct ana *ana;	/* the controllers' ANA log pages (a thread) */
 	struct mdns *mdns;	/* mDNS discovery: Avahi, once a portal wants it */
@@ -237,8 +239,16 @@ static struct itimerspec once_in(unsigned int ms)
  */
 static void soon(struct daemon *d, unsigned int ms)
 {
-	struct itimerspec its = once_in(ms), cur;
+	struct itimerspec its, cur;
 
+	/*
+	 * Passes take at most half the time: while connects (in child
+	 * processes) end one after another, each with its uevents, a pass
+	 * over many controllers would otherwise follow another.
+	 */
+	if (ms < d->pass_ms)
+		ms = d->pass_ms;
+	its = once_in(ms);
 	if (!timerfd_gettime(d->soonfd, &cur) && (cur.it_value.tv_sec || cur.it_value.tv_nsec) &&
 	    (cur.it_value.tv_sec < its.it_value.tv_sec ||
 	     (cur.it_value.tv_sec == its.it_value.tv_sec &&
@@ -253,12 +263,15 @@ static void reconcile(struct daemon *d)
 {
 	struct gpupath_ctl *ctl = ctl_open(d);
 	uint64_t t0 = now_ms();
+	bool pending;
 
 	if (!ctl)
 		return;
-	if (fabric_reconcile(d->fabric, ctl))
+	pending = fabric_reconcile(d->fabric, ctl);
+	d->pass_ms = now_ms() - t0;
+	if (pending)
 		soon(d, RETRY_MS);
-	log_debug("pass: %llu ms", (unsigned long long)(now_ms() - t0));
+	log_debug("pass: %llu ms", (unsigned long long)d->pass_ms);
 	if (d->ana_ok)
 		ana_kick(d->ana);	/* the paths' ANA states, in the poller's thread */
 	gpupath_ctl_close(ctl);
@@ -546,6 +559,19 @@ static int setup_mdns(struct daemon *d)
 	return 0;
 }
 
+/* A connect (in a child process) ended: a pass takes its result. */
+static int on_connect(struct loop *l, int fd, uint32_t events, void *userdata)
+{
+	struct daemon *d = userdata;
+	eventfd_t n;
+
+	(void)l;
+	(void)events;
+	if (eventfd_read(fd, &n) == 0 && d->loaded)
+		soon(d, SOON_MS);
+	return 0;
+}
+
 /* ---- systemd ---------------------------------------------------------- */
 
 /* Tell the service manager (NOTIFY_SOCKET), if there is one. */
@@ -787,6 +813,11 @@ static int run(struct daemon *opts)
 	r = fabric_new(&d.fabric);
 	if (r < 0) {
 		log_errno(r, "cannot start");
+		goto out;
+	}
+	r = loop_add(d.loop, fabric_fd(d.fabric), EPOLLIN, on_connect, &d);
+	if (r < 0) {
+		log_errno(r, "cannot watch connects");
 		goto out;
 	}
 	r = setup_signals(&d);

@@ -2,7 +2,7 @@
 /*
  * A fix for a bug of libnvme before 1.10 (Debian 12 has 1.3).
  *
- * nvme_scan() lists the controllers, then reads each one's directory with
+ * A scan (nvme_scan_topology()) lists the controllers, then reads each one's directory with
  * scandir(); libnvme frees scandir()'s list even when scandir() failed and
  * left it unset (nvme_ctrl_scan_namespaces(), libnvme issue #840). A
  * controller deleted while gpupathd scans (a rail lost, "nvme disconnect"

@@ -153,8 +153,13 @@ $GP portal set rail1 dhchap-ctrl-secret-file $KEYS/ctrl >/dev/null || fail "port
 [ "$($GP portal show rail1 -j | jq -r .dhchap_ctrl_secret_file)" = $KEYS/ctrl ] ||
 	fail "the controller secret's file is not shown"
 echo 1 >/sys/class/nvme/$c1/delete_controller
-wait_for 30 sh -c "c=\$($GP portal show rail1 -j | jq -r '.connections[0] | .state + \" \" + .controller'); [ \"\${c%% *}\" = live ] && [ \"\${c#* }\" != $c1 ]" ||
-	fail "rail1 not connected bidirectionally: $($GP portal show rail1)"
+# Connected anew (the kernel may give it the same name): live, with the secret.
+bidir() {
+	local c
+	c=$(ctrl_of rail1) && [ "$(state rail1)" = live ] &&
+		[ "$(cat /sys/class/nvme/$c/dhchap_ctrl_secret 2>/dev/null)" = "$CKEY" ]
+}
+wait_for 30 bidir || fail "rail1 not connected bidirectionally: $($GP portal show rail1)"
 c1=$(ctrl_of rail1)
 [ "$(cat /sys/class/nvme/$c1/dhchap_ctrl_secret)" = "$CKEY" ] ||
 	fail "$c1 does not authenticate the controller"

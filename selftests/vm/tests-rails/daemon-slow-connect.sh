@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+# A connect that takes long holds up nothing else: gpupathd connects in
+# child processes, so a portal whose target accepts the TCP connection and
+# never answers (the host's connect waits for the answer to its ICReq) does
+# not stop another portal from being connected meanwhile, nor the daemon's
+# loop. Checked on the daemon's own log: the other portal's controller is
+# connected between the slow attempt's start and its end; the slow attempt
+# then ends with its error and backs off.
+. /src/selftests/vm/guest-lib.sh
+
+load_module
+cleanup() {
+	[ -z "${lis:-}" ] || kill "$lis" 2>/dev/null
+	daemon_cleanup fast slow
+	rails_teardown
+}
+trap cleanup EXIT
+rails_targets
+
+# Listens, accepts nothing, answers nothing.
+python3 -c '
+import socket, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("10.99.1.1", 4431))
+s.listen(16)
+open("/tmp/listening", "w").close()
+time.sleep(3600)' &
+lis=$!
+wait_for 30 test -e /tmp/listening || fail "the silent listener did not start"
+
+$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
+gpd=$!
+$GP portal add slow transport tcp traddr 10.99.1.1 trsvcid 4431 nqn $NQN reconnect-delay 1 \
+	>/dev/null || fail "portal slow"
+slow_state() { $GP portal show slow -j | jq -r '.connections[0].state'; }
+wait_for 30 grep -q "portal slow rail 0: connecting $NQN 10.99.1.1:4431 (attempt 1)" \
+	/tmp/gpupathd.log || fail "slow portal not tried: $($GP portal show slow)"
+[ "$(slow_state)" = connecting ] || fail "slow portal: $($GP portal show slow)"
+$GP portal add fast transport rdma traddr 10.99.1.1 nqn $NQN rails 1:rail1 >/dev/null ||
+	fail "portal fast"
+fast_live() { $GP portal show fast -j | jq -e '.connections[0].state == "live"'; }
+wait_for 60 fast_live || fail "fast portal not live: $($GP portal show fast)"
+n1=$(grep -n "portal slow rail 0: connecting .*(attempt 1)" /tmp/gpupathd.log | cut -d: -f1 | head -1)
+n2=$(grep -n "portal fast rail 1: connecting $NQN .*(attempt 1)" /tmp/gpupathd.log |
+	cut -d: -f1 | head -1)
+n3=$(grep -n "portal slow rail 0: connecting .* failed (attempt 1)" /tmp/gpupathd.log |
+	cut -d: -f1 | head -1)
+[ -n "$n2" ] && [ "$n1" -lt "$n2" ] && { [ -z "$n3" ] || [ "$n2" -lt "$n3" ]; } ||
+	fail "fast portal waited for the slow one (log lines $n1, $n2, ${n3:-none})"
+note "fast portal's connect started while the slow portal's first attempt was under way" \
+	"(log lines $n1 < $n2 < ${n3:-not yet ended})"
+# The slow attempt ends (the host gives up waiting) and is backed off.
+wait_for 60 grep -q "portal slow rail 0: connecting .* failed (attempt 1)" /tmp/gpupathd.log ||
+	fail "the slow attempt did not end: $($GP portal show slow)"
+grep "portal slow rail 0: connecting .* failed (attempt 1)" /tmp/gpupathd.log | head -1 |
+	sed 's/^/gpupathd: /'
+kill -0 "$gpd" || fail "gpupathd died"
