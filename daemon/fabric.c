@@ -17,6 +17,7 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -504,8 +505,8 @@ static const char *secret_file(const struct gpupath_portal *p, unsigned int i, b
 
 /*
  * Read portal @p's DH-HMAC-CHAP secrets (those secret_file() gives) into
- * @c. Returns 0, or a negative errno after saying what is wrong with which
- * file. libnvme prefers a secret of the host
+ * @c, or only check them when @c is NULL. Returns 0, or a negative errno
+ * after saying what is wrong with which file. libnvme prefers a secret of the host
  * object (which its scan takes from any live controller of the same host
  * NQN) to the controller's: it is cleared, so that the portal's own is
  * used, or none.
@@ -518,7 +519,8 @@ static int set_secrets(nvme_host_t h, nvme_ctrl_t c, const struct gpupath_portal
 	unsigned int i;
 	int err;
 
-	nvme_host_set_dhchap_key(h, NULL);
+	if (h)
+		nvme_host_set_dhchap_key(h, NULL);
 	for (i = 0; i < 2; i++) {
 		file = secret_file(p, i, disc);
 		if (!file[0])
@@ -528,9 +530,9 @@ static int set_secrets(nvme_host_t h, nvme_ctrl_t c, const struct gpupath_portal
 			log_warn("portal %s: %s secret %s: %s", p->name, secret_role[i], file, why);
 			return err;
 		}
-		if (i)
+		if (c && i)
 			nvme_ctrl_set_dhchap_key(c, key);
-		else
+		else if (c)
 			nvme_ctrl_set_dhchap_host_key(c, key);
 		secret_wipe(key);
 	}
@@ -631,6 +633,10 @@ static int connect_start(struct fabric *f, nvme_root_t r, struct conn *c,
 	int fds[2], err;
 	pid_t pid;
 
+	/* A secret file that will not do fails here, with its reason, at once. */
+	err = set_secrets(NULL, NULL, p, false);
+	if (err)
+		return err;
 	if (pipe(fds) < 0)
 		return -errno;
 	fcntl(fds[0], F_SETFL, O_NONBLOCK);
@@ -645,7 +651,12 @@ static int connect_start(struct fabric *f, nvme_root_t r, struct conn *c,
 	flockfile(stderr);
 	pid = fork();
 	if (!pid) {
+		sigset_t none;
+
 		funlockfile(stderr);
+		/* A stop signal stops it (the daemon blocks them for its signalfd). */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		ctrl = connect_ctrl(r, p, rail, t, tos);
 		if (ctrl)
 			cpy(res.ctrl, sizeof(res.ctrl), nvme_ctrl_get_name(ctrl));

@@ -37,7 +37,7 @@ t "not an IPv4 or IPv6 address" $GP portal add bad transport rdma traddr 10.99.1
 t "not an NVMe qualified name" $GP portal add bad transport tcp traddr 10.99.0.1 nqn foo
 t "unknown transport 'fc'" $GP portal add bad transport fc traddr 10.99.0.1
 t "not RAIL:IFACE" $GP portal add bad transport rdma traddr 10.99.1.1 rails rail1
-t "transport and traddr are needed" $GP portal add bad traddr 10.99.1.1
+t "transport and traddr (or discover mdns) are needed" $GP portal add bad traddr 10.99.1.1
 t "portal name 'b@d' (3 characters): 1 to 31 of letters" $GP portal add 'b@d' transport tcp \
 	traddr 10.99.0.1
 [ "$($GP portal show -j | jq '.portals | length')" = 0 ] || fail "a bad portal was kept"

@@ -5,7 +5,8 @@
 # not stop another portal from being connected meanwhile, nor the daemon's
 # loop. Checked on the daemon's own log: the other portal's controller is
 # connected between the slow attempt's start and its end; the slow attempt
-# then ends with its error and backs off.
+# then ends with its error and backs off. A portal deleted while its connect
+# is under way leaves no controller.
 . /src/selftests/vm/guest-lib.sh
 
 load_module
@@ -56,3 +57,26 @@ wait_for 60 grep -q "portal slow rail 0: connecting .* failed (attempt 1)" /tmp/
 grep "portal slow rail 0: connecting .* failed (attempt 1)" /tmp/gpupathd.log | head -1 |
 	sed 's/^/gpupathd: /'
 kill -0 "$gpd" || fail "gpupathd died"
+
+# A portal deleted while its connect is under way leaves no controller.
+on_rail2() {
+	local c a
+	for c in /sys/class/nvme/nvme*; do
+		read -r a <"$c/address" 2>/dev/null || continue
+		case $a in *traddr=10.99.2.1,*) echo "${c##*/}" ;; esac
+	done
+}
+$GP portal add gone transport rdma traddr 10.99.2.1 nqn $NQN rails 2:rail2 >/dev/null ||
+	fail "portal gone"
+wait_for 30 grep -q "portal gone rail 2: connecting $NQN" /tmp/gpupathd.log ||
+	fail "portal gone not tried"
+$GP portal del gone >/dev/null || fail "portal del gone"
+wait_for 30 sh -c "grep -q 'portal gone rail 2: connected\|no longer wanted' /tmp/gpupathd.log" ||
+	fail "the deleted portal's connect did not end"
+none_on_rail2() { [ -z "$(on_rail2)" ]; }
+wait_for 30 none_on_rail2 || fail "a controller of the deleted portal stayed: $(on_rail2)"
+sleep 2
+none_on_rail2 || fail "a controller of the deleted portal came back: $(on_rail2)"
+how="before its connect ended"
+grep -q "no longer wanted: disconnecting" /tmp/gpupathd.log && how="$how; disconnected once made"
+note "portal deleted while connecting ($how): no controller left"
