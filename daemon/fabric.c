@@ -1052,9 +1052,9 @@ static struct conn *conn_get(struct fabric *f, const struct gpupath_portal *p,
 	return c;
 }
 
-static void connected(struct conn *c, nvme_ctrl_t ctrl, uint32_t state)
+static void connected(struct conn *c, const char *ctrl, uint32_t state)
 {
-	cpy(c->rep.controller, sizeof(c->rep.controller), nvme_ctrl_get_name(ctrl));
+	cpy(c->rep.controller, sizeof(c->rep.controller), ctrl);
 	c->rep.state = state;
 	c->rep.attempts = 0;
 	c->rep.error = 0;
@@ -1146,14 +1146,14 @@ static void conn_pass(struct fabric *f, struct conn *c, nvme_root_t r,
 				log_info("portal %s rail %u: %s %s live (%s)", p->name, rail->id,
 					 t->nqn, c->ours ? "is" : "adopted,",
 					 nvme_ctrl_get_name(ctrl));
-			connected(c, ctrl, c->ours ? GPUPATH_CONN_LIVE : GPUPATH_CONN_ADOPTED);
+			connected(c, nvme_ctrl_get_name(ctrl), c->ours ? GPUPATH_CONN_LIVE : GPUPATH_CONN_ADOPTED);
 		} else {
 			/* The host reconnects it (ctrl_loss_tmo): leave it be. */
 			if (c->rep.state != GPUPATH_CONN_RECONNECTING)
 				log_info("portal %s rail %u: %s is %s, the host reconnects it",
 					 p->name, rail->id, nvme_ctrl_get_name(ctrl),
 					 state ? state : "unknown");
-			connected(c, ctrl, GPUPATH_CONN_RECONNECTING);
+			connected(c, nvme_ctrl_get_name(ctrl), GPUPATH_CONN_RECONNECTING);
 		}
 		/* Live or reconnecting, it takes the secrets the files hold now. */
 		if (p->secret_file[0])
@@ -1236,11 +1236,7 @@ static void connects_reap(struct fabric *f, const struct gpupath_portal *portals
 		} else {
 			c->ours = true;
 			c->tos = j->tos;
-			cpy(c->rep.controller, sizeof(c->rep.controller), res.ctrl);
-			c->rep.state = GPUPATH_CONN_LIVE;
-			c->rep.attempts = 0;
-			c->rep.error = 0;
-			c->rep.retry_ms = 0;
+			connected(c, res.ctrl, GPUPATH_CONN_LIVE);
 			changes++;
 			log_info("portal %s rail %u: connected %s as %s", portals[k].name,
 				 c->rep.rail, c->rep.subsysnqn, res.ctrl);
