@@ -49,6 +49,8 @@ enum {
  * @opf: the clone's operation and flags as cloned, restored likewise
  * @flags: the clone's bi_flags as cloned, restored likewise
  * @start: local_clock() when the attempt was sent (cheap on every clock)
+ * @acct_start: jiffies when the block layer's accounting of @orig began,
+ *	once for all its attempts
  * @status: the last attempt's error
  * @tries: attempts sent
  * @suspect: the healthy path an attempt failed on with an error that may
@@ -56,6 +58,7 @@ enum {
  *	until the bio ends), or NULL
  * @p2p: its data is device memory
  * @ana_held: it waited once for an ANA change its error may have been
+ * @acct: @orig is in the disk's statistics (queue/iostats is on)
  * @clone: what goes to the paths; last, the bio_set's front pad precedes it
  */
 struct gpupath_vio {
@@ -65,11 +68,13 @@ struct gpupath_vio {
 	blk_opf_t opf;
 	unsigned short flags;
 	u64 start;
+	unsigned long acct_start;
 	blk_status_t status;
 	u8 tries;
 	struct gpupath_path *suspect;
 	bool p2p;
 	bool ana_held;
+	bool acct;
 	struct bio clone;
 };
 
@@ -484,6 +489,8 @@ static void orig_end(struct gpupath_volume *vol, struct gpupath_vio *vio, blk_st
 	}
 	if (vio->suspect)
 		inflight_put(vol, vio->suspect);
+	if (vio->acct)
+		bio_end_io_acct(orig, vio->acct_start);
 	bio_put(&vio->clone);
 	orig->bi_status = status;
 	bio_endio(orig);
@@ -745,6 +752,14 @@ void gpupath_multipath_submit_bio(struct bio *bio)
 	vio->tries = 0;
 	vio->suspect = NULL;
 	vio->ana_held = false;
+	/*
+	 * One I/O in diskstats however many attempts it takes: accounted on
+	 * the bio received (its partition's and the whole volume's), from
+	 * here until it is ended.
+	 */
+	vio->acct = blk_queue_io_stat(bio->bi_bdev->bd_disk->queue);
+	if (vio->acct)
+		vio->acct_start = bio_start_io_acct(bio);
 	clone->bi_end_io = clone_end_io;
 	map_bio(vol, vio);
 }
@@ -949,8 +964,30 @@ void gpupath_multipath_refresh_locked(struct gpupath_volume *vol)
 	if (!any)
 		return;
 	gpupath_compat_disk_features(vol->disk, wc, fua, stable, nowait);
-	if (size != get_capacity(vol->disk))
-		set_capacity_and_notify(vol->disk, size);
+	if (size == get_capacity(vol->disk))
+		return;
+	/* Its partition table is read once its size is first known. */
+	if (!get_capacity(vol->disk))
+		queue_work(system_long_wq, &vol->part_work);
+	set_capacity_and_notify(vol->disk, size);
+}
+
+/*
+ * Reads the partition table, as loop does when a file is attached, in
+ * process context with no lock of the volume held: the reads go through
+ * the paths like any other I/O.
+ */
+static void part_work(struct work_struct *work)
+{
+	struct gpupath_volume *vol = container_of(work, struct gpupath_volume, part_work);
+	struct gendisk *disk = vol->disk;
+	int ret;
+
+	mutex_lock(&disk->open_mutex);
+	ret = bdev_disk_changed(disk, false);
+	mutex_unlock(&disk->open_mutex);
+	if (ret && ret != -ENXIO)
+		pr_warn("%s: partition scan failed: %d\n", disk->disk_name, ret);
 }
 
 /*
@@ -1089,6 +1126,7 @@ int gpupath_multipath_setup(struct gpupath_volume *vol)
 	init_completion(&vol->drained);
 	INIT_WORK(&vol->requeue_work, requeue_work);
 	INIT_WORK(&vol->event_work, event_work);
+	INIT_WORK(&vol->part_work, part_work);
 	INIT_DELAYED_WORK(&vol->probe_work, probe_work);
 	return percpu_ref_init(&vol->io_ref, io_drained, 0, GFP_KERNEL);
 }

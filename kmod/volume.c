@@ -272,8 +272,11 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 
 	vol->disk->major = gpupath_major;
 	vol->disk->first_minor = vol->index;
+	/*
+	 * The whole volume on gpupath's major; its partitions, as an NVMe
+	 * namespace's, on the block layer's extended numbers.
+	 */
 	vol->disk->minors = 1;
-	vol->disk->flags |= GENHD_FL_NO_PART;
 	vol->disk->fops = &volume_fops;
 	vol->disk->private_data = vol;
 	snprintf(vol->disk->disk_name, DISK_NAME_LEN, "gpupath%d", vol->index);
@@ -282,6 +285,7 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 	 * path says otherwise (gpupath_multipath_refresh_locked()).
 	 */
 	gpupath_compat_disk_features(vol->disk, false, false, false, true);
+	gpupath_compat_disk_io_stat(vol->disk);
 	set_capacity(vol->disk, 0);
 	ret = add_disk(vol->disk);
 	if (ret)
@@ -431,6 +435,7 @@ static void volume_teardown(struct gpupath_volume *vol)
 	}
 	cancel_delayed_work_sync(&vol->probe_work);
 	cancel_work_sync(&vol->requeue_work);
+	cancel_work_sync(&vol->part_work);
 	flush_work(&vol->event_work);
 	gpupath_notify_volume(vol, GPUPATH_CMD_VOLUME_DEL);
 	/* The list's reference, and the deletion's own. */
@@ -483,6 +488,12 @@ int gpupath_volume_del(struct gpupath_volume *vol, struct netlink_ext_ack *extac
 	WRITE_ONCE(vol->dead, true);
 	mutex_unlock(&vol->lock);
 	kref_get(&vol->ref);
+	/*
+	 * What waits for a path fails before the disk goes: a partition scan
+	 * waiting for one holds the disk's open_mutex, which del_gendisk()
+	 * takes.
+	 */
+	gpupath_multipath_fail_queued(vol, BLK_STS_IOERR);
 	del_gendisk(vol->disk);
 	percpu_ref_kill(&vol->io_ref);
 	gpupath_multipath_fail_queued(vol, BLK_STS_IOERR);

@@ -185,6 +185,20 @@ static inline struct gendisk *gpupath_compat_alloc_stacking_disk(void)
 #endif
 
 #ifdef GPUPATH_COMPAT_BLK_FEATURES
+/*
+ * A bio-based disk keeps I/O statistics (diskstats) only when asked:
+ * QUEUE_FLAG_IO_STAT, from 6.11 the feature BLK_FEAT_IO_STAT. Asked once,
+ * when the disk is made: the user may turn them off (queue/iostats), and
+ * no later change of features undoes that.
+ */
+static inline void gpupath_compat_disk_io_stat(struct gendisk *disk)
+{
+	struct queue_limits lim = queue_limits_start_update(disk->queue);
+
+	lim.features |= BLK_FEAT_IO_STAT;
+	WARN_ON_ONCE(queue_limits_commit_update(disk->queue, &lim));
+}
+
 static inline void gpupath_compat_disk_features(struct gendisk *disk, bool wc, bool fua,
 						bool stable, bool nowait)
 {
@@ -209,6 +223,11 @@ static inline void gpupath_compat_queue_flag(struct request_queue *q, unsigned i
 		blk_queue_flag_set(flag, q);
 	else
 		blk_queue_flag_clear(flag, q);
+}
+
+static inline void gpupath_compat_disk_io_stat(struct gendisk *disk)
+{
+	blk_queue_flag_set(QUEUE_FLAG_IO_STAT, disk->queue);
 }
 
 static inline void gpupath_compat_disk_features(struct gendisk *disk, bool wc, bool fua,

@@ -420,6 +420,16 @@ rail_up() {
 # The wwid both NVMe controllers' namespace has (see run-vm.sh).
 RAILS_WWID=nvme.1b36-7261696c73-51454d55204e564d65204374726c-00000001
 
+# rails_any_ns: a namespace device of the shared namespace, whatever its
+# name now (after controllers left and came back).
+rails_any_ns() {
+	local b
+	for b in /sys/block/nvme*n1; do
+		[ "$(cat "$b/wwid" 2>/dev/null)" = $RAILS_WWID ] && { echo "${b##*/}"; return 0; }
+	done
+	return 1
+}
+
 # gpu_bdf N: PCI address of "GPU" N, the N-th ivshmem device from 0 in
 # address order (rails: GPU0 is the one under the first switch).
 gpu_bdf() {
@@ -484,6 +494,32 @@ volume_new() {
 	$GP volume add "$@" -j >/tmp/vol.json || fail "volume add $*"
 	vol=$(jq .id /tmp/vol.json)
 	VOL=/dev/$(jq -r .name /tmp/vol.json)
+}
+
+# path_of RAIL: the id of $vol's path on that rail.
+path_of() {
+	$GP volume show "$vol" -j | jq -e --argjson r "$1" '.path_list[] | select(.rail == $r) | .id'
+}
+
+# pcie_flap R (rails topology): the NVMe controller under GPU R's switch
+# ($g0 or $g1) leaves the PCI bus and comes back by a rescan; $vol's path on
+# rail R is deleted and the new namespace added there. Sets flap_ctrl (the
+# controller's address) and flap_ns (the new namespace); on failure flap_err
+# says why.
+pcie_flap() {
+	local r=$1 g n old
+	eval g=\$g$r
+	n=$(switch_nvme "$g" | head -1) || { flap_err="no namespace under rail $r's switch"; return 1; }
+	flap_ctrl=$(basename "$(readlink -f "/sys/block/$n/device/device")")
+	old=$(path_of "$r") || { flap_err="no path on rail $r"; return 1; }
+	echo 1 >"/sys/bus/pci/devices/$flap_ctrl/remove" || { flap_err="remove $flap_ctrl"; return 1; }
+	$GP path del "$old" || { flap_err="path del $old"; return 1; }
+	sleep 1
+	echo 1 >/sys/bus/pci/rescan
+	wait_for 30 switch_nvme "$g" || { flap_err="rail $r's namespace did not come back"; return 1; }
+	flap_ns=$(switch_nvme "$g" | head -1)
+	$GP path add "$vol" "/dev/$flap_ns" rail "$r" >/dev/null ||
+		{ flap_err="path add /dev/$flap_ns"; return 1; }
 }
 
 # volumes_del_all: remove every volume there is (for cleanups).

@@ -12,7 +12,8 @@
 #     dbus-daemon and avahi-daemon (unpacked from Debian's package),
 #     iproute2's ip, rdma and tc, fio, jq, dmsetup, tcpdump,
 #     e2fsprogs' mke2fs, e2fsck, chattr and lsattr, xfsprogs'
-#     mkfs.xfs, xfs_io and xfs_repair, fsverity, python3 (with the modules
+#     mkfs.xfs, xfs_io and xfs_repair, fsverity, parted, sfdisk, blockdev,
+#     partx, sysstat's iostat, python3 (with the modules
 #     the YNL client imports, PyYAML among them), and
 #     kmod (with modprobe, insmod, rmmod, lsmod, depmod and modinfo links),
 #     each with every shared library ldd lists for it, at the same absolute
@@ -194,6 +195,11 @@ install_bin "$(find_tool xfsprogs /usr/sbin/mkfs.xfs /sbin/mkfs.xfs)" /usr/sbin/
 install_bin "$(find_tool xfsprogs /usr/sbin/xfs_io /usr/bin/xfs_io)" /usr/sbin/xfs_io
 install_bin "$(find_tool xfsprogs /usr/sbin/xfs_repair /sbin/xfs_repair)" /usr/sbin/xfs_repair
 install_bin "$(find_tool fsverity /usr/bin/fsverity)" /usr/bin/fsverity
+install_bin "$(find_tool parted /usr/sbin/parted /sbin/parted)" /usr/sbin/parted
+install_bin "$(find_tool fdisk /usr/sbin/sfdisk /sbin/sfdisk)" /usr/sbin/sfdisk
+install_bin "$(find_tool util-linux /usr/sbin/blockdev /sbin/blockdev)" /usr/sbin/blockdev
+install_bin "$(find_tool util-linux /usr/bin/partx)" /usr/bin/partx
+install_bin "$(find_tool sysstat /usr/bin/iostat)" /usr/bin/iostat
 install_bin "$kmod" /usr/bin/kmod /bin/kmod \
 	/sbin/modprobe /sbin/insmod /sbin/rmmod /sbin/lsmod /sbin/depmod /sbin/modinfo
 

@@ -18,6 +18,8 @@ pkgs=(
 	qemu-system-x86 cpio busybox-static nvme-cli iproute2 fio jq dmsetup tcpdump strace udev
 	dbus-daemon dpkg
 	e2fsprogs xfsprogs fsverity
+	# partitions on volumes, and their block-layer statistics
+	parted fdisk sysstat
 	# host-side checks, the fuzzing harnesses (libFuzzer is in libclang-rt)
 	python3 clang libclang-rt-14-dev
 	# the YNL spec: its code generator and schema check, its client in the VM

@@ -23,21 +23,14 @@ prov0=$(bind_bar "$g0") && prov1=$(bind_bar "$g1") || fail "providers"
 # leave bytes there for the host to check.
 dd if=/dev/"$n0" of=/tmp/fv.save bs=$MiB count=64 iflag=direct 2>/dev/null ||
 	fail "cannot save the namespace's start"
-# A namespace of the volume's, whatever its name now.
-any_ns() {
-	local b
-	for b in /sys/block/nvme*n1; do
-		[ "$(cat "$b/wwid" 2>/dev/null)" = $RAILS_WWID ] && { echo "${b##*/}"; return 0; }
-	done
-	return 1
-}
 cleanup() {
 	touch /tmp/stop
 	wait
 	umount -l $M 2>/dev/null
 	volumes_del_all
 	echo 1 >/sys/bus/pci/rescan
-	wait_for 30 any_ns && dd if=/tmp/fv.save of=/dev/"$(any_ns)" bs=$MiB oflag=direct 2>/dev/null
+	wait_for 30 rails_any_ns &&
+		dd if=/tmp/fv.save of=/dev/"$(rails_any_ns)" bs=$MiB oflag=direct 2>/dev/null
 	unbind_bar "$g0"
 	unbind_bar "$g1"
 }
@@ -47,9 +40,6 @@ mark_dmesg
 volume_new policy gpu-affinity
 $GP path add "$vol" "/dev/$n0" rail 0 >/dev/null || fail "path add $n0"
 $GP path add "$vol" "/dev/$n1" rail 1 >/dev/null || fail "path add $n1"
-path_of() {
-	$GP volume show "$vol" -j | jq -e --argjson r "$1" '.path_list[] | select(.rail == $r) | .id'
-}
 direct() { $GP path show "$(path_of "$1")" -j | jq .stats.direct_ios; }
 
 TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 mkfs.xfs -q -f -d size=60m "$VOL" || fail "mkfs.xfs"
@@ -100,21 +90,12 @@ now_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
 i=1
 while [ $i -le "$FLAPS" ]; do
 	r=$((i % 2))
-	eval g=\$g$r
-	n=$(switch_nvme "$g" | head -1) || fail "flap $i: no namespace under rail $r's switch"
-	ctrl=$(basename "$(readlink -f "/sys/block/$n/device/device")")
-	old=$(path_of $r) || fail "flap $i: no path on rail $r"
 	t0=$(now_ms)
-	echo 1 >"/sys/bus/pci/devices/$ctrl/remove" || fail "flap $i: remove $ctrl"
-	$GP path del "$old" || fail "flap $i: path del"
-	sleep 1
-	echo 1 >/sys/bus/pci/rescan
-	wait_for 30 switch_nvme "$g" || fail "flap $i: rail $r's namespace did not come back"
-	n=$(switch_nvme "$g" | head -1)
-	$GP path add "$vol" "/dev/$n" rail $r >/dev/null || fail "flap $i: path add /dev/$n"
+	pcie_flap $r || fail "flap $i: $flap_err"
 	t1=$(now_ms)
 	[ -e /tmp/fio.failed ] || [ -e /tmp/gpio.failed ] && break
-	note "flap $i: rail $r's controller $ctrl removed and back as /dev/$n in $((t1 - t0)) ms"
+	note "flap $i: rail $r's controller $flap_ctrl removed and back as /dev/$flap_ns in" \
+		"$((t1 - t0)) ms"
 	i=$((i + 1))
 	sleep 1
 done

@@ -20,10 +20,6 @@ trap cleanup EXIT
 rails_setup
 
 volume_new
-# path_of RAIL: the id of the volume's path on that rail.
-path_of() {
-	$GP volume show "$vol" -j | jq -e --argjson r "$1" '.path_list[] | select(.rail == $r) | .id'
-}
 for n in $RAILS; do
 	$GP path add "$vol" "/dev/$(rail_ns "$n")" rail "$n" >/dev/null || fail "path add rail $n"
 done
