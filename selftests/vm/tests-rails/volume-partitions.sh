@@ -206,4 +206,10 @@ kw=$(awk -v d="${VOLN}p1" '$1 == d { print $7 }' /tmp/iostat.out)
 set -- $(stat4 $st_1)
 [ "$kw" = $(($4 / 2)) ] || fail "iostat: ${VOLN}p1 wrote $kw kB, the kernel says $(($4 / 2))"
 iostat -x -d -p "$VOLN" 1 2 >/dev/null || fail "iostat -x"
+
+# An open partition holds the volume.
+exec 3<"${VOL}p2" || fail "open ${VOLN}p2"
+out=$($GP volume del "$vol" 2>&1) && fail "a volume with an open partition was removed"
+note "volume del with ${VOLN}p2 open: $out"
+exec 3<&-
 check_dmesg
