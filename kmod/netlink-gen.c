@@ -135,6 +135,12 @@ const struct nla_policy gpupath_provider_new_request_nl_policy[GPUPATH_A_PROVIDE
 	[GPUPATH_A_PROVIDER_PCI_DEV] = { .type = NLA_NUL_STRING, .len = 15, },
 };
 
+const struct nla_policy gpupath_provider_set_request_nl_policy[GPUPATH_A_PROVIDER_CGROUP_LIMIT + 1] = {
+	[GPUPATH_A_PROVIDER_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[GPUPATH_A_PROVIDER_USER_LIMIT] = { .type = NLA_U64, },
+	[GPUPATH_A_PROVIDER_CGROUP_LIMIT] = { .type = NLA_U64, },
+};
+
 const struct nla_policy gpupath_qos_del_request_nl_policy[GPUPATH_A_QOS_NAME + 1] = {
 	[GPUPATH_A_QOS_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 };
@@ -305,8 +311,13 @@ static const struct nla_policy gpupath_route_get_nl_policy[GPUPATH_A_ROUTE + 1] 
 	[GPUPATH_A_ROUTE] = NLA_POLICY_NESTED(gpupath_route_get_request_nl_policy),
 };
 
+/* GPUPATH_CMD_PROVIDER_SET - do */
+static const struct nla_policy gpupath_provider_set_nl_policy[GPUPATH_A_PROVIDER + 1] = {
+	[GPUPATH_A_PROVIDER] = NLA_POLICY_NESTED(gpupath_provider_set_request_nl_policy),
+};
+
 /* Ops table for gpupath */
-const struct genl_split_ops gpupath_nl_ops[26] = {
+const struct genl_split_ops gpupath_nl_ops[27] = {
 	{
 		.cmd		= GPUPATH_CMD_GET_INFO,
 		.doit		= gpupath_nl_get_info_doit,
@@ -485,6 +496,13 @@ const struct genl_split_ops gpupath_nl_ops[26] = {
 		.policy		= gpupath_route_get_nl_policy,
 		.maxattr	= GPUPATH_A_ROUTE,
 		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= GPUPATH_CMD_PROVIDER_SET,
+		.doit		= gpupath_nl_provider_set_doit,
+		.policy		= gpupath_provider_set_nl_policy,
+		.maxattr	= GPUPATH_A_PROVIDER,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };
 

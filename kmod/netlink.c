@@ -175,7 +175,10 @@ static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov)
 			      gpupath_provider_available(prov), GPUPATH_A_PROVIDER_PAD) ||
 	    (prov->bar >= 0 && nla_put_u32(skb, GPUPATH_A_PROVIDER_BAR, prov->bar)) ||
 	    put_peers(skb, prov) ||
-	    put_stats(skb, &prov->stats)) {
+	    put_stats(skb, &prov->stats) ||
+	    gpupath_quota_put(skb, &prov->quota, GPUPATH_A_PROVIDER_USER_LIMIT,
+			      GPUPATH_A_PROVIDER_CGROUP_LIMIT, GPUPATH_A_PROVIDER_USAGE,
+			      GPUPATH_A_PROVIDER_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -441,23 +444,65 @@ int gpupath_nl_provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/* The provider a change names, for a caller who may change providers. */
+static struct gpupath_provider *provider_to_change(struct sk_buff *skb, struct genl_info *info,
+						   struct nlattr **tb)
+{
+	int ret = gpupath_nl_need_sys_admin(skb, info);
+
+	return ret ? ERR_PTR(ret) : provider_from_info(info, tb);
+}
+
 int gpupath_nl_provider_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[GPUPATH_A_PROVIDER_MAX + 1];
 	struct gpupath_provider *prov;
 	u32 id;
-	int ret;
 
-	ret = gpupath_nl_need_sys_admin(skb, info);
-	if (ret)
-		return ret;
-	prov = provider_from_info(info, tb);
+	prov = provider_to_change(skb, info, tb);
 	if (IS_ERR(prov))
 		return PTR_ERR(prov);
 	id = prov->id;
 	gpupath_provider_put(prov);
 	return gpupath_nl_refused_at(info->extack, tb[GPUPATH_A_PROVIDER_ID],
 			  gpupath_provider_del(id, info->extack));
+}
+
+/* A limit: absent is "leave it" (-1). */
+static s64 opt_limit(struct nlattr **tb, int type)
+{
+	return tb[type] ? (s64)min_t(u64, nla_get_u64(tb[type]), S64_MAX) : -1;
+}
+
+int gpupath_nl_provider_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[GPUPATH_A_PROVIDER_MAX + 1];
+	struct gpupath_provider *prov;
+	int ret;
+
+	prov = provider_to_change(skb, info, tb);
+	if (IS_ERR(prov))
+		return PTR_ERR(prov);
+	if (!tb[GPUPATH_A_PROVIDER_USER_LIMIT] && !tb[GPUPATH_A_PROVIDER_CGROUP_LIMIT]) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "nothing to change: give user-limit or cgroup-limit");
+		ret = -EINVAL;
+	} else if (prov->type != GPUPATH_PROVIDER_P2PDMA) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "only memory gpupath allocates has limits: not an nvidia provider");
+		ret = -EOPNOTSUPP;
+	} else {
+		ret = gpupath_quota_set(&prov->quota,
+					opt_limit(tb, GPUPATH_A_PROVIDER_USER_LIMIT),
+					opt_limit(tb, GPUPATH_A_PROVIDER_CGROUP_LIMIT),
+					gpupath_provider_size(prov), info->extack);
+	}
+	if (!ret) {
+		ret = gpupath_nl_reply(info, put_provider_obj, prov);
+		gpupath_notify_provider(prov, GPUPATH_CMD_PROVIDER_SET);
+	}
+	gpupath_provider_put(prov);
+	return ret;
 }
 
 /* ---- route queries -------------------------------------------------- */

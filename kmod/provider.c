@@ -88,6 +88,7 @@ static void provider_release(struct kref *ref)
 	struct gpupath_provider *prov = container_of(ref, struct gpupath_provider, ref);
 
 	forget_pgmap(prov);
+	gpupath_quota_destroy(&prov->quota);
 	pci_dev_put(prov->pdev);
 	kfree_rcu(prov, rcu);
 }
@@ -288,6 +289,7 @@ int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack 
 	kref_init(&prov->ref);
 	INIT_LIST_HEAD(&prov->node);
 	INIT_LIST_HEAD(&prov->mems);
+	gpupath_quota_init(&prov->quota);
 	prov->type = type;
 	prov->pdev = pci_dev_get(pdev);
 	prov->owned = to_pci_driver(pdev->dev.driver) == &stub_driver;
@@ -367,17 +369,27 @@ int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack)
  * @mem: mem->size bytes wanted; mem->kaddr gets them, and until they are
  *	freed a removal of the provider revokes them through mem->ops
  *
- * Return: 0, -ENODEV when the provider is going away, -ENOMEM.
+ * Charged to the current task's user and cgroup first (the provider's
+ * quota), uncharged when given back.
+ *
+ * Return: 0, -ENODEV when the provider is going away, -EDQUOT over the
+ * user's or a cgroup's limit, -ENOMEM.
  */
 int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_p2p_mem *mem)
 {
+	int ret;
+
 	/* Never from a GPU BAR: other processes' memory is in it. */
 	if (WARN_ON_ONCE(prov->type != GPUPATH_PROVIDER_P2PDMA))
 		return -EOPNOTSUPP;
+	ret = gpupath_quota_charge(&prov->quota, &mem->owner, mem->size);
+	if (ret)
+		return ret;
 	/* Counted and listed under the lock, so that a removal sees it. */
 	mutex_lock(&provider_lock);
 	if (list_empty(&prov->node)) {
 		mutex_unlock(&provider_lock);
+		gpupath_quota_uncharge(&prov->quota, &mem->owner, mem->size);
 		return -ENODEV;
 	}
 	atomic64_add(mem->size, &prov->allocated);
@@ -413,8 +425,10 @@ void gpupath_provider_free(struct gpupath_provider *prov, struct gpupath_p2p_mem
 	mutex_unlock(&provider_lock);
 	if (addr)
 		gpupath_compat_p2p_free(prov->pdev, addr, mem->size);
-	if (listed)
+	if (listed) {
 		atomic64_sub(mem->size, &prov->allocated);
+		gpupath_quota_uncharge(&prov->quota, &mem->owner, mem->size);
+	}
 }
 
 static u64 p2pmem_attr(struct gpupath_provider *prov, const char *name)

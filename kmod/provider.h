@@ -9,6 +9,8 @@
 #include <linux/pci.h>
 #include <linux/gpupath.h>
 
+#include "quota.h"
+
 /* Counters of I/O into and out of one provider's memory. */
 struct gpupath_stats {
 	atomic64_t direct_ios;
@@ -35,6 +37,7 @@ struct gpupath_stats {
  *	an error pointer once its device is gone
  * @pgmap_node: in the list of known page maps (RCU), while @pgmap is set
  * @rcu: the provider is freed after an RCU grace period
+ * @quota: its limits per user and per cgroup, and what each holds
  */
 struct gpupath_provider {
 	struct list_head node;
@@ -50,6 +53,7 @@ struct gpupath_provider {
 	struct dev_pagemap *pgmap;
 	struct list_head pgmap_node;
 	struct rcu_head rcu;
+	struct gpupath_quota quota;
 };
 
 int gpupath_provider_init(void);
@@ -87,12 +91,14 @@ struct gpupath_p2p_mem_ops {
  * @size: bytes, set by the owner
  * @kaddr: the memory, NULL once given back
  * @ops: set by the owner
+ * @owner: who it is charged to (gpupath_provider_alloc())
  */
 struct gpupath_p2p_mem {
 	struct list_head node;
 	size_t size;
 	void *kaddr;
 	const struct gpupath_p2p_mem_ops *ops;
+	struct gpupath_quota_owner owner;
 };
 
 int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_p2p_mem *mem);

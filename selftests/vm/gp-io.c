@@ -312,6 +312,14 @@ int main(int argc, char **argv)
 	r = gpupath_dev_open(&dev);
 	if (r == 0)
 		r = get_buf(dev, argv[optind + 1], (boff + len + 4095) & ~4095ULL, &buf, &host);
+	if (r == -EDQUOT) {
+		char why[512];
+
+		gpupath_alloc_explain(strtoul(argv[optind + 1], NULL, 0),
+				      (boff + len + 4095) & ~4095ULL, r, why, sizeof(why));
+		printf("mode=none reason=none error=%s (%s)\n", strerror(-r), why);
+		return 3;
+	}
 	if (r < 0) {
 		printf("mode=none reason=none error=%s\n", strerror(-r));
 		return 3;

@@ -5,6 +5,7 @@
  *   gpupath provider [show [ID]] [-j]
  *   gpupath provider add PCI_DEV
  *   gpupath provider del ID
+ *   gpupath provider set ID [user-limit SIZE] [cgroup-limit SIZE]
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,6 +29,30 @@ static void print_refused_json(struct json *j, const struct gpupath_provider *p)
 		json_obj_close(j);
 	}
 	json_obj_close(j);
+}
+
+static void print_usage_json(struct json *j, const struct gpupath_provider *p)
+{
+	unsigned int i;
+
+	json_u64(j, "user_limit", p->user_limit);
+	json_u64(j, "cgroup_limit", p->cgroup_limit);
+	json_arr_open(j, "usage");
+	for (i = 0; i < p->nusage && i < GPUPATH_USAGE_MAX; i++) {
+		const struct gpupath_usage *u = &p->usage[i];
+
+		json_obj_open(j, NULL);
+		if (u->is_cgroup) {
+			json_str(j, "cgroup", u->cgroup);
+			json_u64(j, "cgroup_id", u->cgroup_id);
+		} else {
+			json_u64(j, "uid", u->uid);
+		}
+		json_u64(j, "bytes", u->bytes);
+		json_u64(j, "buffers", u->buffers);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
 }
 
 static void print_provider_json(struct json *j, const struct gpupath_provider *p)
@@ -55,6 +80,7 @@ static void print_provider_json(struct json *j, const struct gpupath_provider *p
 	json_u64(j, "size", p->size);
 	json_u64(j, "allocated", p->allocated);
 	json_u64(j, "available", p->available);
+	print_usage_json(j, p);
 	json_obj_open(j, "stats");
 	json_u64(j, "direct_ios", p->direct_ios);
 	json_u64(j, "direct_bytes", p->direct_bytes);
@@ -62,6 +88,48 @@ static void print_provider_json(struct json *j, const struct gpupath_provider *p
 	print_refused_json(j, p);
 	json_obj_close(j);
 	json_obj_close(j);
+}
+
+/* "64 MiB", or bytes when not a whole number of KiB; "none" for 0. */
+static const char *limit_text(uint64_t v, char *buf, size_t size)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	int u = -1;
+
+	if (!v)
+		return "none";
+	while (u < 3 && !(v & 1023)) {
+		v >>= 10;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, size, "%" PRIu64 " bytes", v);
+	else
+		snprintf(buf, size, "%" PRIu64 " %s", v, units[u]);
+	return buf;
+}
+
+static void print_usage_text(const struct gpupath_provider *p)
+{
+	char a[32], b[32];
+	unsigned int i;
+
+	if (!p->user_limit && !p->cgroup_limit && !p->nusage)
+		return;
+	printf("  limits: %s per user, %s per cgroup\n",
+	       limit_text(p->user_limit, a, sizeof(a)), limit_text(p->cgroup_limit, b, sizeof(b)));
+	for (i = 0; i < p->nusage && i < GPUPATH_USAGE_MAX; i++) {
+		const struct gpupath_usage *u = &p->usage[i];
+
+		if (u->is_cgroup)
+			printf("  cgroup %s:", u->cgroup[0] ? u->cgroup : "?");
+		else
+			printf("  user %u:", u->uid);
+		printf(" %" PRIu64 " KiB in %u buffer%s\n", u->bytes >> 10, u->buffers,
+		       u->buffers == 1 ? "" : "s");
+	}
+	if (p->nusage > GPUPATH_USAGE_MAX)
+		printf("  (%u more holders)\n", p->nusage - GPUPATH_USAGE_MAX);
 }
 
 static void print_provider_text(const struct gpupath_provider *p)
@@ -76,6 +144,7 @@ static void print_provider_text(const struct gpupath_provider *p)
 		printf("  ");
 	printf("%" PRIu64 " KiB, %" PRIu64 " KiB allocated by gpupath, %" PRIu64
 	       " KiB available\n", p->size >> 10, p->allocated >> 10, p->available >> 10);
+	print_usage_text(p);
 	printf("  P2P peers:");
 	for (r = 0; r < p->npeers; r++)
 		printf(" %s (distance %u)", p->peers[r].pci_dev, p->peers[r].distance);
@@ -161,8 +230,50 @@ static int provider_del(struct cli *cli, int argc, char **argv)
 	return cli_del(cli, &cli_providers, argc, argv);
 }
 
+/* Limits on device memory: each keyword at most once, a size each. */
+static int provider_set(struct cli *cli, int argc, char **argv)
+{
+	static const char *const names[] = { "user-limit", "cgroup-limit" };
+	int64_t lim[] = { -1, -1 };
+	uint64_t v;
+	char err[256];
+	uint32_t id;
+	int i, k, r;
+
+	if (argc < 3 || !(argc % 2))
+		return 2;
+	for (i = 1; i < argc; i += 2) {
+		for (k = 0; k < 2 && strcmp(argv[i], names[k]); k++)
+			;
+		if (k == 2) {
+			fprintf(stderr, "gpupath: provider set: unknown keyword '%s' (user-limit, cgroup-limit)\n",
+				argv[i]);
+			return 2;
+		}
+		if (lim[k] >= 0) {
+			fprintf(stderr, "gpupath: provider set: %s given twice\n", names[k]);
+			return 2;
+		}
+		if (gpupath_parse_size(names[k], argv[i + 1], &v, err, sizeof(err))) {
+			fprintf(stderr, "gpupath: %s\n", err);
+			return 2;
+		}
+		if (v > INT64_MAX) {
+			fprintf(stderr, "gpupath: %s: %s is too large\n", names[k], argv[i + 1]);
+			return 2;
+		}
+		lim[k] = v;
+	}
+	r = cli_target(cli, &cli_providers, argv[0], &id);
+	if (r)
+		return r;
+	return cli_done(cli, gpupath_ctl_provider_set(cli->ctl, id, lim[0], lim[1], NULL),
+			"provider set");
+}
+
 static const char provider_usage[] =
-	"gpupath provider [show [ID]] [-j] | add PCI_DEV | del ID";
+	"gpupath provider [show [ID]] [-j] | add PCI_DEV | del ID |\n"
+	"       set ID [user-limit SIZE] [cgroup-limit SIZE]   (SIZE: 64M, 2G, none)";
 
 int cmd_provider(struct cli *cli, int argc, char **argv)
 {
@@ -170,6 +281,7 @@ int cmd_provider(struct cli *cli, int argc, char **argv)
 		{ "show", NULL, provider_show },
 		{ "add", NULL, provider_add },
 		{ "del", NULL, provider_del },
+		{ "set", NULL, provider_set },
 	};
 
 	return cli_subcommand(cli, argc, argv, "provider", provider_usage, subs,

@@ -4,11 +4,15 @@
  * or receives is encoded and decoded here, into the model of libgpupath.h.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -148,6 +152,26 @@ static int model_peer(struct nlattr *nest, struct gpupath_provider *prov)
 	return 0;
 }
 
+static int model_usage(struct nlattr *nest, struct gpupath_provider *prov)
+{
+	struct nlattr *tb[GPUPATH_A_USAGE_MAX + 1];
+	struct gpupath_usage *u;
+
+	if (nla_parse_nested(tb, GPUPATH_A_USAGE_MAX, nest, gpupath_usage_nla_policy) < 0 ||
+	    (!tb[GPUPATH_A_USAGE_UID] && !tb[GPUPATH_A_USAGE_CGROUP_ID]))
+		return -EBADMSG;
+	if (prov->nusage++ >= GPUPATH_USAGE_MAX)
+		return 0;
+	u = &prov->usage[prov->nusage - 1];
+	u->is_cgroup = tb[GPUPATH_A_USAGE_CGROUP_ID];
+	u->uid = get_u32(tb[GPUPATH_A_USAGE_UID]);
+	u->cgroup_id = get_u64(tb[GPUPATH_A_USAGE_CGROUP_ID]);
+	get_str(u->cgroup, sizeof(u->cgroup), tb[GPUPATH_A_USAGE_CGROUP]);
+	u->bytes = get_u64(tb[GPUPATH_A_USAGE_BYTES]);
+	u->buffers = get_u32(tb[GPUPATH_A_USAGE_BUFFERS]);
+	return 0;
+}
+
 int gpupath_model_provider(struct nlattr *nest, struct gpupath_provider *prov)
 {
 	struct nlattr *attr;
@@ -166,8 +190,11 @@ int gpupath_model_provider(struct nlattr *nest, struct gpupath_provider *prov)
 	prov->owned = get_u32(tb[GPUPATH_A_PROVIDER_OWNED]);
 	prov->bar = tb[GPUPATH_A_PROVIDER_BAR] ? (int)get_u32(tb[GPUPATH_A_PROVIDER_BAR]) : -1;
 	nla_for_each_nested(attr, nest, rem)
-		if (nla_type(attr) == GPUPATH_A_PROVIDER_PEER && model_peer(attr, prov))
+		if ((nla_type(attr) == GPUPATH_A_PROVIDER_PEER && model_peer(attr, prov)) ||
+		    (nla_type(attr) == GPUPATH_A_PROVIDER_USAGE && model_usage(attr, prov)))
 			return -EBADMSG;
+	prov->user_limit = get_u64(tb[GPUPATH_A_PROVIDER_USER_LIMIT]);
+	prov->cgroup_limit = get_u64(tb[GPUPATH_A_PROVIDER_CGROUP_LIMIT]);
 	prov->size = get_u64(tb[GPUPATH_A_PROVIDER_SIZE]);
 	prov->allocated = get_u64(tb[GPUPATH_A_PROVIDER_ALLOCATED]);
 	prov->available = get_u64(tb[GPUPATH_A_PROVIDER_AVAILABLE]);
@@ -414,6 +441,8 @@ int gpupath_model_qos(struct nlattr *nest, struct gpupath_qos *q)
 struct provider_req {
 	uint32_t id;
 	const char *pci_dev;
+	int64_t user_limit;		/* negative: not sent */
+	int64_t cgroup_limit;
 };
 
 struct volume_req {
@@ -467,7 +496,11 @@ static int fill_provider(struct nl_msg *msg, const void *arg)
 	const struct provider_req *req = arg;
 
 	return put_id(msg, GPUPATH_A_PROVIDER_ID, req->id) ||
-	       put_opt_str(msg, GPUPATH_A_PROVIDER_PCI_DEV, req->pci_dev);
+	       put_opt_str(msg, GPUPATH_A_PROVIDER_PCI_DEV, req->pci_dev) ||
+	       (req->user_limit >= 0 &&
+		nla_put_u64(msg, GPUPATH_A_PROVIDER_USER_LIMIT, req->user_limit)) ||
+	       (req->cgroup_limit >= 0 &&
+		nla_put_u64(msg, GPUPATH_A_PROVIDER_CGROUP_LIMIT, req->cgroup_limit));
 }
 
 static int fill_volume(struct nl_msg *msg, const void *arg)
@@ -1185,7 +1218,7 @@ int gpupath_ctl_provider_list(struct gpupath_ctl *ctl, struct gpupath_provider *
 int gpupath_ctl_provider_get(struct gpupath_ctl *ctl, uint32_t id,
 			     struct gpupath_provider *prov)
 {
-	struct provider_req req = { .id = id };
+	struct provider_req req = { .id = id, .user_limit = -1, .cgroup_limit = -1 };
 
 	return object_request(ctl, GPUPATH_CMD_PROVIDER_GET, &provider_kind, &req, prov);
 }
@@ -1193,16 +1226,25 @@ int gpupath_ctl_provider_get(struct gpupath_ctl *ctl, uint32_t id,
 int gpupath_ctl_provider_add(struct gpupath_ctl *ctl, const char *pci_dev,
 			     struct gpupath_provider *prov)
 {
-	struct provider_req req = { .pci_dev = pci_dev };
+	struct provider_req req = { .pci_dev = pci_dev, .user_limit = -1, .cgroup_limit = -1 };
 
 	return object_request(ctl, GPUPATH_CMD_PROVIDER_NEW, &provider_kind, &req, prov);
 }
 
 int gpupath_ctl_provider_del(struct gpupath_ctl *ctl, uint32_t id)
 {
-	struct provider_req req = { .id = id };
+	struct provider_req req = { .id = id, .user_limit = -1, .cgroup_limit = -1 };
 
 	return object_request(ctl, GPUPATH_CMD_PROVIDER_DEL, &provider_kind, &req, NULL);
+}
+
+int gpupath_ctl_provider_set(struct gpupath_ctl *ctl, uint32_t id, int64_t user_limit,
+			     int64_t cgroup_limit, struct gpupath_provider *prov)
+{
+	struct provider_req req = { .id = id, .user_limit = user_limit,
+				    .cgroup_limit = cgroup_limit };
+
+	return object_request(ctl, GPUPATH_CMD_PROVIDER_SET, &provider_kind, &req, prov);
 }
 
 int gpupath_ctl_volume_list(struct gpupath_ctl *ctl, struct gpupath_volume **list,
@@ -1545,4 +1587,109 @@ int gpupath_mon_dispatch(struct gpupath_mon *mon, gpupath_event_fn fn, void *arg
 			return libnl_errno(r);
 	}
 	return mon->sink.count;
+}
+
+/* ---- quotas ------------------------------------------------------------- */
+
+/* This process's cgroup v2 path ("/ta"), or "" when not known. */
+static void own_cgroup(char *buf, size_t size)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (strlen(line + 3) < size)
+			memcpy(buf, line + 3, strlen(line + 3) + 1);
+		break;
+	}
+	fclose(f);
+}
+
+/* @anc is @path or one of its ancestors (not the root). */
+static bool cgroup_within(const char *anc, const char *path)
+{
+	size_t n = strlen(anc);
+
+	return n > 1 && !strncmp(anc, path, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+static void append(char *msg, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void append(char *msg, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(msg);
+	va_list ap;
+
+	if (len >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
+int gpupath_alloc_explain(uint32_t provider, size_t want, int err, char *msg, size_t size)
+{
+	struct gpupath_provider *p;
+	struct gpupath_ctl *ctl;
+	char cg[1024];
+	unsigned int i;
+	bool any = false;
+	int r;
+
+	if (!size)
+		return -EINVAL;
+	if (err != -EDQUOT) {
+		snprintf(msg, size, "%s", strerror(err < 0 ? -err : err));
+		return 0;
+	}
+	snprintf(msg, size, "over a device-memory limit of provider %u (per user or per cgroup)",
+		 provider);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	r = gpupath_ctl_open(&ctl);
+	if (!r) {
+		r = gpupath_ctl_provider_get(ctl, provider, p);
+		gpupath_ctl_close(ctl);
+	}
+	if (r < 0) {
+		free(p);
+		return r;
+	}
+	own_cgroup(cg, sizeof(cg));
+	snprintf(msg, size, "provider %u:", provider);
+	for (i = 0; i < p->nusage && i < GPUPATH_USAGE_MAX; i++) {
+		const struct gpupath_usage *u = &p->usage[i];
+
+		if (!u->is_cgroup && u->uid == getuid() && p->user_limit &&
+		    u->bytes + want > p->user_limit) {
+			append(msg, size, "%s user %u holds %" PRIu64 " KiB, its limit is %" PRIu64
+			       " KiB", any ? ";" : "", u->uid, u->bytes >> 10, p->user_limit >> 10);
+			any = true;
+		}
+		if (u->is_cgroup && p->cgroup_limit && cgroup_within(u->cgroup, cg) &&
+		    u->bytes + want > p->cgroup_limit) {
+			append(msg, size, "%s cgroup %s holds %" PRIu64 " KiB, its limit is %" PRIu64
+			       " KiB", any ? ";" : "", u->cgroup, u->bytes >> 10,
+			       p->cgroup_limit >> 10);
+			any = true;
+		}
+	}
+	/* Nothing held yet, and the request alone is over a limit. */
+	if (!any && p->user_limit && want > p->user_limit)
+		append(msg, size, " %zu KiB is more than the limit per user, %" PRIu64 " KiB",
+		       want >> 10, p->user_limit >> 10);
+	else if (!any && p->cgroup_limit && want > p->cgroup_limit)
+		append(msg, size, " %zu KiB is more than the limit per cgroup, %" PRIu64 " KiB",
+		       want >> 10, p->cgroup_limit >> 10);
+	else if (!any)
+		append(msg, size, " over its limit per user or per cgroup (held by others meanwhile)");
+	free(p);
+	return 0;
 }

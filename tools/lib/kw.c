@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "private.h"
 
@@ -55,6 +56,43 @@ int gpupath_parse_u32(const char *what, const char *s, uint32_t min, uint32_t ma
 		return fail(err, size, "%s must be %u to %u, not %s", what, min, max, s);
 	*v = n;
 	return 0;
+}
+
+int gpupath_parse_size(const char *what, const char *s, uint64_t *v, char *err, size_t size)
+{
+	static const char units[] = "KMGT";
+	unsigned long long n;
+	unsigned int shift = 0;
+	const char *u;
+	char *end;
+
+	if (!strcmp(s, "none")) {
+		*v = 0;
+		return 0;
+	}
+	if (!isdigit((unsigned char)s[0]))
+		goto bad;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno)
+		return fail(err, size, "%s: %s is too large", what, s);
+	if (*end) {
+		u = strchr(units, toupper((unsigned char)*end));
+		if (!u)
+			goto bad;
+		shift = 10 * (u - units + 1);
+		end++;
+		if (*end && strcasecmp(end, "iB") && strcasecmp(end, "B"))
+			goto bad;
+	}
+	if (n > UINT64_MAX >> shift)
+		return fail(err, size, "%s: %s is too large", what, s);
+	*v = (uint64_t)n << shift;
+	return 0;
+bad:
+	return fail(err, size,
+		    "%s: '%s' is not a size (bytes, or with K, M, G or T: 64M, 2GiB; none or 0: no limit)",
+		    what, s);
 }
 
 int gpupath_parse_id(const char *what, const char *s, uint32_t *id, char *err, size_t size)

@@ -84,6 +84,19 @@ struct gpupath_peer {
 	uint32_t distance;
 };
 
+/* Usage entries kept per provider (more are dropped; nusage counts all). */
+#define GPUPATH_USAGE_MAX	32
+
+/* Device memory of a provider one user, or one cgroup with what is below it, holds. */
+struct gpupath_usage {
+	bool is_cgroup;			/* else a user */
+	uint32_t uid;			/* a user's */
+	uint64_t cgroup_id;		/* a cgroup's */
+	char cgroup[256];		/* its path below the cgroup v2 root */
+	uint64_t bytes;
+	uint32_t buffers;		/* allocations */
+};
+
 struct gpupath_provider {
 	uint32_t id;
 	uint32_t type;			/* enum gpupath_provider_type */
@@ -101,6 +114,10 @@ struct gpupath_provider {
 	uint64_t errors;
 	uint64_t refused_ios[GPUPATH_REASONS_KNOWN];
 	uint64_t refused_bytes[GPUPATH_REASONS_KNOWN];
+	uint64_t user_limit;		/* bytes one user may hold, 0: no limit */
+	uint64_t cgroup_limit;		/* bytes one cgroup (and below) may hold, 0: none */
+	unsigned int nusage;
+	struct gpupath_usage usage[GPUPATH_USAGE_MAX];
 };
 
 /* Paths kept per volume (more are dropped; gpupath_volume.paths counts all). */
@@ -403,6 +420,14 @@ int gpupath_ctl_provider_get(struct gpupath_ctl *ctl, uint32_t id,
 int gpupath_ctl_provider_add(struct gpupath_ctl *ctl, const char *pci_dev,
 			     struct gpupath_provider *prov);
 int gpupath_ctl_provider_del(struct gpupath_ctl *ctl, uint32_t id);
+/*
+ * A provider's limits on the device memory one user, and one cgroup with
+ * its descendants, may hold allocated (bytes; 0: no limit; negative: leave
+ * it). Needs CAP_SYS_ADMIN; a limit above the provider's size is refused.
+ * @prov, when given, gets the provider as changed.
+ */
+int gpupath_ctl_provider_set(struct gpupath_ctl *ctl, uint32_t id, int64_t user_limit,
+			     int64_t cgroup_limit, struct gpupath_provider *prov);
 
 /*
  * Volumes (ids start at 1), each with its paths. *list is malloc'ed, free()

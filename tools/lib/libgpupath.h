@@ -48,6 +48,14 @@ struct gpupath_buf;
 /* Device memory from provider @provider, mapped into this process. */
 int gpupath_buf_alloc(struct gpupath_dev *dev, uint32_t provider, size_t size,
 		      struct gpupath_buf **buf);
+/*
+ * Why gpupath_buf_alloc(@provider, @want) failed with @err, in words, into
+ * @msg. For -EDQUOT it asks the module (netlink) which of the provider's
+ * limits the caller's user or cgroup would pass, and what each holds:
+ * "provider 1: user 1001 holds 48 MiB, its limit is 64 MiB". Returns 0, or
+ * a negative errno when it could not ask (@msg then says less).
+ */
+int gpupath_alloc_explain(uint32_t provider, size_t want, int err, char *msg, size_t size);
 /* Host memory at @addr (page-aligned), pinned for I/O. */
 int gpupath_buf_host(struct gpupath_dev *dev, void *addr, size_t size,
 		     struct gpupath_buf **buf);

@@ -117,6 +117,7 @@ static const char *const cmd_names[] = {
 	[GPUPATH_CMD_QOS_DEL] = "qos-del",
 	[GPUPATH_CMD_QOS_SET] = "qos-set",
 	[GPUPATH_CMD_ROUTE_GET] = "route-get",
+	[GPUPATH_CMD_PROVIDER_SET] = "provider-set",
 };
 
 const char *gpupath_cmd_name(uint32_t cmd)

@@ -36,6 +36,9 @@ struct nla_policy gpupath_provider_nla_policy[GPUPATH_A_PROVIDER_MAX + 1] = {
 	[GPUPATH_A_PROVIDER_STATS] = { .type = NLA_NESTED },
 	[GPUPATH_A_PROVIDER_BAR] = { .type = NLA_U32 },
 	[GPUPATH_A_PROVIDER_PEER] = { .type = NLA_NESTED },
+	[GPUPATH_A_PROVIDER_USER_LIMIT] = { .type = NLA_U64 },
+	[GPUPATH_A_PROVIDER_CGROUP_LIMIT] = { .type = NLA_U64 },
+	[GPUPATH_A_PROVIDER_USAGE] = { .type = NLA_NESTED },
 };
 
 struct nla_policy gpupath_volume_nla_policy[GPUPATH_A_VOLUME_MAX + 1] = {
@@ -192,4 +195,12 @@ struct nla_policy gpupath_route_nla_policy[GPUPATH_A_ROUTE_MAX + 1] = {
 	[GPUPATH_A_ROUTE_DMA_DEV] = { .type = NLA_STRING },
 	[GPUPATH_A_ROUTE_DISTANCE] = { .type = NLA_U32 },
 	[GPUPATH_A_ROUTE_FABRICS] = { .type = NLA_FLAG },
+};
+
+struct nla_policy gpupath_usage_nla_policy[GPUPATH_A_USAGE_MAX + 1] = {
+	[GPUPATH_A_USAGE_UID] = { .type = NLA_U32 },
+	[GPUPATH_A_USAGE_CGROUP_ID] = { .type = NLA_U64 },
+	[GPUPATH_A_USAGE_CGROUP] = { .type = NLA_STRING },
+	[GPUPATH_A_USAGE_BYTES] = { .type = NLA_U64 },
+	[GPUPATH_A_USAGE_BUFFERS] = { .type = NLA_U32 },
 };

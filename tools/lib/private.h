@@ -29,6 +29,11 @@ struct gpupath_kw {
 /* A number (decimal, or hex with 0x; no octal) from @min to @max; @what names it. */
 int gpupath_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max, uint32_t *v,
 		      char *err, size_t size);
+/*
+ * A size in bytes: decimal, with K, M, G or T (binary; "KiB" and "K" alike,
+ * case ignored), or "none" for 0. Refused: negative, fractional, too large.
+ */
+int gpupath_parse_size(const char *what, const char *s, uint64_t *v, char *err, size_t size);
 /* An object id (from 1); @what names the object ("path"). */
 int gpupath_parse_id(const char *what, const char *s, uint32_t *id, char *err, size_t size);
 /* A name among those @name gives to 0..@max, into its number. */

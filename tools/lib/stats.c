@@ -126,6 +126,12 @@ static const struct metric provider_metrics[] = {
 	  struct gpupath_provider, direct_bytes),
 	M("gpupath_provider_errors_total", "counter", "Direct I/Os that failed.",
 	  struct gpupath_provider, errors),
+	M("gpupath_provider_user_limit_bytes", "gauge",
+	  "Device memory one user may hold allocated (0: no limit).",
+	  struct gpupath_provider, user_limit),
+	M("gpupath_provider_cgroup_limit_bytes", "gauge",
+	  "Device memory one cgroup, with its descendants, may hold allocated (0: no limit).",
+	  struct gpupath_provider, cgroup_limit),
 };
 
 static void provider_labels(FILE *f, const struct gpupath_provider *p)
@@ -153,6 +159,24 @@ static void prom_providers(FILE *f, const struct gpupath_stats *s)
 			fprintf(f, "%s", provider_metrics[m].name);
 			provider_labels(f, &s->prov[i]);
 			value(f, field(&s->prov[i], &provider_metrics[m]), false);
+		}
+	}
+	/* What each user and cgroup holding memory holds: as many series as holders. */
+	family(f, "gpupath_provider_held_bytes", "gauge",
+	       "Device memory held allocated, by user (uid) or by cgroup (with its descendants).");
+	for (i = 0; i < s->nprov; i++) {
+		const struct gpupath_provider *p = &s->prov[i];
+
+		for (r = 0; r < p->nusage && r < GPUPATH_USAGE_MAX; r++) {
+			const struct gpupath_usage *u = &p->usage[r];
+
+			fprintf(f, "gpupath_provider_held_bytes");
+			provider_labels(f, p);
+			if (u->is_cgroup)
+				label(f, "cgroup", u->cgroup, false);
+			else
+				label_u32(f, "uid", u->uid, false);
+			value(f, u->bytes, false);
 		}
 	}
 	for (k = 0; k < 2; k++) {

@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: GPL-2.0
+# Device-memory quotas of a provider (the 64 MiB ivshmem BAR): at most
+# 8 MiB per user and 12 MiB per cgroup (with its descendants), set with
+# `gpupath provider set`. Tenants are users in cgroups; each holds its
+# allocation (gp-io -H) while the next one asks.
+#  - what each user and cgroup holds shows in provider show and in the
+#    Prometheus metrics, and adds up to what the provider has allocated;
+#  - an allocation over the user's limit, over its cgroup's, or over an
+#    ancestor cgroup's fails with EDQUOT and a message naming the limit and
+#    the holder, and nothing is charged or leaked;
+#  - a limit lowered below what is held takes nothing back;
+#  - bad input is refused with a message and changes nothing: no such
+#    provider, a negative, fractional or absurd size, a limit larger than
+#    the provider, an unknown keyword, a user without CAP_SYS_ADMIN (EPERM);
+#  - with every holder gone nothing is held; the module unloads with limits
+#    set, and kmemleak finds nothing.
+. /src/selftests/vm/guest-lib.sh
+
+MiB=1048576
+KiB=1024
+NS=/dev/nvme0n1
+CG=/sys/fs/cgroup
+OFF=$((900 * MiB))
+load_module
+prov=$(bind_bar) || fail "no provider"
+grep -qs "^cgroup2 $CG " /proc/mounts || mount -t cgroup2 none $CG || fail "mount cgroup2"
+mkdir -p $CG/ta/job1 $CG/tb
+chmod 0666 $NS
+cleanup() {
+	for h in 1 2 3; do eval "exec $((h + 4))>&-" 2>/dev/null; done
+	wait
+	rmdir $CG/ta/job1 $CG/ta $CG/tb 2>/dev/null
+	unbind_bar
+}
+trap cleanup EXIT
+kmemleak_clear
+
+in_cg() {
+	local cg=$1 uid=$2
+	shift 2
+	sh -c 'echo $$ >"$0" && exec "$@"' "$CG/$cg/cgroup.procs" \
+		/usr/bin/setpriv --reuid "$uid" --regid "$uid" --clear-groups "$@"
+}
+show() { $GP provider show "$prov" -j; }
+# held KEY VALUE: bytes the usage entry with .KEY == VALUE holds (0: none).
+held() {
+	show | jq --arg k "$1" --arg v "$2" \
+		'[.usage[] | select((.[$k] | tostring) == $v) | .bytes] | add // 0'
+}
+# hold N CG UID SIZE: a device-memory buffer of SIZE held by UID in CG until
+# release N; waits until it is held.
+hold() {
+	rm -f /tmp/hold$1
+	mkfifo /tmp/hold$1
+	in_cg "$2" "$3" $GPIO -H -p direct write "$prov" $NS $((OFF + $1 * 16 * MiB)) "$4" 70$1 \
+		</tmp/hold$1 >/tmp/hold$1.out 2>&1 &
+	eval "exec $(($1 + 4))>/tmp/hold$1"
+	wait_for 20 grep -q "mode=" /tmp/hold$1.out || fail "hold $1: nothing printed"
+	grep -q "mode=direct" /tmp/hold$1.out || fail "hold $1: $(cat /tmp/hold$1.out)"
+}
+release() { eval "exec $(($1 + 4))>&-"; }
+# quota_refused CG UID SIZE PATTERN: an allocation that must fail with
+# EDQUOT, its message matching PATTERN, and change nothing held.
+quota_refused() {
+	local cg=$1 uid=$2 size=$3 pat=$4 before out
+	before=$(show | jq -c '[.allocated, .usage]')
+	out=$(in_cg "$cg" "$uid" $GPIO -p direct write "$prov" $NS $OFF "$size" 709 </dev/null)
+	note "user $uid in $cg, $((size / MiB)) MiB: $out"
+	echo "$out" | grep -Eq "error=Disk quota exceeded \(provider $prov: .*$pat" ||
+		fail "expected EDQUOT naming /$pat/"
+	[ "$(show | jq -c '[.allocated, .usage]')" = "$before" ] ||
+		fail "a refused allocation changed what is held"
+}
+
+# ---- bad input ------------------------------------------------------------
+# bad ARGS... MESSAGE: gpupath provider set ARGS fails saying MESSAGE, and
+# the limits stay as they were.
+bad() {
+	local msg=$1 before out
+	shift
+	before=$(show | jq -c '[.user_limit, .cgroup_limit]')
+	out=$("$@" 2>&1) && fail "accepted: $*"
+	note "$*: $out"
+	echo "$out" | grep -q -- "$msg" || fail "expected '$msg'"
+	[ "$(show | jq -c '[.user_limit, .cgroup_limit]')" = "$before" ] ||
+		fail "a refused set changed the limits"
+}
+bad "no provider with this id" $GP provider set 999 user-limit 1M
+bad "not a size" $GP provider set "$prov" user-limit -5M
+bad "not a size" $GP provider set "$prov" cgroup-limit 1.5M
+bad "not a size" $GP provider set "$prov" user-limit 12Q
+bad "too large" $GP provider set "$prov" user-limit 99999999999999999999
+bad "too large" $GP provider set "$prov" user-limit 99999999T
+bad "larger than the provider's memory" $GP provider set "$prov" user-limit 1T
+bad "larger than the provider's memory" $GP provider set "$prov" user-limit 8M cgroup-limit 65M
+bad "unknown keyword" $GP provider set "$prov" group-limit 1M
+bad "given twice" $GP provider set "$prov" user-limit 1M user-limit 2M
+bad "Usage" $GP provider set "$prov"
+bad "Operation not permitted" /usr/bin/setpriv --reuid 1001 --regid 1001 --clear-groups \
+	$GP provider set "$prov" user-limit 1M
+bad "not a provider id" $GP provider set 0x-1 user-limit 1M
+
+# ---- limits ---------------------------------------------------------------
+$GP provider set "$prov" user-limit 8M cgroup-limit 12MiB || fail "provider set"
+show | jq -e '.user_limit == 8388608 and .cgroup_limit == 12582912' >/dev/null ||
+	fail "limits not as set: $(show | jq -c '[.user_limit, .cgroup_limit]')"
+$GP provider show "$prov" | grep -q "limits: 8 MiB per user, 12 MiB per cgroup" ||
+	fail "provider show does not print the limits"
+
+hold 1 ta 1001 $((4 * MiB))
+quota_refused ta 1001 $((6 * MiB)) "user 1001 holds 4096 KiB, its limit is 8192 KiB"
+hold 2 ta 1002 $((6 * MiB))
+quota_refused ta 1003 $((4 * MiB)) "cgroup /ta holds 10240 KiB, its limit is 12288 KiB"
+quota_refused ta/job1 1004 $((4 * MiB)) "cgroup /ta holds 10240 KiB, its limit is 12288 KiB"
+quota_refused tb 1005 $((16 * MiB)) "16384 KiB is more than the limit per user, 8192 KiB"
+hold 3 tb 1003 $((8 * MiB))
+$GP provider show "$prov"
+show >/tmp/q.json
+for kv in "uid 1001 $((4 * MiB))" "uid 1002 $((6 * MiB))" "uid 1003 $((8 * MiB))" \
+	"cgroup /ta $((10 * MiB))" "cgroup /tb $((8 * MiB))"; do
+	set -- $kv
+	[ "$(held "$1" "$2")" = "$3" ] || fail "$1 $2 holds $(held "$1" "$2"), expected $3"
+done
+jq -e '([.usage[] | select(.uid) | .bytes] | add) == .allocated' /tmp/q.json >/dev/null ||
+	fail "what the users hold does not add up to the provider's allocated bytes"
+$GP stats --prometheus >/tmp/q.prom || fail "stats --prometheus"
+grep "gpupath_provider_held_bytes\|_limit_bytes" /tmp/q.prom
+grep -q "^gpupath_provider_held_bytes{provider=\"$prov\",.*cgroup=\"/ta\"} $((10 * MiB))$" \
+	/tmp/q.prom || fail "metrics: cgroup /ta"
+grep -q "^gpupath_provider_held_bytes{provider=\"$prov\",.*uid=\"1001\"} $((4 * MiB))$" \
+	/tmp/q.prom || fail "metrics: uid 1001"
+grep -q "^gpupath_provider_user_limit_bytes{provider=\"$prov\".*} $((8 * MiB))$" /tmp/q.prom ||
+	fail "metrics: the user limit"
+
+# A lower limit takes nothing back; the next allocation is refused.
+$GP provider set "$prov" user-limit 2M || fail "lower the user limit"
+[ "$(held uid 1001)" = $((4 * MiB)) ] || fail "lowering the limit took memory back"
+quota_refused ta 1001 $MiB "user 1001 holds 4096 KiB, its limit is 2048 KiB"
+$GP provider set "$prov" user-limit none || fail "user-limit none"
+show | jq -e '.user_limit == 0 and .cgroup_limit == 12582912' >/dev/null ||
+	fail "user-limit none changed the wrong limit"
+
+release 1
+release 2
+release 3
+wait
+wait_for 10 sh -c "[ \"\$($GP provider show $prov -j | jq '.allocated')\" = 0 ]" ||
+	fail "memory still allocated after every holder left"
+show | jq -e '.usage == []' >/dev/null || fail "usage left after every holder left: $(show)"
+note "every holder gone: nothing allocated, nothing held"
+
+# The module goes with limits in place; nothing leaks.
+unbind_bar
+unload_module
+load_module
+kmemleak_check "quotas"
