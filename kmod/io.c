@@ -26,6 +26,7 @@
 #include "nvidia.h"
 #include "provider.h"
 #include "route.h"
+#include "tenant.h"
 #include "volume.h"
 
 #define CREATE_TRACE_POINTS
@@ -60,6 +61,7 @@ static struct workqueue_struct *io_wq;
  * @done: completed, for @sync
  * @refs: @sync: the waiter's and the completion's; else the completion's
  * @free_work: frees it when its completion dropped the last reference
+ * @tenant: the counters of the caller's cgroup
  */
 struct gpupath_req {
 	struct list_head node;
@@ -81,6 +83,7 @@ struct gpupath_req {
 	struct completion done;
 	refcount_t refs;
 	struct work_struct free_work;
+	struct gpupath_tenant *tenant;
 };
 
 static void trace(struct gpupath_req *req)
@@ -93,24 +96,47 @@ static void trace(struct gpupath_req *req)
 			 req->io.len, req->io.mode, req->io.reason, READ_ONCE(req->result));
 }
 
+static void stats_done(struct gpupath_stats *st, int ret, u64 moved)
+{
+	if (ret) {
+		atomic64_inc(&st->errors);
+		return;
+	}
+	atomic64_inc(&st->direct_ios);
+	atomic64_add(moved, &st->direct_bytes);
+}
+
+/* A direct I/O ended: for its provider and its caller's cgroup. */
 static void count_done(struct gpupath_req *req, int ret)
 {
 	struct gpupath_provider *prov = req->buf->prov;
 
 	if (!prov)
 		return;
-	if (ret) {
-		atomic64_inc(&prov->stats.errors);
-		return;
-	}
-	atomic64_inc(&prov->stats.direct_ios);
-	atomic64_add(req->moved, &prov->stats.direct_bytes);
+	stats_done(&prov->stats, ret, req->moved);
+	stats_done(&req->tenant->stats, ret, req->moved);
 }
 
-static void count_refused(struct gpupath_provider *prov, const struct gpupath_io *io)
+static void stats_refused(struct gpupath_stats *st, const struct gpupath_io *io)
 {
-	atomic64_inc(&prov->stats.refused_ios[io->reason]);
-	atomic64_add(io->len, &prov->stats.refused_bytes[io->reason]);
+	atomic64_inc(&st->refused_ios[io->reason]);
+	atomic64_add(io->len, &st->refused_bytes[io->reason]);
+}
+
+/* Device memory that could not go direct (to be bounced), with its reason. */
+static void count_refused(struct gpupath_req *req)
+{
+	stats_refused(&req->buf->prov->stats, &req->io);
+	stats_refused(&req->tenant->stats, &req->io);
+}
+
+/* Host memory moved (libgpupath's bounces among it): for the cgroup. */
+static void count_host(struct gpupath_req *req)
+{
+	if (READ_ONCE(req->result))
+		return;
+	atomic64_inc(&req->tenant->host_ios);
+	atomic64_add(req->moved, &req->tenant->host_bytes);
 }
 
 /* Process context: the last reference of the request goes. */
@@ -124,6 +150,7 @@ static void req_free(struct gpupath_req *req)
 	if (req->buf)
 		gpupath_buf_put(req->buf);
 	gpupath_file_put(req->f);
+	gpupath_tenant_put(req->tenant);
 	kfree(req);
 	/* Last: io_wq's teardown at unload waits for this work to return. */
 	module_put(THIS_MODULE);
@@ -169,9 +196,11 @@ static void req_done(struct gpupath_req *req)
 		req->io.mode = GPUPATH_MODE_NONE;
 		req->result = -EXDEV;
 		req->suspect = false;
-		count_refused(req->buf->prov, &req->io);
+		count_refused(req);
 	} else if (req->io.mode == GPUPATH_MODE_DIRECT && !READ_ONCE(req->suspect)) {
 		count_done(req, READ_ONCE(req->result));
+	} else if (req->io.mode == GPUPATH_MODE_HOST) {
+		count_host(req);
 	}
 	trace(req);
 	if (req->sync) {
@@ -382,7 +411,7 @@ static int start(struct gpupath_req *req)
 		io->reason = gpupath_file_reason(req->target, io->op);
 	if (io->reason != GPUPATH_REASON_NONE) {
 		if (req->buf->prov)
-			count_refused(req->buf->prov, io);
+			count_refused(req);
 		return -EXDEV;
 	}
 	if (req->buf->type == GPUPATH_BUF_HOST) {
@@ -394,7 +423,7 @@ static int start(struct gpupath_req *req)
 	}
 	io->reason = device_reason(bdev, req->buf->prov, &fabrics, NULL);
 	if (io->reason != GPUPATH_REASON_NONE) {
-		count_refused(req->buf->prov, io);
+		count_refused(req);
 		return -EXDEV;
 	}
 	if (req->is_file) {
@@ -516,6 +545,7 @@ static int req_new(struct gpupath_file *f, const struct gpupath_io *io,
 	__module_get(THIS_MODULE);
 	gpupath_file_get(f);
 	req->f = f;
+	req->tenant = gpupath_tenant_get();
 	refcount_set(&req->refs, 1);
 	INIT_WORK(&req->free_work, req_free_work);
 	req->io = *io;
@@ -579,7 +609,7 @@ static void classify(struct gpupath_req *req)
 		req->io.reason = GPUPATH_REASON_DMA_MAP_FAILED;
 		req->io.mode = GPUPATH_MODE_NONE;
 		req->result = -EXDEV;
-		count_refused(req->buf->prov, &req->io);
+		count_refused(req);
 	} else {
 		count_done(req, req->result);
 	}

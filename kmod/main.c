@@ -12,6 +12,7 @@
 #include "netlink.h"
 #include "portal.h"
 #include "provider.h"
+#include "tenant.h"
 #include "version.h"
 #include "volume.h"
 
@@ -61,6 +62,8 @@ static void __exit gpupath_exit(void)
 	gpupath_volume_uninit();
 	gpupath_provider_uninit();
 	gpupath_device_uninit();
+	/* Every request is freed: io_wq went with the device. */
+	gpupath_tenant_exit();
 }
 
 module_init(gpupath_init);

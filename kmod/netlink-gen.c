@@ -135,10 +135,12 @@ const struct nla_policy gpupath_provider_new_request_nl_policy[GPUPATH_A_PROVIDE
 	[GPUPATH_A_PROVIDER_PCI_DEV] = { .type = NLA_NUL_STRING, .len = 15, },
 };
 
-const struct nla_policy gpupath_provider_set_request_nl_policy[GPUPATH_A_PROVIDER_CGROUP_LIMIT + 1] = {
+const struct nla_policy gpupath_provider_set_request_nl_policy[GPUPATH_A_PROVIDER_CGROUP_LIMIT_DEFAULT + 1] = {
 	[GPUPATH_A_PROVIDER_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[GPUPATH_A_PROVIDER_USER_LIMIT] = { .type = NLA_U64, },
 	[GPUPATH_A_PROVIDER_CGROUP_LIMIT] = { .type = NLA_U64, },
+	[GPUPATH_A_PROVIDER_CGROUP] = { .type = NLA_NUL_STRING, .len = 4095, },
+	[GPUPATH_A_PROVIDER_CGROUP_LIMIT_DEFAULT] = { .type = NLA_FLAG, },
 };
 
 const struct nla_policy gpupath_qos_del_request_nl_policy[GPUPATH_A_QOS_NAME + 1] = {
@@ -317,7 +319,7 @@ static const struct nla_policy gpupath_provider_set_nl_policy[GPUPATH_A_PROVIDER
 };
 
 /* Ops table for gpupath */
-const struct genl_split_ops gpupath_nl_ops[27] = {
+const struct genl_split_ops gpupath_nl_ops[28] = {
 	{
 		.cmd		= GPUPATH_CMD_GET_INFO,
 		.doit		= gpupath_nl_get_info_doit,
@@ -503,6 +505,12 @@ const struct genl_split_ops gpupath_nl_ops[27] = {
 		.policy		= gpupath_provider_set_nl_policy,
 		.maxattr	= GPUPATH_A_PROVIDER,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= GPUPATH_CMD_CGROUP_GET,
+		.start	= gpupath_nl_dump_start,
+		.dumpit	= gpupath_nl_cgroup_get_dumpit,
+		.flags	= GENL_CMD_CAP_DUMP,
 	},
 };
 

@@ -26,7 +26,7 @@ extern const struct nla_policy gpupath_portal_set_request_nl_policy[GPUPATH_A_PO
 extern const struct nla_policy gpupath_provider_del_request_nl_policy[GPUPATH_A_PROVIDER_ID + 1];
 extern const struct nla_policy gpupath_provider_get_request_nl_policy[GPUPATH_A_PROVIDER_ID + 1];
 extern const struct nla_policy gpupath_provider_new_request_nl_policy[GPUPATH_A_PROVIDER_PCI_DEV + 1];
-extern const struct nla_policy gpupath_provider_set_request_nl_policy[GPUPATH_A_PROVIDER_CGROUP_LIMIT + 1];
+extern const struct nla_policy gpupath_provider_set_request_nl_policy[GPUPATH_A_PROVIDER_CGROUP_LIMIT_DEFAULT + 1];
 extern const struct nla_policy gpupath_qos_del_request_nl_policy[GPUPATH_A_QOS_NAME + 1];
 extern const struct nla_policy gpupath_qos_get_request_nl_policy[GPUPATH_A_QOS_NAME + 1];
 extern const struct nla_policy gpupath_qos_new_request_nl_policy[GPUPATH_A_QOS_ETS + 1];
@@ -39,7 +39,7 @@ extern const struct nla_policy gpupath_volume_new_request_nl_policy[GPUPATH_A_VO
 extern const struct nla_policy gpupath_volume_set_request_nl_policy[GPUPATH_A_VOLUME_QUEUE_TIMEOUT + 1];
 
 /* Ops table for gpupath */
-extern const struct genl_split_ops gpupath_nl_ops[27];
+extern const struct genl_split_ops gpupath_nl_ops[28];
 
 int gpupath_nl_dump_start(struct netlink_callback *cb);
 
@@ -74,6 +74,8 @@ int gpupath_nl_qos_del_doit(struct sk_buff *skb, struct genl_info *info);
 int gpupath_nl_qos_set_doit(struct sk_buff *skb, struct genl_info *info);
 int gpupath_nl_route_get_doit(struct sk_buff *skb, struct genl_info *info);
 int gpupath_nl_provider_set_doit(struct sk_buff *skb, struct genl_info *info);
+int gpupath_nl_cgroup_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb);
 
 enum {
 	GPUPATH_NLGRP_CONFIG,

@@ -98,12 +98,20 @@ static int put_refused(struct sk_buff *skb, struct gpupath_stats *st, int reason
 	return 0;
 }
 
-static int put_stats(struct sk_buff *skb, struct gpupath_stats *st)
+/**
+ * gpupath_nl_put_stats() - device-memory I/O counters as a stats nest
+ * @skb: the message
+ * @type: the nest's attribute
+ * @st: the counters
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int gpupath_nl_put_stats(struct sk_buff *skb, int type, struct gpupath_stats *st)
 {
 	struct nlattr *nest;
 	int reason;
 
-	nest = nla_nest_start(skb, GPUPATH_A_PROVIDER_STATS);
+	nest = nla_nest_start(skb, type);
 	if (!nest ||
 	    nla_put_u64_64bit(skb, GPUPATH_A_STATS_DIRECT_IOS,
 			      atomic64_read(&st->direct_ios), GPUPATH_A_STATS_PAD) ||
@@ -154,6 +162,14 @@ static int put_peers(struct sk_buff *skb, struct gpupath_provider *prov)
 	return 0;
 }
 
+static const struct gpupath_quota_attrs quota_attrs = {
+	.user_limit = GPUPATH_A_PROVIDER_USER_LIMIT,
+	.cgroup_limit = GPUPATH_A_PROVIDER_CGROUP_LIMIT,
+	.usage = GPUPATH_A_PROVIDER_USAGE,
+	.override = GPUPATH_A_PROVIDER_CGROUP_OVERRIDE,
+	.pad = GPUPATH_A_PROVIDER_PAD,
+};
+
 static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov)
 {
 	struct device_driver *drv = prov->pdev->dev.driver;
@@ -175,10 +191,8 @@ static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov)
 			      gpupath_provider_available(prov), GPUPATH_A_PROVIDER_PAD) ||
 	    (prov->bar >= 0 && nla_put_u32(skb, GPUPATH_A_PROVIDER_BAR, prov->bar)) ||
 	    put_peers(skb, prov) ||
-	    put_stats(skb, &prov->stats) ||
-	    gpupath_quota_put(skb, &prov->quota, GPUPATH_A_PROVIDER_USER_LIMIT,
-			      GPUPATH_A_PROVIDER_CGROUP_LIMIT, GPUPATH_A_PROVIDER_USAGE,
-			      GPUPATH_A_PROVIDER_PAD)) {
+	    gpupath_nl_put_stats(skb, GPUPATH_A_PROVIDER_STATS, &prov->stats) ||
+	    gpupath_quota_put(skb, &prov->quota, &quota_attrs)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -474,6 +488,54 @@ static s64 opt_limit(struct nlattr **tb, int type)
 	return tb[type] ? (s64)min_t(u64, nla_get_u64(tb[type]), S64_MAX) : -1;
 }
 
+/*
+ * PROVIDER_SET's limits: per user and per cgroup, or one cgroup's own (with
+ * CGROUP). All is checked before anything changes.
+ */
+static int set_limits(struct gpupath_provider *prov, struct nlattr **tb,
+		      struct netlink_ext_ack *extack)
+{
+	struct nlattr *cg = tb[GPUPATH_A_PROVIDER_CGROUP];
+	bool dflt = nla_get_flag(tb[GPUPATH_A_PROVIDER_CGROUP_LIMIT_DEFAULT]);
+	bool climit = tb[GPUPATH_A_PROVIDER_CGROUP_LIMIT];
+	u64 size = gpupath_provider_size(prov);
+	int ret;
+
+	if (!tb[GPUPATH_A_PROVIDER_USER_LIMIT] && !climit && !dflt) {
+		NL_SET_ERR_MSG_MOD(extack, "nothing to change: give user-limit or cgroup-limit");
+		return -EINVAL;
+	}
+	if (prov->type != GPUPATH_PROVIDER_P2PDMA) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "only memory gpupath allocates has limits: not an nvidia provider");
+		return -EOPNOTSUPP;
+	}
+	if (cg && climit == dflt) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a cgroup takes cgroup-limit SIZE or cgroup-limit default");
+		return -EINVAL;
+	}
+	if (!cg && dflt) {
+		NL_SET_ERR_MSG_MOD(extack, "cgroup-limit default needs a cgroup");
+		return -EINVAL;
+	}
+	if (gpupath_quota_check(opt_limit(tb, GPUPATH_A_PROVIDER_USER_LIMIT), size, extack))
+		return -EINVAL;
+	if (cg) {
+		ret = gpupath_quota_set_cgroup(&prov->quota, nla_data(cg),
+					       dflt ? -1 : opt_limit(tb,
+								GPUPATH_A_PROVIDER_CGROUP_LIMIT),
+					       size, extack);
+		if (ret)
+			return gpupath_nl_refused_at(extack, cg, ret);
+		return gpupath_quota_set(&prov->quota,
+					 opt_limit(tb, GPUPATH_A_PROVIDER_USER_LIMIT), -1, size,
+					 extack);
+	}
+	return gpupath_quota_set(&prov->quota, opt_limit(tb, GPUPATH_A_PROVIDER_USER_LIMIT),
+				 opt_limit(tb, GPUPATH_A_PROVIDER_CGROUP_LIMIT), size, extack);
+}
+
 int gpupath_nl_provider_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[GPUPATH_A_PROVIDER_MAX + 1];
@@ -483,20 +545,7 @@ int gpupath_nl_provider_set_doit(struct sk_buff *skb, struct genl_info *info)
 	prov = provider_to_change(skb, info, tb);
 	if (IS_ERR(prov))
 		return PTR_ERR(prov);
-	if (!tb[GPUPATH_A_PROVIDER_USER_LIMIT] && !tb[GPUPATH_A_PROVIDER_CGROUP_LIMIT]) {
-		NL_SET_ERR_MSG_MOD(info->extack,
-				   "nothing to change: give user-limit or cgroup-limit");
-		ret = -EINVAL;
-	} else if (prov->type != GPUPATH_PROVIDER_P2PDMA) {
-		NL_SET_ERR_MSG_MOD(info->extack,
-				   "only memory gpupath allocates has limits: not an nvidia provider");
-		ret = -EOPNOTSUPP;
-	} else {
-		ret = gpupath_quota_set(&prov->quota,
-					opt_limit(tb, GPUPATH_A_PROVIDER_USER_LIMIT),
-					opt_limit(tb, GPUPATH_A_PROVIDER_CGROUP_LIMIT),
-					gpupath_provider_size(prov), info->extack);
-	}
+	ret = set_limits(prov, tb, info->extack);
 	if (!ret) {
 		ret = gpupath_nl_reply(info, put_provider_obj, prov);
 		gpupath_notify_provider(prov, GPUPATH_CMD_PROVIDER_SET);

@@ -24,6 +24,8 @@ int gpupath_nl_reply(struct genl_info *info, int (*put)(struct sk_buff *skb, voi
 int gpupath_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 			int (*put)(struct sk_buff *skb, void *obj), void *obj);
 void gpupath_nl_multicast(struct sk_buff *msg, unsigned int grp);
+struct gpupath_stats;
+int gpupath_nl_put_stats(struct sk_buff *skb, int type, struct gpupath_stats *st);
 int gpupath_nl_parse_req_nest(const struct nlattr *nest, u8 cmd, u8 cap, int type, int max,
 			      struct nlattr **tb, struct netlink_ext_ack *extack);
 int gpupath_nl_parse_nest(struct genl_info *info, int type, int max, struct nlattr **tb);

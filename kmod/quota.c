@@ -38,17 +38,59 @@ struct gpupath_charge {
 	u32 buffers;
 };
 
+/**
+ * struct gpupath_override - a cgroup's own limit
+ * @node: in gpupath_quota.overrides
+ * @cgrp: the cgroup (a reference)
+ * @limit: bytes it (with its descendants) may hold, 0: no limit
+ */
+struct gpupath_override {
+	struct list_head node;
+	struct cgroup *cgrp;
+	u64 limit;
+};
+
 void gpupath_quota_init(struct gpupath_quota *q)
 {
 	mutex_init(&q->lock);
 	INIT_LIST_HEAD(&q->charges);
+	INIT_LIST_HEAD(&q->overrides);
+}
+
+static void override_free(struct gpupath_override *o)
+{
+	list_del(&o->node);
+	cgroup_put(o->cgrp);
+	kfree(o);
 }
 
 /* The provider goes: everything was given back before its last reference. */
 void gpupath_quota_destroy(struct gpupath_quota *q)
 {
+	struct gpupath_override *o, *tmp;
+
 	WARN_ON_ONCE(!list_empty(&q->charges));
+	list_for_each_entry_safe(o, tmp, &q->overrides, node)
+		override_free(o);
 	mutex_destroy(&q->lock);
+}
+
+static struct gpupath_override *find_override(struct gpupath_quota *q, struct cgroup *cgrp)
+{
+	struct gpupath_override *o;
+
+	list_for_each_entry(o, &q->overrides, node)
+		if (o->cgrp == cgrp)
+			return o;
+	return NULL;
+}
+
+/* The limit of @cgrp: its own, or the provider's per cgroup. */
+static u64 cgroup_limit(struct gpupath_quota *q, struct cgroup *cgrp)
+{
+	struct gpupath_override *o = find_override(q, cgrp);
+
+	return o ? o->limit : q->cgroup_limit;
 }
 
 /* The current task's cgroup v2, with a reference. */
@@ -162,9 +204,12 @@ int gpupath_quota_charge(struct gpupath_quota *q, struct gpupath_quota_owner *ow
 	mutex_lock(&q->lock);
 	if (q->user_limit && held(q, uid, NULL) + size > q->user_limit)
 		ret = -EDQUOT;
-	for (c = cgrp; !ret && charged_cgroup(c); c = cgroup_parent(c))
-		if (q->cgroup_limit && held(q, uid, c) + size > q->cgroup_limit)
+	for (c = cgrp; !ret && charged_cgroup(c); c = cgroup_parent(c)) {
+		u64 limit = cgroup_limit(q, c);
+
+		if (limit && held(q, uid, c) + size > limit)
 			ret = -EDQUOT;
+	}
 	if (!ret) {
 		add(q, uid, NULL, size, &spare);
 		for (c = cgrp; charged_cgroup(c); c = cgroup_parent(c))
@@ -208,6 +253,23 @@ void gpupath_quota_uncharge(struct gpupath_quota *q, struct gpupath_quota_owner 
 }
 
 /**
+ * gpupath_quota_check() - whether a limit can be set
+ * @limit: bytes, 0 for none, negative for "not given"
+ * @max: the provider's size: no limit may be larger
+ * @extack: for error messages
+ *
+ * Return: 0 or -EINVAL.
+ */
+int gpupath_quota_check(s64 limit, u64 max, struct netlink_ext_ack *extack)
+{
+	if (limit <= 0 || limit <= max)
+		return 0;
+	NL_SET_ERR_MSG_MOD(extack,
+			   "a limit cannot be larger than the provider's memory (its size); 0 is no limit");
+	return -EINVAL;
+}
+
+/**
  * gpupath_quota_set() - change the limits
  * @q: the provider's quota
  * @user_limit: bytes, 0 for none, negative to leave it
@@ -220,17 +282,102 @@ void gpupath_quota_uncharge(struct gpupath_quota *q, struct gpupath_quota_owner 
 int gpupath_quota_set(struct gpupath_quota *q, s64 user_limit, s64 cgroup_limit, u64 max,
 		      struct netlink_ext_ack *extack)
 {
-	if ((user_limit > 0 && user_limit > max) || (cgroup_limit > 0 && cgroup_limit > max)) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "a limit cannot be larger than the provider's memory (its size); 0 is no limit");
+	if (gpupath_quota_check(user_limit, max, extack) ||
+	    gpupath_quota_check(cgroup_limit, max, extack))
 		return -EINVAL;
-	}
 	mutex_lock(&q->lock);
 	if (user_limit >= 0)
 		q->user_limit = user_limit;
 	if (cgroup_limit >= 0)
 		q->cgroup_limit = cgroup_limit;
 	mutex_unlock(&q->lock);
+	return 0;
+}
+
+/**
+ * gpupath_quota_set_cgroup() - give one cgroup a limit of its own, or not
+ * @q: the provider's quota
+ * @path: the cgroup, below the cgroup v2 root
+ * @limit: bytes, 0 for none; negative: back to the provider's limit
+ * @max: the provider's size: no limit may be larger
+ * @extack: for error messages
+ *
+ * Return: 0, -EINVAL, -ENOENT (no such cgroup), -ENOMEM.
+ */
+int gpupath_quota_set_cgroup(struct gpupath_quota *q, const char *path, s64 limit, u64 max,
+			     struct netlink_ext_ack *extack)
+{
+	struct gpupath_override *o, *new = NULL;
+	struct cgroup *cgrp;
+
+	if (gpupath_quota_check(limit, max, extack))
+		return -EINVAL;
+	if (path[0] != '/') {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a cgroup is a path below the cgroup v2 root: /tenant-a");
+		return -EINVAL;
+	}
+	cgrp = cgroup_get_from_path(path);
+	if (IS_ERR(cgrp)) {
+		NL_SET_ERR_MSG_MOD(extack, "no such cgroup (v2)");
+		return -ENOENT;
+	}
+	if (!cgroup_parent(cgrp)) {
+		cgroup_put(cgrp);
+		NL_SET_ERR_MSG_MOD(extack, "the root cgroup is not charged: it has no limit");
+		return -EINVAL;
+	}
+	if (limit >= 0) {
+		new = kzalloc(sizeof(*new), GFP_KERNEL);
+		if (!new) {
+			cgroup_put(cgrp);
+			return -ENOMEM;
+		}
+	}
+	mutex_lock(&q->lock);
+	o = find_override(q, cgrp);
+	if (o && new) {
+		o->limit = limit;
+	} else if (new) {
+		new->cgrp = cgrp;
+		new->limit = limit;
+		list_add_tail(&new->node, &q->overrides);
+		new = NULL;
+		cgrp = NULL;
+	} else if (o) {
+		override_free(o);
+	}
+	mutex_unlock(&q->lock);
+	kfree(new);
+	if (cgrp)
+		cgroup_put(cgrp);
+	return 0;
+}
+
+/* A cgroup's id and path into a usage nest. */
+static int put_cgroup(struct sk_buff *skb, struct cgroup *cgrp, char *path)
+{
+	if (cgroup_path_ns(cgrp, path, PATH_MAX, current->nsproxy->cgroup_ns) < 0)
+		path[0] = '\0';
+	if (nla_put_u64_64bit(skb, GPUPATH_A_USAGE_CGROUP_ID, cgroup_id(cgrp),
+			      GPUPATH_A_USAGE_PAD) ||
+	    (path[0] && nla_put_string(skb, GPUPATH_A_USAGE_CGROUP, path)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int put_override(struct sk_buff *skb, struct gpupath_override *o, char *path, int type)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (put_cgroup(skb, o->cgrp, path) ||
+	    nla_put_u64_64bit(skb, GPUPATH_A_USAGE_LIMIT, o->limit, GPUPATH_A_USAGE_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
 	return 0;
 }
 
@@ -241,11 +388,7 @@ static int put_charge(struct sk_buff *skb, struct gpupath_charge *c, char *path,
 	if (!nest)
 		return -EMSGSIZE;
 	if (c->cgrp) {
-		if (cgroup_path_ns(c->cgrp, path, PATH_MAX, current->nsproxy->cgroup_ns) < 0)
-			path[0] = '\0';
-		if (nla_put_u64_64bit(skb, GPUPATH_A_USAGE_CGROUP_ID, cgroup_id(c->cgrp),
-				      GPUPATH_A_USAGE_PAD) ||
-		    (path[0] && nla_put_string(skb, GPUPATH_A_USAGE_CGROUP, path)))
+		if (put_cgroup(skb, c->cgrp, path))
 			goto cancel;
 	} else if (nla_put_u32(skb, GPUPATH_A_USAGE_UID,
 			       from_kuid_munged(&init_user_ns, c->uid))) {
@@ -265,16 +408,14 @@ cancel:
  * gpupath_quota_put() - the limits and the usage, into a provider's nest
  * @skb: the message
  * @q: the provider's quota
- * @limit_user: attribute of the user limit
- * @limit_cgroup: attribute of the cgroup limit
- * @usage: attribute of each usage nest
- * @pad: the provider's pad attribute
+ * @a: the provider's attributes for them
  *
  * Return: 0, -EMSGSIZE, -ENOMEM.
  */
-int gpupath_quota_put(struct sk_buff *skb, struct gpupath_quota *q, int limit_user,
-		      int limit_cgroup, int usage, int pad)
+int gpupath_quota_put(struct sk_buff *skb, struct gpupath_quota *q,
+		      const struct gpupath_quota_attrs *a)
 {
+	struct gpupath_override *o;
 	struct gpupath_charge *c;
 	char *path;
 	int ret = 0;
@@ -283,13 +424,18 @@ int gpupath_quota_put(struct sk_buff *skb, struct gpupath_quota *q, int limit_us
 	if (!path)
 		return -ENOMEM;
 	mutex_lock(&q->lock);
-	if (nla_put_u64_64bit(skb, limit_user, q->user_limit, pad) ||
-	    nla_put_u64_64bit(skb, limit_cgroup, q->cgroup_limit, pad))
+	if (nla_put_u64_64bit(skb, a->user_limit, q->user_limit, a->pad) ||
+	    nla_put_u64_64bit(skb, a->cgroup_limit, q->cgroup_limit, a->pad))
 		ret = -EMSGSIZE;
 	list_for_each_entry(c, &q->charges, node) {
 		if (ret)
 			break;
-		ret = put_charge(skb, c, path, usage);
+		ret = put_charge(skb, c, path, a->usage);
+	}
+	list_for_each_entry(o, &q->overrides, node) {
+		if (ret)
+			break;
+		ret = put_override(skb, o, path, a->override);
 	}
 	mutex_unlock(&q->lock);
 	kfree(path);

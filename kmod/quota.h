@@ -17,12 +17,14 @@ struct cgroup;
  * @cgroup_limit: bytes one cgroup with its descendants may hold, 0: none
  * @charges: struct gpupath_charge, one per user and per cgroup holding
  *	memory now (so as many as there are holders, no more)
+ * @overrides: struct gpupath_override, cgroups with a limit of their own
  */
 struct gpupath_quota {
-	struct mutex lock;		/* the limits, @charges */
+	struct mutex lock;		/* the limits, @charges, @overrides */
 	u64 user_limit;
 	u64 cgroup_limit;
 	struct list_head charges;
+	struct list_head overrides;
 };
 
 /**
@@ -42,9 +44,18 @@ void gpupath_quota_destroy(struct gpupath_quota *q);
 int gpupath_quota_charge(struct gpupath_quota *q, struct gpupath_quota_owner *owner, u64 size);
 void gpupath_quota_uncharge(struct gpupath_quota *q, struct gpupath_quota_owner *owner,
 			    u64 size);
+int gpupath_quota_check(s64 limit, u64 max, struct netlink_ext_ack *extack);
 int gpupath_quota_set(struct gpupath_quota *q, s64 user_limit, s64 cgroup_limit, u64 max,
 		      struct netlink_ext_ack *extack);
-int gpupath_quota_put(struct sk_buff *skb, struct gpupath_quota *q, int limit_user,
-		      int limit_cgroup, int usage, int pad);
+int gpupath_quota_set_cgroup(struct gpupath_quota *q, const char *path, s64 limit, u64 max,
+			     struct netlink_ext_ack *extack);
+
+/* The provider's attributes gpupath_quota_put() fills. */
+struct gpupath_quota_attrs {
+	int user_limit, cgroup_limit, usage, override, pad;
+};
+
+int gpupath_quota_put(struct sk_buff *skb, struct gpupath_quota *q,
+		      const struct gpupath_quota_attrs *a);
 
 #endif

@@ -528,6 +528,23 @@ volumes_del_all() {
 		while read -r v; do $GP volume del "$v"; done
 }
 
+# ---- tenants: cgroups and users --------------------------------------------
+
+CG=/sys/fs/cgroup
+# cgroup_setup: cgroup v2 mounted at $CG, the io controller on for its children.
+cgroup_setup() {
+	grep -qs " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG || fail "mount cgroup2"
+	grep -qw io $CG/cgroup.controllers || fail "no io controller in cgroup2"
+	echo +io >$CG/cgroup.subtree_control || fail "enable the io controller"
+}
+# in_cg CG UID CMD...: CMD as user UID (group UID, no other groups) in cgroup CG.
+in_cg() {
+	local cg=$1 uid=$2
+	shift 2
+	sh -c 'echo $$ >"$0" && exec "$@"' "$CG/$cg/cgroup.procs" \
+		/usr/bin/setpriv --reuid "$uid" --regid "$uid" --clear-groups "$@"
+}
+
 # ---- device memory -------------------------------------------------------
 
 # bind_bar [BDF]: bind the ivshmem "GPU" (the first one, or BDF) to

@@ -12,6 +12,11 @@ def line($name; $labels; $v; $scale): "\($name){\($labels | join(","))} \($v) \(
 	line("gpupath_provider_direct_ios_total"; $L; .stats.direct_ios; 1),
 	line("gpupath_provider_direct_bytes_total"; $L; .stats.direct_bytes; 1),
 	line("gpupath_provider_errors_total"; $L; .stats.errors; 1),
+	line("gpupath_provider_user_limit_bytes"; $L; .user_limit; 1),
+	line("gpupath_provider_cgroup_limit_bytes"; $L; .cgroup_limit; 1),
+	(.usage[] | line("gpupath_provider_held_bytes";
+		$L + [if .cgroup_id then lab("cgroup"; if .cgroup == "" then "id:\(.cgroup_id)"
+			else .cgroup end) else lab("uid"; .uid) end]; .bytes; 1)),
 	(.stats.refused | to_entries[] |
 		line("gpupath_provider_refused_ios_total"; $L + [lab("reason"; .key)]; .value.ios; 1),
 		line("gpupath_provider_refused_bytes_total"; $L + [lab("reason"; .key)]; .value.bytes; 1))),
@@ -53,4 +58,15 @@ def line($name; $labels; $v; $scale): "\($name){\($labels | join(","))} \($v) \(
 	[lab("class"; $name), lab("device"; .device), lab("setting"; .setting)] as $L |
 	line("gpupath_qos_setting_info"; $L + [lab("result"; .result), lab("error"; .error // "")];
 		1; 1),
-	line("gpupath_qos_setting_value"; $L; .value; 1))
+	line("gpupath_qos_setting_value"; $L; .value; 1)),
+(.cgroups[] |
+	[lab("cgroup"; if .other then "other" elif .cgroup == "" then "id:\(.id)"
+		else .cgroup end)] as $L |
+	line("gpupath_cgroup_direct_ios_total"; $L; .direct_ios; 1),
+	line("gpupath_cgroup_direct_bytes_total"; $L; .direct_bytes; 1),
+	line("gpupath_cgroup_errors_total"; $L; .errors; 1),
+	line("gpupath_cgroup_host_ios_total"; $L; .host_ios; 1),
+	line("gpupath_cgroup_host_bytes_total"; $L; .host_bytes; 1),
+	(.refused | to_entries[] |
+		line("gpupath_cgroup_refused_ios_total"; $L + [lab("reason"; .key)]; .value.ios; 1),
+		line("gpupath_cgroup_refused_bytes_total"; $L + [lab("reason"; .key)]; .value.bytes; 1)))

@@ -6,6 +6,7 @@
  *   gpupath provider add PCI_DEV
  *   gpupath provider del ID
  *   gpupath provider set ID [user-limit SIZE] [cgroup-limit SIZE]
+ *   gpupath provider set ID cgroup PATH cgroup-limit SIZE|default
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -50,6 +51,15 @@ static void print_usage_json(struct json *j, const struct gpupath_provider *p)
 		}
 		json_u64(j, "bytes", u->bytes);
 		json_u64(j, "buffers", u->buffers);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	json_arr_open(j, "cgroup_limits");
+	for (i = 0; i < p->noverride && i < GPUPATH_USAGE_MAX; i++) {
+		json_obj_open(j, NULL);
+		json_str(j, "cgroup", p->override[i].cgroup);
+		json_u64(j, "cgroup_id", p->override[i].cgroup_id);
+		json_u64(j, "limit", p->override[i].limit);
 		json_obj_close(j);
 	}
 	json_arr_close(j);
@@ -114,10 +124,13 @@ static void print_usage_text(const struct gpupath_provider *p)
 	char a[32], b[32];
 	unsigned int i;
 
-	if (!p->user_limit && !p->cgroup_limit && !p->nusage)
+	if (!p->user_limit && !p->cgroup_limit && !p->nusage && !p->noverride)
 		return;
 	printf("  limits: %s per user, %s per cgroup\n",
 	       limit_text(p->user_limit, a, sizeof(a)), limit_text(p->cgroup_limit, b, sizeof(b)));
+	for (i = 0; i < p->noverride && i < GPUPATH_USAGE_MAX; i++)
+		printf("  limit of cgroup %s: %s\n", p->override[i].cgroup[0] ?
+		       p->override[i].cgroup : "?", limit_text(p->override[i].limit, a, sizeof(a)));
 	for (i = 0; i < p->nusage && i < GPUPATH_USAGE_MAX; i++) {
 		const struct gpupath_usage *u = &p->usage[i];
 
@@ -230,11 +243,15 @@ static int provider_del(struct cli *cli, int argc, char **argv)
 	return cli_del(cli, &cli_providers, argc, argv);
 }
 
-/* Limits on device memory: each keyword at most once, a size each. */
+/*
+ * Limits on device memory: each keyword at most once, a size each; with
+ * cgroup PATH, cgroup-limit is that cgroup's (or "default").
+ */
 static int provider_set(struct cli *cli, int argc, char **argv)
 {
-	static const char *const names[] = { "user-limit", "cgroup-limit" };
+	static const char *const names[] = { "user-limit", "cgroup-limit", "cgroup" };
 	int64_t lim[] = { -1, -1 };
+	const char *cgroup = NULL;
 	uint64_t v;
 	char err[256];
 	uint32_t id;
@@ -243,16 +260,26 @@ static int provider_set(struct cli *cli, int argc, char **argv)
 	if (argc < 3 || !(argc % 2))
 		return 2;
 	for (i = 1; i < argc; i += 2) {
-		for (k = 0; k < 2 && strcmp(argv[i], names[k]); k++)
+		for (k = 0; k < 3 && strcmp(argv[i], names[k]); k++)
 			;
-		if (k == 2) {
-			fprintf(stderr, "gpupath: provider set: unknown keyword '%s' (user-limit, cgroup-limit)\n",
+		if (k == 3) {
+			fprintf(stderr, "gpupath: provider set: unknown keyword '%s' (user-limit, cgroup-limit, cgroup)\n",
 				argv[i]);
 			return 2;
 		}
-		if (lim[k] >= 0) {
+		if ((k < 2 && lim[k] != -1) || (k == 2 && cgroup)) {
 			fprintf(stderr, "gpupath: provider set: %s given twice\n", names[k]);
 			return 2;
+		}
+		if (k == 2) {
+			if (cli_parse_str("cgroup", argv[i + 1], 4095))
+				return 2;
+			cgroup = argv[i + 1];
+			continue;
+		}
+		if (k == 1 && !strcmp(argv[i + 1], "default")) {
+			lim[k] = GPUPATH_LIMIT_DEFAULT;
+			continue;
 		}
 		if (gpupath_parse_size(names[k], argv[i + 1], &v, err, sizeof(err))) {
 			fprintf(stderr, "gpupath: %s\n", err);
@@ -264,16 +291,25 @@ static int provider_set(struct cli *cli, int argc, char **argv)
 		}
 		lim[k] = v;
 	}
+	if (lim[1] == GPUPATH_LIMIT_DEFAULT && !cgroup) {
+		fprintf(stderr, "gpupath: provider set: cgroup-limit default needs cgroup PATH\n");
+		return 2;
+	}
+	if (cgroup && lim[1] == -1) {
+		fprintf(stderr, "gpupath: provider set: cgroup PATH needs cgroup-limit\n");
+		return 2;
+	}
 	r = cli_target(cli, &cli_providers, argv[0], &id);
 	if (r)
 		return r;
-	return cli_done(cli, gpupath_ctl_provider_set(cli->ctl, id, lim[0], lim[1], NULL),
+	return cli_done(cli, gpupath_ctl_provider_set(cli->ctl, id, lim[0], lim[1], cgroup, NULL),
 			"provider set");
 }
 
 static const char provider_usage[] =
 	"gpupath provider [show [ID]] [-j] | add PCI_DEV | del ID |\n"
-	"       set ID [user-limit SIZE] [cgroup-limit SIZE]   (SIZE: 64M, 2G, none)";
+	"       set ID [user-limit SIZE] [cgroup-limit SIZE]   (SIZE: 64M, 2G, none) |\n"
+	"       set ID cgroup PATH cgroup-limit SIZE|default";
 
 int cmd_provider(struct cli *cli, int argc, char **argv)
 {

@@ -1,18 +1,74 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gpupath stats: every counter the module keeps, per provider, volume,
- * path, portal connection and QoS setting.
+ * path, portal connection, QoS setting and cgroup.
  *
  *   gpupath stats [-j]            text, or one JSON object
  *   gpupath stats --prometheus    the Prometheus text exposition format, for
  *                                 node_exporter's textfile collector
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 
 static const char usage[] = "gpupath stats [-j | --prometheus]";
+
+static void print_cgroup_json(struct json *j, const struct gpupath_cgroup_stats *c)
+{
+	unsigned int r;
+
+	json_obj_open(j, NULL);
+	if (c->other) {
+		json_bool(j, "other", true);
+	} else {
+		json_str(j, "cgroup", c->path);
+		json_u64(j, "id", c->id);
+	}
+	json_u64(j, "direct_ios", c->direct_ios);
+	json_u64(j, "direct_bytes", c->direct_bytes);
+	json_u64(j, "errors", c->errors);
+	json_u64(j, "host_ios", c->host_ios);
+	json_u64(j, "host_bytes", c->host_bytes);
+	json_obj_open(j, "refused");
+	for (r = 1; r < GPUPATH_REASONS_KNOWN; r++) {
+		if (!c->refused_ios[r])
+			continue;
+		json_obj_open(j, gpupath_reason_name(r));
+		json_u64(j, "ios", c->refused_ios[r]);
+		json_u64(j, "bytes", c->refused_bytes[r]);
+		json_obj_close(j);
+	}
+	json_obj_close(j);
+	json_obj_close(j);
+}
+
+static void print_cgroup_text(const struct gpupath_cgroup_stats *c)
+{
+	unsigned int r;
+
+	printf("cgroup %s: direct %" PRIu64 " I/Os, %" PRIu64 " bytes, %" PRIu64
+	       " errors; host memory %" PRIu64 " I/Os, %" PRIu64 " bytes\n",
+	       c->other ? "(others)" : c->path, c->direct_ios, c->direct_bytes, c->errors,
+	       c->host_ios, c->host_bytes);
+	for (r = 1; r < GPUPATH_REASONS_KNOWN; r++)
+		if (c->refused_ios[r])
+			printf("  refused (%s): %" PRIu64 " I/Os, %" PRIu64 " bytes\n",
+			       gpupath_reason_name(r), c->refused_ios[r], c->refused_bytes[r]);
+}
+
+static void print_cgroup(struct cli *cli, const void *obj)
+{
+	if (cli->json)
+		print_cgroup_json(&cli->j, obj);
+	else
+		print_cgroup_text(obj);
+}
+
+static const struct cli_kind cli_cgroups = {
+	"cgroup", "cgroups", sizeof(struct gpupath_cgroup_stats), print_cgroup, NULL, NULL,
+};
 
 int cmd_stats(struct cli *cli, int argc, char **argv)
 {
@@ -45,6 +101,7 @@ int cmd_stats(struct cli *cli, int argc, char **argv)
 	cli_print_array(cli, &cli_volumes, s.vol, s.nvol);
 	cli_print_array(cli, &cli_portals, s.portal, s.nportal);
 	cli_print_array(cli, &cli_qos, s.qos, s.nqos);
+	cli_print_array(cli, &cli_cgroups, s.cgroup, s.ncgroup);
 	gpupath_stats_free(&s);
 	return cli_output_end(cli, 0);
 }

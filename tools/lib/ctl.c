@@ -105,7 +105,12 @@ static uint32_t get_u32(struct nlattr *attr)
 	return attr ? nla_get_u32(attr) : 0;
 }
 
-static int model_refused(struct nlattr *nest, struct gpupath_provider *prov)
+/* Where a stats nest's counters go: a provider's, or a cgroup's. */
+struct counters {
+	uint64_t *direct_ios, *direct_bytes, *errors, *refused_ios, *refused_bytes;
+};
+
+static int model_refused(struct nlattr *nest, const struct counters *c)
 {
 	struct nlattr *tb[GPUPATH_A_REFUSED_MAX + 1];
 	uint32_t reason;
@@ -115,24 +120,44 @@ static int model_refused(struct nlattr *nest, struct gpupath_provider *prov)
 	reason = get_u32(tb[GPUPATH_A_REFUSED_REASON]);
 	if (reason >= GPUPATH_REASONS_KNOWN)
 		return 0;
-	prov->refused_ios[reason] = get_u64(tb[GPUPATH_A_REFUSED_IOS]);
-	prov->refused_bytes[reason] = get_u64(tb[GPUPATH_A_REFUSED_BYTES]);
+	c->refused_ios[reason] = get_u64(tb[GPUPATH_A_REFUSED_IOS]);
+	c->refused_bytes[reason] = get_u64(tb[GPUPATH_A_REFUSED_BYTES]);
 	return 0;
 }
 
-static int model_stats(struct nlattr *nest, struct gpupath_provider *prov)
+static int model_stats(struct nlattr *nest, const struct counters *c)
 {
 	struct nlattr *tb[GPUPATH_A_STATS_MAX + 1], *attr;
 	int rem;
 
 	if (nla_parse_nested(tb, GPUPATH_A_STATS_MAX, nest, gpupath_stats_nla_policy) < 0)
 		return -EBADMSG;
-	prov->direct_ios = get_u64(tb[GPUPATH_A_STATS_DIRECT_IOS]);
-	prov->direct_bytes = get_u64(tb[GPUPATH_A_STATS_DIRECT_BYTES]);
-	prov->errors = get_u64(tb[GPUPATH_A_STATS_ERRORS]);
+	*c->direct_ios = get_u64(tb[GPUPATH_A_STATS_DIRECT_IOS]);
+	*c->direct_bytes = get_u64(tb[GPUPATH_A_STATS_DIRECT_BYTES]);
+	*c->errors = get_u64(tb[GPUPATH_A_STATS_ERRORS]);
 	nla_for_each_nested(attr, nest, rem)
-		if (nla_type(attr) == GPUPATH_A_STATS_REFUSED && model_refused(attr, prov))
+		if (nla_type(attr) == GPUPATH_A_STATS_REFUSED && model_refused(attr, c))
 			return -EBADMSG;
+	return 0;
+}
+
+static int model_cgroup(struct nlattr *nest, struct gpupath_cgroup_stats *cg)
+{
+	struct nlattr *tb[GPUPATH_A_CGROUP_MAX + 1];
+	struct counters c = { &cg->direct_ios, &cg->direct_bytes, &cg->errors, cg->refused_ios,
+			      cg->refused_bytes };
+
+	memset(cg, 0, sizeof(*cg));
+	if (nla_parse_nested(tb, GPUPATH_A_CGROUP_MAX, nest, gpupath_cgroup_nla_policy) < 0 ||
+	    (!tb[GPUPATH_A_CGROUP_ID] && !tb[GPUPATH_A_CGROUP_OTHER]))
+		return -EBADMSG;
+	cg->other = tb[GPUPATH_A_CGROUP_OTHER];
+	cg->id = get_u64(tb[GPUPATH_A_CGROUP_ID]);
+	get_str(cg->path, sizeof(cg->path), tb[GPUPATH_A_CGROUP_PATH]);
+	cg->host_ios = get_u64(tb[GPUPATH_A_CGROUP_HOST_IOS]);
+	cg->host_bytes = get_u64(tb[GPUPATH_A_CGROUP_HOST_BYTES]);
+	if (tb[GPUPATH_A_CGROUP_STATS])
+		return model_stats(tb[GPUPATH_A_CGROUP_STATS], &c);
 	return 0;
 }
 
@@ -152,7 +177,8 @@ static int model_peer(struct nlattr *nest, struct gpupath_provider *prov)
 	return 0;
 }
 
-static int model_usage(struct nlattr *nest, struct gpupath_provider *prov)
+/* A usage nest into @list, counted in *@n (those past the end dropped). */
+static int model_usage(struct nlattr *nest, struct gpupath_usage *list, unsigned int *n)
 {
 	struct nlattr *tb[GPUPATH_A_USAGE_MAX + 1];
 	struct gpupath_usage *u;
@@ -160,9 +186,10 @@ static int model_usage(struct nlattr *nest, struct gpupath_provider *prov)
 	if (nla_parse_nested(tb, GPUPATH_A_USAGE_MAX, nest, gpupath_usage_nla_policy) < 0 ||
 	    (!tb[GPUPATH_A_USAGE_UID] && !tb[GPUPATH_A_USAGE_CGROUP_ID]))
 		return -EBADMSG;
-	if (prov->nusage++ >= GPUPATH_USAGE_MAX)
+	if ((*n)++ >= GPUPATH_USAGE_MAX)
 		return 0;
-	u = &prov->usage[prov->nusage - 1];
+	u = &list[*n - 1];
+	u->limit = get_u64(tb[GPUPATH_A_USAGE_LIMIT]);
 	u->is_cgroup = tb[GPUPATH_A_USAGE_CGROUP_ID];
 	u->uid = get_u32(tb[GPUPATH_A_USAGE_UID]);
 	u->cgroup_id = get_u64(tb[GPUPATH_A_USAGE_CGROUP_ID]);
@@ -191,15 +218,22 @@ int gpupath_model_provider(struct nlattr *nest, struct gpupath_provider *prov)
 	prov->bar = tb[GPUPATH_A_PROVIDER_BAR] ? (int)get_u32(tb[GPUPATH_A_PROVIDER_BAR]) : -1;
 	nla_for_each_nested(attr, nest, rem)
 		if ((nla_type(attr) == GPUPATH_A_PROVIDER_PEER && model_peer(attr, prov)) ||
-		    (nla_type(attr) == GPUPATH_A_PROVIDER_USAGE && model_usage(attr, prov)))
+		    (nla_type(attr) == GPUPATH_A_PROVIDER_USAGE &&
+		     model_usage(attr, prov->usage, &prov->nusage)) ||
+		    (nla_type(attr) == GPUPATH_A_PROVIDER_CGROUP_OVERRIDE &&
+		     model_usage(attr, prov->override, &prov->noverride)))
 			return -EBADMSG;
 	prov->user_limit = get_u64(tb[GPUPATH_A_PROVIDER_USER_LIMIT]);
 	prov->cgroup_limit = get_u64(tb[GPUPATH_A_PROVIDER_CGROUP_LIMIT]);
 	prov->size = get_u64(tb[GPUPATH_A_PROVIDER_SIZE]);
 	prov->allocated = get_u64(tb[GPUPATH_A_PROVIDER_ALLOCATED]);
 	prov->available = get_u64(tb[GPUPATH_A_PROVIDER_AVAILABLE]);
-	if (tb[GPUPATH_A_PROVIDER_STATS])
-		return model_stats(tb[GPUPATH_A_PROVIDER_STATS], prov);
+	if (tb[GPUPATH_A_PROVIDER_STATS]) {
+		struct counters c = { &prov->direct_ios, &prov->direct_bytes, &prov->errors,
+				      prov->refused_ios, prov->refused_bytes };
+
+		return model_stats(tb[GPUPATH_A_PROVIDER_STATS], &c);
+	}
 	return 0;
 }
 
@@ -442,7 +476,8 @@ struct provider_req {
 	uint32_t id;
 	const char *pci_dev;
 	int64_t user_limit;		/* negative: not sent */
-	int64_t cgroup_limit;
+	int64_t cgroup_limit;		/* also GPUPATH_LIMIT_DEFAULT */
+	const char *cgroup;
 };
 
 struct volume_req {
@@ -500,7 +535,10 @@ static int fill_provider(struct nl_msg *msg, const void *arg)
 	       (req->user_limit >= 0 &&
 		nla_put_u64(msg, GPUPATH_A_PROVIDER_USER_LIMIT, req->user_limit)) ||
 	       (req->cgroup_limit >= 0 &&
-		nla_put_u64(msg, GPUPATH_A_PROVIDER_CGROUP_LIMIT, req->cgroup_limit));
+		nla_put_u64(msg, GPUPATH_A_PROVIDER_CGROUP_LIMIT, req->cgroup_limit)) ||
+	       (req->cgroup_limit == GPUPATH_LIMIT_DEFAULT &&
+		nla_put_flag(msg, GPUPATH_A_PROVIDER_CGROUP_LIMIT_DEFAULT)) ||
+	       put_opt_str(msg, GPUPATH_A_PROVIDER_CGROUP, req->cgroup);
 }
 
 static int fill_volume(struct nl_msg *msg, const void *arg)
@@ -764,6 +802,14 @@ static const struct kind portal_kind = {
 };
 static const struct kind qos_kind = {
 	GPUPATH_A_QOS, sizeof(struct gpupath_qos), decode_qos, fill_qos,
+};
+static int decode_cgroup(struct nlattr *nest, void *obj)
+{
+	return model_cgroup(nest, obj);
+}
+
+static const struct kind cgroup_kind = {
+	GPUPATH_A_CGROUP, sizeof(struct gpupath_cgroup_stats), decode_cgroup, NULL,
 };
 static const struct kind route_kind = {
 	GPUPATH_A_ROUTE, sizeof(struct gpupath_route), decode_route, fill_route,
@@ -1239,10 +1285,11 @@ int gpupath_ctl_provider_del(struct gpupath_ctl *ctl, uint32_t id)
 }
 
 int gpupath_ctl_provider_set(struct gpupath_ctl *ctl, uint32_t id, int64_t user_limit,
-			     int64_t cgroup_limit, struct gpupath_provider *prov)
+			     int64_t cgroup_limit, const char *cgroup,
+			     struct gpupath_provider *prov)
 {
 	struct provider_req req = { .id = id, .user_limit = user_limit,
-				    .cgroup_limit = cgroup_limit };
+				    .cgroup_limit = cgroup_limit, .cgroup = cgroup };
 
 	return object_request(ctl, GPUPATH_CMD_PROVIDER_SET, &provider_kind, &req, prov);
 }
@@ -1375,6 +1422,16 @@ int gpupath_ctl_qos_list(struct gpupath_ctl *ctl, struct gpupath_qos **list, siz
 {
 	void *items;
 	int r = object_dump(ctl, GPUPATH_CMD_QOS_GET, &qos_kind, NULL, &items, count);
+
+	*list = items;
+	return r;
+}
+
+int gpupath_ctl_cgroup_list(struct gpupath_ctl *ctl, struct gpupath_cgroup_stats **list,
+			    size_t *count)
+{
+	void *items;
+	int r = object_dump(ctl, GPUPATH_CMD_CGROUP_GET, &cgroup_kind, NULL, &items, count);
 
 	*list = items;
 	return r;
@@ -1611,14 +1668,6 @@ static void own_cgroup(char *buf, size_t size)
 	fclose(f);
 }
 
-/* @anc is @path or one of its ancestors (not the root). */
-static bool cgroup_within(const char *anc, const char *path)
-{
-	size_t n = strlen(anc);
-
-	return n > 1 && !strncmp(anc, path, n) && (path[n] == '\0' || path[n] == '/');
-}
-
 static void append(char *msg, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void append(char *msg, size_t size, const char *fmt, ...)
@@ -1633,13 +1682,31 @@ static void append(char *msg, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* What the usage entry of cgroup @path holds (0: none), and its own limit if any. */
+static uint64_t cgroup_held(const struct gpupath_provider *p, const char *path, uint64_t *limit)
+{
+	uint64_t held = 0;
+	unsigned int i;
+
+	*limit = p->cgroup_limit;
+	for (i = 0; i < p->noverride && i < GPUPATH_USAGE_MAX; i++)
+		if (!strcmp(p->override[i].cgroup, path))
+			*limit = p->override[i].limit;
+	for (i = 0; i < p->nusage && i < GPUPATH_USAGE_MAX; i++)
+		if (p->usage[i].is_cgroup && !strcmp(p->usage[i].cgroup, path))
+			held = p->usage[i].bytes;
+	return held;
+}
+
 int gpupath_alloc_explain(uint32_t provider, size_t want, int err, char *msg, size_t size)
 {
 	struct gpupath_provider *p;
 	struct gpupath_ctl *ctl;
+	uint64_t held, limit;
 	char cg[1024];
 	unsigned int i;
 	bool any = false;
+	size_t n;
 	int r;
 
 	if (!size)
@@ -1662,33 +1729,34 @@ int gpupath_alloc_explain(uint32_t provider, size_t want, int err, char *msg, si
 		free(p);
 		return r;
 	}
-	own_cgroup(cg, sizeof(cg));
 	snprintf(msg, size, "provider %u:", provider);
-	for (i = 0; i < p->nusage && i < GPUPATH_USAGE_MAX; i++) {
-		const struct gpupath_usage *u = &p->usage[i];
-
-		if (!u->is_cgroup && u->uid == getuid() && p->user_limit &&
-		    u->bytes + want > p->user_limit) {
-			append(msg, size, "%s user %u holds %" PRIu64 " KiB, its limit is %" PRIu64
-			       " KiB", any ? ";" : "", u->uid, u->bytes >> 10, p->user_limit >> 10);
-			any = true;
-		}
-		if (u->is_cgroup && p->cgroup_limit && cgroup_within(u->cgroup, cg) &&
-		    u->bytes + want > p->cgroup_limit) {
-			append(msg, size, "%s cgroup %s holds %" PRIu64 " KiB, its limit is %" PRIu64
-			       " KiB", any ? ";" : "", u->cgroup, u->bytes >> 10,
-			       p->cgroup_limit >> 10);
-			any = true;
-		}
+	/* The user's limit. */
+	held = 0;
+	for (i = 0; i < p->nusage && i < GPUPATH_USAGE_MAX; i++)
+		if (!p->usage[i].is_cgroup && p->usage[i].uid == getuid())
+			held = p->usage[i].bytes;
+	if (p->user_limit && held + want > p->user_limit) {
+		append(msg, size, " user %u holds %" PRIu64 " KiB, its limit is %" PRIu64 " KiB",
+		       getuid(), held >> 10, p->user_limit >> 10);
+		any = true;
 	}
-	/* Nothing held yet, and the request alone is over a limit. */
-	if (!any && p->user_limit && want > p->user_limit)
-		append(msg, size, " %zu KiB is more than the limit per user, %" PRIu64 " KiB",
-		       want >> 10, p->user_limit >> 10);
-	else if (!any && p->cgroup_limit && want > p->cgroup_limit)
-		append(msg, size, " %zu KiB is more than the limit per cgroup, %" PRIu64 " KiB",
-		       want >> 10, p->cgroup_limit >> 10);
-	else if (!any)
+	/* The limit of this process's cgroup and of each ancestor but the root. */
+	own_cgroup(cg, sizeof(cg));
+	for (n = 1; cg[0] == '/' && n <= strlen(cg); n++) {
+		char c = cg[n];
+
+		if (c != '/' && c != '\0')
+			continue;
+		cg[n] = '\0';
+		held = cgroup_held(p, cg, &limit);
+		if (limit && held + want > limit) {
+			append(msg, size, "%s cgroup %s holds %" PRIu64 " KiB, its limit is %" PRIu64
+			       " KiB", any ? ";" : "", cg, held >> 10, limit >> 10);
+			any = true;
+		}
+		cg[n] = c;
+	}
+	if (!any)
 		append(msg, size, " over its limit per user or per cgroup (held by others meanwhile)");
 	free(p);
 	return 0;

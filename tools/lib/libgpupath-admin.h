@@ -95,6 +95,7 @@ struct gpupath_usage {
 	char cgroup[256];		/* its path below the cgroup v2 root */
 	uint64_t bytes;
 	uint32_t buffers;		/* allocations */
+	uint64_t limit;			/* an override's: the cgroup's own limit, 0: none */
 };
 
 struct gpupath_provider {
@@ -118,6 +119,8 @@ struct gpupath_provider {
 	uint64_t cgroup_limit;		/* bytes one cgroup (and below) may hold, 0: none */
 	unsigned int nusage;
 	struct gpupath_usage usage[GPUPATH_USAGE_MAX];
+	unsigned int noverride;		/* cgroups with a limit of their own */
+	struct gpupath_usage override[GPUPATH_USAGE_MAX];
 };
 
 /* Paths kept per volume (more are dropped; gpupath_volume.paths counts all). */
@@ -420,14 +423,19 @@ int gpupath_ctl_provider_get(struct gpupath_ctl *ctl, uint32_t id,
 int gpupath_ctl_provider_add(struct gpupath_ctl *ctl, const char *pci_dev,
 			     struct gpupath_provider *prov);
 int gpupath_ctl_provider_del(struct gpupath_ctl *ctl, uint32_t id);
+/* @cgroup_limit of gpupath_ctl_provider_set() with a cgroup: the provider's limit again. */
+#define GPUPATH_LIMIT_DEFAULT	(-2)
 /*
  * A provider's limits on the device memory one user, and one cgroup with
- * its descendants, may hold allocated (bytes; 0: no limit; negative: leave
- * it). Needs CAP_SYS_ADMIN; a limit above the provider's size is refused.
- * @prov, when given, gets the provider as changed.
+ * its descendants, may hold allocated (bytes; 0: no limit; -1: leave it).
+ * With @cgroup (a path below the cgroup v2 root), @cgroup_limit is that
+ * cgroup's own limit, or GPUPATH_LIMIT_DEFAULT to drop it. Needs
+ * CAP_SYS_ADMIN; a limit above the provider's size is refused. @prov, when
+ * given, gets the provider as changed.
  */
 int gpupath_ctl_provider_set(struct gpupath_ctl *ctl, uint32_t id, int64_t user_limit,
-			     int64_t cgroup_limit, struct gpupath_provider *prov);
+			     int64_t cgroup_limit, const char *cgroup,
+			     struct gpupath_provider *prov);
 
 /*
  * Volumes (ids start at 1), each with its paths. *list is malloc'ed, free()
@@ -480,6 +488,30 @@ int gpupath_ctl_qos_del(struct gpupath_ctl *ctl, const char *name);
 /* ---- every counter at once ------------------------------------------------ */
 
 /* Providers, volumes with their paths, portals and QoS classes, fetched together. */
+/*
+ * I/O counters of one cgroup (v2): what its tasks asked gpupath for, on
+ * every provider and device. The module keeps GPUPATH_CGROUPS_KEPT cgroups
+ * apart and counts the rest (and those removed since) in one entry, other.
+ */
+#define GPUPATH_CGROUPS_KEPT	64
+
+struct gpupath_cgroup_stats {
+	bool other;			/* the entry of the cgroups not kept apart */
+	uint64_t id;			/* cgroup id (inode number in cgroupfs) */
+	char path[256];			/* below the cgroup v2 root */
+	uint64_t direct_ios;		/* device memory, moved direct */
+	uint64_t direct_bytes;
+	uint64_t errors;		/* direct I/Os that failed */
+	uint64_t host_ios;		/* host memory: libgpupath's bounces among them */
+	uint64_t host_bytes;
+	uint64_t refused_ios[GPUPATH_REASONS_KNOWN];	/* device memory refused, by reason */
+	uint64_t refused_bytes[GPUPATH_REASONS_KNOWN];
+};
+
+/* Every cgroup's counters; *list is malloc'ed, free() it. */
+int gpupath_ctl_cgroup_list(struct gpupath_ctl *ctl, struct gpupath_cgroup_stats **list,
+			    size_t *count);
+
 struct gpupath_stats {
 	struct gpupath_provider *prov;
 	size_t nprov;
@@ -489,6 +521,8 @@ struct gpupath_stats {
 	size_t nportal;
 	struct gpupath_qos *qos;
 	size_t nqos;
+	struct gpupath_cgroup_stats *cgroup;
+	size_t ncgroup;
 };
 
 /* Fetch them; on failure *@what names the request that failed. */
@@ -497,7 +531,8 @@ void gpupath_stats_free(struct gpupath_stats *s);
 /*
  * Them in the Prometheus text exposition format (version 0.0.4), with
  * conventional names and units: gpupath_provider_*, gpupath_volume_*,
- * gpupath_path_*, gpupath_portal_connection_*, gpupath_qos_setting_*.
+ * gpupath_path_*, gpupath_portal_connection_*, gpupath_qos_setting_*,
+ * gpupath_cgroup_* (label cgroup: a path, or "other"; at most 65 values).
  */
 int gpupath_stats_prometheus(const struct gpupath_stats *s, FILE *f);
 

@@ -118,6 +118,7 @@ static const char *const cmd_names[] = {
 	[GPUPATH_CMD_QOS_SET] = "qos-set",
 	[GPUPATH_CMD_ROUTE_GET] = "route-get",
 	[GPUPATH_CMD_PROVIDER_SET] = "provider-set",
+	[GPUPATH_CMD_CGROUP_GET] = "cgroup-get",
 };
 
 const char *gpupath_cmd_name(uint32_t cmd)

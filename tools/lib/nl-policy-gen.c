@@ -13,6 +13,7 @@ struct nla_policy gpupath_nla_policy[GPUPATH_A_MAX + 1] = {
 	[GPUPATH_A_PORTAL] = { .type = NLA_NESTED },
 	[GPUPATH_A_QOS] = { .type = NLA_NESTED },
 	[GPUPATH_A_ROUTE] = { .type = NLA_NESTED },
+	[GPUPATH_A_CGROUP] = { .type = NLA_NESTED },
 };
 
 struct nla_policy gpupath_info_nla_policy[GPUPATH_A_INFO_MAX + 1] = {
@@ -39,6 +40,9 @@ struct nla_policy gpupath_provider_nla_policy[GPUPATH_A_PROVIDER_MAX + 1] = {
 	[GPUPATH_A_PROVIDER_USER_LIMIT] = { .type = NLA_U64 },
 	[GPUPATH_A_PROVIDER_CGROUP_LIMIT] = { .type = NLA_U64 },
 	[GPUPATH_A_PROVIDER_USAGE] = { .type = NLA_NESTED },
+	[GPUPATH_A_PROVIDER_CGROUP] = { .type = NLA_STRING },
+	[GPUPATH_A_PROVIDER_CGROUP_LIMIT_DEFAULT] = { .type = NLA_FLAG },
+	[GPUPATH_A_PROVIDER_CGROUP_OVERRIDE] = { .type = NLA_NESTED },
 };
 
 struct nla_policy gpupath_volume_nla_policy[GPUPATH_A_VOLUME_MAX + 1] = {
@@ -203,4 +207,14 @@ struct nla_policy gpupath_usage_nla_policy[GPUPATH_A_USAGE_MAX + 1] = {
 	[GPUPATH_A_USAGE_CGROUP] = { .type = NLA_STRING },
 	[GPUPATH_A_USAGE_BYTES] = { .type = NLA_U64 },
 	[GPUPATH_A_USAGE_BUFFERS] = { .type = NLA_U32 },
+	[GPUPATH_A_USAGE_LIMIT] = { .type = NLA_U64 },
+};
+
+struct nla_policy gpupath_cgroup_nla_policy[GPUPATH_A_CGROUP_MAX + 1] = {
+	[GPUPATH_A_CGROUP_ID] = { .type = NLA_U64 },
+	[GPUPATH_A_CGROUP_PATH] = { .type = NLA_STRING },
+	[GPUPATH_A_CGROUP_OTHER] = { .type = NLA_FLAG },
+	[GPUPATH_A_CGROUP_STATS] = { .type = NLA_NESTED },
+	[GPUPATH_A_CGROUP_HOST_IOS] = { .type = NLA_U64 },
+	[GPUPATH_A_CGROUP_HOST_BYTES] = { .type = NLA_U64 },
 };

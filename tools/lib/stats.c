@@ -23,6 +23,7 @@ void gpupath_stats_free(struct gpupath_stats *s)
 	free(s->vol);
 	free(s->portal);
 	free(s->qos);
+	free(s->cgroup);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -44,6 +45,10 @@ int gpupath_stats_get(struct gpupath_ctl *ctl, struct gpupath_stats *s, const ch
 	if (r >= 0) {
 		*what = "qos dump";
 		r = gpupath_ctl_qos_list(ctl, &s->qos, &s->nqos);
+	}
+	if (r >= 0) {
+		*what = "cgroup dump";
+		r = gpupath_ctl_cgroup_list(ctl, &s->cgroup, &s->ncgroup);
 	}
 	if (r < 0)
 		gpupath_stats_free(s);
@@ -72,6 +77,19 @@ static void label_u32(FILE *f, const char *name, uint32_t value, bool first)
 
 	snprintf(buf, sizeof(buf), "%" PRIu32, value);
 	label(f, name, buf, first);
+}
+
+/*
+ * The label of a cgroup: its path; "id:N" when it has none (removed);
+ * "other" for the others' entry (a path starts with "/").
+ */
+static void cgroup_label(FILE *f, const char *path, uint64_t id, bool other, bool first)
+{
+	char buf[32];
+
+	if (!other && !path[0])
+		snprintf(buf, sizeof(buf), "id:%" PRIu64, id);
+	label(f, "cgroup", other ? "other" : path[0] ? path : buf, first);
 }
 
 static void family(FILE *f, const char *name, const char *type, const char *help)
@@ -173,7 +191,7 @@ static void prom_providers(FILE *f, const struct gpupath_stats *s)
 			fprintf(f, "gpupath_provider_held_bytes");
 			provider_labels(f, p);
 			if (u->is_cgroup)
-				label(f, "cgroup", u->cgroup, false);
+				cgroup_label(f, u->cgroup, u->cgroup_id, false, false);
 			else
 				label_u32(f, "uid", u->uid, false);
 			value(f, u->bytes, false);
@@ -373,11 +391,66 @@ static void prom_qos(FILE *f, const struct gpupath_stats *s)
 	}
 }
 
+#define CG struct gpupath_cgroup_stats
+static const struct metric cgroup_metrics[] = {
+	M("gpupath_cgroup_direct_ios_total", "counter",
+	  "Device-memory I/Os of the cgroup's tasks that went direct.", CG, direct_ios),
+	M("gpupath_cgroup_direct_bytes_total", "counter", "Bytes of those I/Os.", CG, direct_bytes),
+	M("gpupath_cgroup_errors_total", "counter", "Direct I/Os of the cgroup's tasks that failed.",
+	  CG, errors),
+	M("gpupath_cgroup_host_ios_total", "counter",
+	  "Host-memory I/Os of the cgroup's tasks through gpupath (libgpupath's bounces among them).",
+	  CG, host_ios),
+	M("gpupath_cgroup_host_bytes_total", "counter", "Bytes of those I/Os.", CG, host_bytes),
+};
+#undef CG
+
+static void cgroup_labels(FILE *f, const struct gpupath_cgroup_stats *c)
+{
+	fprintf(f, "{");
+	cgroup_label(f, c->path, c->id, c->other, true);
+}
+
+static void prom_cgroups(FILE *f, const struct gpupath_stats *s)
+{
+	unsigned int m, r, k;
+	size_t i;
+
+	for (m = 0; m < sizeof(cgroup_metrics) / sizeof(cgroup_metrics[0]); m++) {
+		family(f, cgroup_metrics[m].name, cgroup_metrics[m].type, cgroup_metrics[m].help);
+		for (i = 0; i < s->ncgroup; i++) {
+			fprintf(f, "%s", cgroup_metrics[m].name);
+			cgroup_labels(f, &s->cgroup[i]);
+			value(f, field(&s->cgroup[i], &cgroup_metrics[m]), false);
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		const char *name = k ? "gpupath_cgroup_refused_bytes_total" :
+				       "gpupath_cgroup_refused_ios_total";
+
+		family(f, name, "counter", k ? "Bytes of those I/Os, by reason." :
+		       "Device-memory I/Os of the cgroup's tasks that could not go direct, by reason.");
+		for (i = 0; i < s->ncgroup; i++) {
+			const struct gpupath_cgroup_stats *c = &s->cgroup[i];
+
+			for (r = 1; r < GPUPATH_REASONS_KNOWN; r++) {
+				if (!c->refused_ios[r])
+					continue;
+				fprintf(f, "%s", name);
+				cgroup_labels(f, c);
+				label(f, "reason", gpupath_reason_name(r), false);
+				value(f, k ? c->refused_bytes[r] : c->refused_ios[r], false);
+			}
+		}
+	}
+}
+
 int gpupath_stats_prometheus(const struct gpupath_stats *s, FILE *f)
 {
 	prom_providers(f, s);
 	prom_volumes(f, s);
 	prom_portals(f, s);
 	prom_qos(f, s);
+	prom_cgroups(f, s);
 	return ferror(f) ? -EIO : 0;
 }

@@ -16,14 +16,11 @@
 
 MiB=1048576
 NS=/dev/nvme0n1
-CG=/sys/fs/cgroup
 LIMIT=$((4 * MiB))
 WIN=10
 load_module
 prov=$(bind_bar) || fail "no provider"
-grep -qs "^cgroup2 $CG " /proc/mounts || mount -t cgroup2 none $CG || fail "mount cgroup2"
-grep -qw io $CG/cgroup.controllers || fail "no io controller in cgroup2"
-echo +io >$CG/cgroup.subtree_control || fail "enable the io controller"
+cgroup_setup
 mkdir -p $CG/ta $CG/tb
 M=/mnt/tenants
 dd if=$NS of=/tmp/ti.save bs=512 count=1 iflag=direct 2>/dev/null || fail "save sector 0"
@@ -41,13 +38,6 @@ cleanup() {
 trap cleanup EXIT
 chmod 0666 $NS
 
-# in_cg CG UID CMD...: CMD as user UID (group UID, no other groups) in cgroup CG.
-in_cg() {
-	local cg=$1 uid=$2
-	shift 2
-	sh -c 'echo $$ >"$0" && exec "$@"' "$CG/$cg/cgroup.procs" \
-		/usr/bin/setpriv --reuid "$uid" --regid "$uid" --clear-groups "$@"
-}
 # bench_mbs OUT CG UID DEV [ARGS]: device-memory reads of DEV for $WIN s in
 # cgroup CG as UID; MB/s (MiB) into OUT.
 bench_mbs() {

@@ -9,9 +9,12 @@
 #    ancestor cgroup's fails with EDQUOT and a message naming the limit and
 #    the holder, and nothing is charged or leaked;
 #  - a limit lowered below what is held takes nothing back;
+#  - a cgroup's own limit replaces the provider's for it, "none" lifts it,
+#    "default" gives the provider's back;
 #  - bad input is refused with a message and changes nothing: no such
 #    provider, a negative, fractional or absurd size, a limit larger than
-#    the provider, an unknown keyword, a user without CAP_SYS_ADMIN (EPERM);
+#    the provider, a cgroup that does not exist, the root cgroup, a relative
+#    path, an unknown keyword, a user without CAP_SYS_ADMIN (EPERM);
 #  - with every holder gone nothing is held; the module unloads with limits
 #    set, and kmemleak finds nothing.
 . /src/selftests/vm/guest-lib.sh
@@ -19,11 +22,10 @@
 MiB=1048576
 KiB=1024
 NS=/dev/nvme0n1
-CG=/sys/fs/cgroup
 OFF=$((900 * MiB))
 load_module
 prov=$(bind_bar) || fail "no provider"
-grep -qs "^cgroup2 $CG " /proc/mounts || mount -t cgroup2 none $CG || fail "mount cgroup2"
+cgroup_setup
 mkdir -p $CG/ta/job1 $CG/tb
 chmod 0666 $NS
 cleanup() {
@@ -35,12 +37,6 @@ cleanup() {
 trap cleanup EXIT
 kmemleak_clear
 
-in_cg() {
-	local cg=$1 uid=$2
-	shift 2
-	sh -c 'echo $$ >"$0" && exec "$@"' "$CG/$cg/cgroup.procs" \
-		/usr/bin/setpriv --reuid "$uid" --regid "$uid" --clear-groups "$@"
-}
 show() { $GP provider show "$prov" -j; }
 # held KEY VALUE: bytes the usage entry with .KEY == VALUE holds (0: none).
 held() {
@@ -78,11 +74,11 @@ quota_refused() {
 bad() {
 	local msg=$1 before out
 	shift
-	before=$(show | jq -c '[.user_limit, .cgroup_limit]')
+	before=$(show | jq -c '[.user_limit, .cgroup_limit, .cgroup_limits]')
 	out=$("$@" 2>&1) && fail "accepted: $*"
 	note "$*: $out"
 	echo "$out" | grep -q -- "$msg" || fail "expected '$msg'"
-	[ "$(show | jq -c '[.user_limit, .cgroup_limit]')" = "$before" ] ||
+	[ "$(show | jq -c '[.user_limit, .cgroup_limit, .cgroup_limits]')" = "$before" ] ||
 		fail "a refused set changed the limits"
 }
 bad "no provider with this id" $GP provider set 999 user-limit 1M
@@ -99,6 +95,12 @@ bad "Usage" $GP provider set "$prov"
 bad "Operation not permitted" /usr/bin/setpriv --reuid 1001 --regid 1001 --clear-groups \
 	$GP provider set "$prov" user-limit 1M
 bad "not a provider id" $GP provider set 0x-1 user-limit 1M
+bad "no such cgroup" $GP provider set "$prov" cgroup /no/such/tenant cgroup-limit 1M
+bad "root cgroup is not charged" $GP provider set "$prov" cgroup / cgroup-limit 1M
+bad "a cgroup is a path below" $GP provider set "$prov" cgroup ta cgroup-limit 1M
+bad "larger than the provider's memory" $GP provider set "$prov" cgroup /ta cgroup-limit 1G
+bad "needs cgroup-limit" $GP provider set "$prov" cgroup /ta user-limit 1M
+bad "needs cgroup PATH" $GP provider set "$prov" cgroup-limit default
 
 # ---- limits ---------------------------------------------------------------
 $GP provider set "$prov" user-limit 8M cgroup-limit 12MiB || fail "provider set"
@@ -112,7 +114,8 @@ quota_refused ta 1001 $((6 * MiB)) "user 1001 holds 4096 KiB, its limit is 8192 
 hold 2 ta 1002 $((6 * MiB))
 quota_refused ta 1003 $((4 * MiB)) "cgroup /ta holds 10240 KiB, its limit is 12288 KiB"
 quota_refused ta/job1 1004 $((4 * MiB)) "cgroup /ta holds 10240 KiB, its limit is 12288 KiB"
-quota_refused tb 1005 $((16 * MiB)) "16384 KiB is more than the limit per user, 8192 KiB"
+quota_refused tb 1005 $((16 * MiB)) \
+	"user 1005 holds 0 KiB, its limit is 8192 KiB; cgroup /tb holds 0 KiB, its limit is 12288 KiB"
 hold 3 tb 1003 $((8 * MiB))
 $GP provider show "$prov"
 show >/tmp/q.json
@@ -131,6 +134,21 @@ grep -q "^gpupath_provider_held_bytes{provider=\"$prov\",.*uid=\"1001\"} $((4 * 
 	/tmp/q.prom || fail "metrics: uid 1001"
 grep -q "^gpupath_provider_user_limit_bytes{provider=\"$prov\".*} $((8 * MiB))$" /tmp/q.prom ||
 	fail "metrics: the user limit"
+
+# A cgroup's own limit, in place of the provider's; then none; then the default.
+$GP provider set "$prov" cgroup /tb cgroup-limit 10M || fail "cgroup /tb cgroup-limit 10M"
+$GP provider show "$prov" | grep -q "limit of cgroup /tb: 10 MiB" || fail "show: /tb's limit"
+show | jq -e '.cgroup_limits == [{"cgroup": "/tb", "cgroup_id": .cgroup_limits[0].cgroup_id,
+	"limit": 10485760}]' >/dev/null || fail "-j: /tb's limit: $(show | jq -c .cgroup_limits)"
+quota_refused tb 1006 $((4 * MiB)) "cgroup /tb holds 8192 KiB, its limit is 10240 KiB"
+$GP provider set "$prov" cgroup /tb cgroup-limit none || fail "cgroup /tb cgroup-limit none"
+io_out=$(in_cg tb 1006 $GPIO -p direct write "$prov" $NS $OFF $((6 * MiB)) 709 </dev/null) ||
+	fail "no limit for /tb, yet: $io_out"
+note "cgroup /tb without a limit: 14 MiB held at once ($io_out)"
+$GP provider set "$prov" cgroup /tb cgroup-limit default || fail "cgroup-limit default"
+show | jq -e '.cgroup_limits == [] and .cgroup_limit == 12582912' >/dev/null ||
+	fail "cgroup-limit default left $(show | jq -c '[.cgroup_limit, .cgroup_limits]')"
+quota_refused tb 1006 $((6 * MiB)) "cgroup /tb holds 8192 KiB, its limit is 12288 KiB"
 
 # A lower limit takes nothing back; the next allocation is refused.
 $GP provider set "$prov" user-limit 2M || fail "lower the user limit"
