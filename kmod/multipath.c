@@ -755,9 +755,10 @@ void gpupath_multipath_submit_bio(struct bio *bio)
 	/*
 	 * One I/O in diskstats however many attempts it takes: accounted on
 	 * the bio received (its partition's and the whole volume's), from
-	 * here until it is ended.
+	 * here until it is ended. An empty flush (fsync) is no read or write.
 	 */
-	vio->acct = blk_queue_io_stat(bio->bi_bdev->bd_disk->queue);
+	vio->acct = blk_queue_io_stat(bio->bi_bdev->bd_disk->queue) &&
+		    (bio_sectors(bio) || !op_is_flush(bio->bi_opf));
 	if (vio->acct)
 		vio->acct_start = bio_start_io_acct(bio);
 	clone->bi_end_io = clone_end_io;
@@ -966,28 +967,18 @@ void gpupath_multipath_refresh_locked(struct gpupath_volume *vol)
 	gpupath_compat_disk_features(vol->disk, wc, fua, stable, nowait);
 	if (size == get_capacity(vol->disk))
 		return;
-	/* Its partition table is read once its size is first known. */
-	if (!get_capacity(vol->disk))
-		queue_work(system_long_wq, &vol->part_work);
-	set_capacity_and_notify(vol->disk, size);
-}
-
-/*
- * Reads the partition table, as loop does when a file is attached, in
- * process context with no lock of the volume held: the reads go through
- * the paths like any other I/O.
- */
-static void part_work(struct work_struct *work)
-{
-	struct gpupath_volume *vol = container_of(work, struct gpupath_volume, part_work);
-	struct gendisk *disk = vol->disk;
-	int ret;
-
-	mutex_lock(&disk->open_mutex);
-	ret = bdev_disk_changed(disk, false);
-	mutex_unlock(&disk->open_mutex);
-	if (ret && ret != -ENXIO)
-		pr_warn("%s: partition scan failed: %d\n", disk->disk_name, ret);
+	if (get_capacity(vol->disk)) {
+		set_capacity_and_notify(vol->disk, size);
+		return;
+	}
+	/*
+	 * Its size first known: the partition table is read by the next open
+	 * (udev's, on this event), as nbd does, not by the module with the
+	 * disk's open_mutex held while the reads wait for a path.
+	 */
+	set_capacity(vol->disk, size);
+	set_bit(GD_NEED_PART_SCAN, &vol->disk->state);
+	kobject_uevent(&disk_to_dev(vol->disk)->kobj, KOBJ_CHANGE);
 }
 
 /*
@@ -1126,7 +1117,6 @@ int gpupath_multipath_setup(struct gpupath_volume *vol)
 	init_completion(&vol->drained);
 	INIT_WORK(&vol->requeue_work, requeue_work);
 	INIT_WORK(&vol->event_work, event_work);
-	INIT_WORK(&vol->part_work, part_work);
 	INIT_DELAYED_WORK(&vol->probe_work, probe_work);
 	return percpu_ref_init(&vol->io_ref, io_drained, 0, GFP_KERNEL);
 }

@@ -435,7 +435,6 @@ static void volume_teardown(struct gpupath_volume *vol)
 	}
 	cancel_delayed_work_sync(&vol->probe_work);
 	cancel_work_sync(&vol->requeue_work);
-	cancel_work_sync(&vol->part_work);
 	flush_work(&vol->event_work);
 	gpupath_notify_volume(vol, GPUPATH_CMD_VOLUME_DEL);
 	/* The list's reference, and the deletion's own. */
@@ -489,9 +488,9 @@ int gpupath_volume_del(struct gpupath_volume *vol, struct netlink_ext_ack *extac
 	mutex_unlock(&vol->lock);
 	kref_get(&vol->ref);
 	/*
-	 * What waits for a path fails before the disk goes: a partition scan
-	 * waiting for one holds the disk's open_mutex, which del_gendisk()
-	 * takes.
+	 * What waits for a path fails before the disk goes: an open reading
+	 * the partition table for it holds the disk's open_mutex, which
+	 * del_gendisk() takes.
 	 */
 	gpupath_multipath_fail_queued(vol, BLK_STS_IOERR);
 	del_gendisk(vol->disk);

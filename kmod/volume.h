@@ -139,7 +139,6 @@ struct gpupath_volume_stats {
  * @ioerr_count: I/Os failed to the caller since the last report
  * @requeue_work: looks at @failed, resubmits it and @queued
  * @event_work: sends the events
- * @part_work: reads the partition table when the size is first known
  * @probe_work: brings failed paths back, marks deleted ones gone, times
  *	queued I/O out
  * @del_work: finishes a deletion whose caller was killed while waiting
@@ -178,7 +177,6 @@ struct gpupath_volume {
 	atomic64_t ioerr_count;
 	struct work_struct requeue_work;
 	struct work_struct event_work;
-	struct work_struct part_work;
 	struct delayed_work probe_work;
 	struct work_struct del_work;
 	struct gpupath_volume_stats stats;

@@ -206,6 +206,13 @@ kw=$(awk -v d="${VOLN}p1" '$1 == d { print $7 }' /tmp/iostat.out)
 set -- $(stat4 $st_1)
 [ "$kw" = $(($4 / 2)) ] || fail "iostat: ${VOLN}p1 wrote $kw kB, the kernel says $(($4 / 2))"
 iostat -x -d -p "$VOLN" 1 2 >/dev/null || fail "iostat -x"
+# A write and an fsync: one write; the empty flush is no I/O of its own.
+set -- $(stat4 $st_1)
+w0=$3
+dd if=/dev/zero of="${VOL}p1" bs=4k count=1 oflag=direct conv=fsync,notrunc 2>/dev/null ||
+	fail "dd with fsync"
+set -- $(stat4 $st_1)
+[ $(($3 - w0)) = 1 ] || fail "a write and an fsync counted as $(($3 - w0)) writes"
 
 # An open partition holds the volume.
 exec 3<"${VOL}p2" || fail "open ${VOLN}p2"

@@ -5,8 +5,10 @@
 #  - io.max (rbps) on the raw namespace holds for device-memory reads
 #    (GPUPATH_IOC_IO), while an unlimited tenant next to it runs on.
 #  - io.max on a volume is the one knob its users need: it holds for device
-#    memory (one I/O at a time, and batches), host memory (fio) and a file
-#    on ext4 read straight into device memory, all through the volume.
+#    memory (one I/O at a time, and batches; an unlimited tenant next to it
+#    runs on), host memory (fio) and a file on ext4 read straight into
+#    device memory, all through the volume; cuFile's reads are charged to
+#    the tenant's cgroup on the volume (io.stat), as those are.
 #  - io.weight (iocost, with a fixed cost model) splits a namespace 1:3
 #    between two tenants, and the same split holds through a volume on that
 #    namespace: the volume's clones carry the tenant's cgroup to the path,
@@ -66,17 +68,22 @@ limited() {
 	within "$2" $((LIMIT / MiB)) 10 || fail "$1: the io.max limit did not hold"
 }
 setmax() { echo "$(cat /sys/block/$1/dev) $2" >$CG/ta/io.max || fail "io.max $1 $2"; }
+# beside WHAT DEV: ta (limited) and tb (not) read DEV at once; ta holds the
+# limit, tb runs on well above it.
+beside() {
+	bench_mbs /tmp/a ta 1001 "$2" &
+	bench_mbs /tmp/b tb 1002 "$2"
+	wait $! || fail "the limited tenant's job"
+	limited "$1" "$(cat /tmp/a)"
+	note "  the unlimited tenant next to it: $(cat /tmp/b) MiB/s ($(cat /tmp/solo) alone)"
+	awk -v b="$(cat /tmp/b)" -v l=$((LIMIT / MiB)) 'BEGIN { exit !(b > 3 * l) }' ||
+		fail "the unlimited tenant was held near the other's limit"
+}
 
 # ---- io.max on the raw namespace ------------------------------------------
 bench_mbs /tmp/solo tb 1002 $NS
 setmax nvme0n1 "rbps=$LIMIT"
-bench_mbs /tmp/a ta 1001 $NS &
-bench_mbs /tmp/b tb 1002 $NS
-wait $! || fail "the limited tenant's job"
-note "unlimited tenant: $(cat /tmp/b) MiB/s next to the limited one, $(cat /tmp/solo) alone"
-limited "nvme0n1, device memory" "$(cat /tmp/a)"
-awk -v b="$(cat /tmp/b)" -v l=$((LIMIT / MiB)) 'BEGIN { exit !(b > 3 * l) }' ||
-	fail "the unlimited tenant was held near the other's limit"
+beside "nvme0n1, device memory" $NS
 setmax nvme0n1 "rbps=max"
 
 # ---- io.max on a volume ----------------------------------------------------
@@ -85,8 +92,7 @@ $GP path add "$vol" $NS >/dev/null || fail "path add"
 chmod 0666 "$VOL"
 VOLN=${VOL#/dev/}
 setmax "$VOLN" "rbps=$LIMIT"
-bench_mbs /tmp/a ta 1001 "$VOL"
-limited "$VOLN, device memory" "$(cat /tmp/a)"
+beside "$VOLN, device memory" "$VOL"
 bench_mbs /tmp/a ta 1001 "$VOL" -q 8
 limited "$VOLN, device memory in batches of 8" "$(cat /tmp/a)"
 fio_mbs /tmp/a ta 1001 "$VOL"
@@ -101,6 +107,22 @@ chmod 0644 $M/data
 echo 3 >/proc/sys/vm/drop_caches
 bench_mbs /tmp/a ta 1001 $M/data
 limited "a file on ext4 on $VOLN, device memory" "$(cat /tmp/a)"
+# cuFile (libgpupath-cufile) in the tenant: its reads are charged to the
+# tenant's cgroup on the volume (io.stat), the bios io.max throttles.
+$PATTERN gen $((8 * MiB)) 471 >$M/cuf && chmod 0644 $M/cuf || fail "cuFile's file"
+echo 3 >/proc/sys/vm/drop_caches
+rbytes() {
+	awk -v d="$(cat /sys/block/$VOLN/dev)" '$1 == d { for (i = 2; i <= NF; i++)
+		if (sub(/^rbytes=/, "", $i)) print $i }' $CG/ta/io.stat
+}
+up() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+r0=$(rbytes) t0=$(up)
+out=$(in_cg ta 1001 $CUFILE -1 $((8 * MiB)) "$prov" $M/cuf 471) || fail "cuFile in ta: $out"
+r1=$(rbytes) t1=$(up)
+echo "$out" | grep -q "mode=direct" || fail "cuFile in ta did not go direct: $out"
+note "cuFile: 8 MiB read direct in ta, $(((r1 - ${r0:-0}) / MiB)) MiB charged to ta on $VOLN," \
+	"in $((t1 - t0)) ms ($(awk -v t=$((t1 - t0)) 'BEGIN { printf "%.2f", 8000 / t }') MiB/s)"
+[ $((r1 - ${r0:-0})) -ge $((8 * MiB)) ] || fail "cuFile's reads were not charged to ta"
 umount $M
 setmax "$VOLN" "rbps=max"
 
