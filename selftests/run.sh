@@ -355,8 +355,7 @@ SECOND_KERNEL="bar datapath datapath-badinput file file-xfs odirect datapath-fab
 	tests-rails/volume-flap tests-rails/daemon-config tests-rails/daemon-qos tests-rails/diagnose
 	tests-rails/file-volume tests-rails/daemon-auth tests-rails/daemon-ana tests-rails/daemon-autoconnect
 	tests-rails/daemon-scale tests-rails/daemon-mdns
-	tests-rails/daemon-slow-connect tests-rails/volume-partitions tenants-io tenants-quota
-	tenants-stats"
+	tests-rails/daemon-slow-connect tests-rails/volume-partitions"
 
 # vm_tests DIR: the guest paths of the tests of DIR (tests, tests-flat,
 # tests-rails) to run: all of them, or those named in ONLY.
