@@ -66,6 +66,8 @@ struct cli_kind {
 	int (*lookup)(struct cli *cli, const char *name, uint32_t *id);
 };
 
+void cli_print_refused_json(struct json *j, const uint64_t *ios, const uint64_t *bytes);
+
 extern const struct cli_kind cli_providers, cli_volumes, cli_paths, cli_portals, cli_qos;
 
 /*

@@ -16,17 +16,18 @@
 
 #include "cli.h"
 
-static void print_refused_json(struct json *j, const struct gpupath_provider *p)
+/* Refused I/Os and bytes by reason, as a JSON object "refused" (providers, cgroups). */
+void cli_print_refused_json(struct json *j, const uint64_t *ios, const uint64_t *bytes)
 {
 	unsigned int r;
 
 	json_obj_open(j, "refused");
 	for (r = 1; r < GPUPATH_REASONS_KNOWN; r++) {
-		if (!p->refused_ios[r])
+		if (!ios[r])
 			continue;
 		json_obj_open(j, gpupath_reason_name(r));
-		json_u64(j, "ios", p->refused_ios[r]);
-		json_u64(j, "bytes", p->refused_bytes[r]);
+		json_u64(j, "ios", ios[r]);
+		json_u64(j, "bytes", bytes[r]);
 		json_obj_close(j);
 	}
 	json_obj_close(j);
@@ -95,7 +96,7 @@ static void print_provider_json(struct json *j, const struct gpupath_provider *p
 	json_u64(j, "direct_ios", p->direct_ios);
 	json_u64(j, "direct_bytes", p->direct_bytes);
 	json_u64(j, "errors", p->errors);
-	print_refused_json(j, p);
+	cli_print_refused_json(j, p->refused_ios, p->refused_bytes);
 	json_obj_close(j);
 	json_obj_close(j);
 }

@@ -17,8 +17,6 @@ static const char usage[] = "gpupath stats [-j | --prometheus]";
 
 static void print_cgroup_json(struct json *j, const struct gpupath_cgroup_stats *c)
 {
-	unsigned int r;
-
 	json_obj_open(j, NULL);
 	if (c->other) {
 		json_bool(j, "other", true);
@@ -31,16 +29,7 @@ static void print_cgroup_json(struct json *j, const struct gpupath_cgroup_stats 
 	json_u64(j, "errors", c->errors);
 	json_u64(j, "host_ios", c->host_ios);
 	json_u64(j, "host_bytes", c->host_bytes);
-	json_obj_open(j, "refused");
-	for (r = 1; r < GPUPATH_REASONS_KNOWN; r++) {
-		if (!c->refused_ios[r])
-			continue;
-		json_obj_open(j, gpupath_reason_name(r));
-		json_u64(j, "ios", c->refused_ios[r]);
-		json_u64(j, "bytes", c->refused_bytes[r]);
-		json_obj_close(j);
-	}
-	json_obj_close(j);
+	cli_print_refused_json(j, c->refused_ios, c->refused_bytes);
 	json_obj_close(j);
 }
 
