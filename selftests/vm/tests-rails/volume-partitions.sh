@@ -161,10 +161,10 @@ v0="$1 $2 $3 $4" p10="$5 $6 $7 $8" p20="$9 ${10} ${11} ${12}"
 retries0=$($GP volume show "$vol" -j | jq .stats.retries)
 fio --name=p1 --filename="${VOL}p1" --rw=randwrite --bs=16k --size=32M --direct=1 \
 	--ioengine=libaio --iodepth=8 --verify=crc32c --verify_fatal=1 --do_verify=1 \
-	--verify_state_save=0 --loops=3 --output-format=json --output=/tmp/fio1.json &
+	--verify_state_save=0 --loops=3 --output-format=json --output=/tmp/fio1.json 2>/tmp/fio1.err &
 f1=$!
 fio --name=p2 --filename="${VOL}p2" --rw=randread --bs=64k --size=64M --direct=1 \
-	--ioengine=libaio --iodepth=8 --loops=4 --output-format=json --output=/tmp/fio2.json &
+	--ioengine=libaio --iodepth=8 --loops=4 --output-format=json --output=/tmp/fio2.json 2>/tmp/fio2.err &
 f2=$!
 sleep 2
 # Retried for certain: rail 1's path fails 8 bios (it is then out of use
@@ -173,8 +173,16 @@ fmr_fail "$n1" 8
 sleep 3
 pcie_flap 0 || fail "flap: $flap_err"
 note "flap: rail 0's controller $flap_ctrl removed and back as /dev/$flap_ns under I/O"
-wait $f1 || { cat /tmp/fio1.json; fail "fio on ${VOLN}p1 failed"; }
-wait $f2 || { cat /tmp/fio2.json; fail "fio on ${VOLN}p2 failed"; }
+# fio_failed N: what fio job N printed, its error, and the kernel's last words.
+fio_failed() {
+	cat /tmp/fio$1.err
+	jq -c '.jobs[] | {jobname, error}' /tmp/fio$1.json
+	$GP volume show "$vol"
+	dmesg | tail -40
+	fail "fio on ${VOLN}p$1 failed"
+}
+wait $f1 || fio_failed 1
+wait $f2 || fio_failed 2
 fmr_off "$n1"
 retries=$(($($GP volume show "$vol" -j | jq .stats.retries) - retries0))
 # fio's counts: reads, read sectors, writes, written sectors.
