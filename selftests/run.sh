@@ -103,6 +103,8 @@ suite_host() {
 	selftests/uapi-check.sh
 	cufile_check
 	check "host: bash completion of gpupath and gpupathd" selftests/unit/completion-test.sh
+	check "host: the kernel-log check tells known upstream reports from others" \
+		selftests/unit/kernel-log-test.sh
 	check "host: the man pages render without warnings" sh -c \
 		'for m in tools/man/*.[0-9]; do groff -man -Tutf8 -ww -z "$m" 2>&1 | grep . && exit 1; done; exit 0'
 	cuda_check
@@ -355,7 +357,8 @@ SECOND_KERNEL="bar datapath datapath-badinput file file-xfs odirect datapath-fab
 	tests-rails/volume-flap tests-rails/daemon-config tests-rails/daemon-qos tests-rails/diagnose
 	tests-rails/file-volume tests-rails/daemon-auth tests-rails/daemon-ana tests-rails/daemon-autoconnect
 	tests-rails/daemon-scale tests-rails/daemon-mdns
-	tests-rails/daemon-slow-connect tests-rails/volume-partitions"
+	tests-rails/daemon-slow-connect tests-rails/volume-partitions tenants-io tenants-quota
+	tenants-stats"
 
 # vm_tests DIR: the guest paths of the tests of DIR (tests, tests-flat,
 # tests-rails) to run: all of them, or those named in ONLY.

@@ -167,10 +167,12 @@ fio --name=p2 --filename="${VOL}p2" --rw=randread --bs=64k --size=64M --direct=1
 	--ioengine=libaio --iodepth=8 --loops=4 --output-format=json --output=/tmp/fio2.json 2>/tmp/fio2.err &
 f2=$!
 sleep 2
-# Retried for certain: rail 1's path fails 8 bios (it is then out of use
-# until the next probe), rail 0's controller then leaves under I/O.
-fmr_fail "$n1" 8
-sleep 3
+# Retried for certain: rail 1's path fails 2 bios (each takes it out of use
+# until the next probe, a second later), then rail 0's controller leaves
+# under I/O. One after the other: an I/O error on the only path left would
+# be the caller's, as on a namespace with one path.
+fmr_fail "$n1" 2
+wait_for 10 fmr_spent || fail "rail 1's path did not fail its 2 bios"
 pcie_flap 0 || fail "flap: $flap_err"
 note "flap: rail 0's controller $flap_ctrl removed and back as /dev/$flap_ns under I/O"
 # fio_failed N: what fio job N printed, its error, and the kernel's last words.

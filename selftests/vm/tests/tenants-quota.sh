@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Device-memory quotas of a provider (the 64 MiB ivshmem BAR; at most
-# 12 MiB of it used at once, below what other tests leave for the host to
-# check): at most
-# 4 MiB per user and 6 MiB per cgroup (with its descendants), set with
+# 6 MiB of it used at once, below the regions other tests leave for the
+# host to check, from 11 MiB up): at most
+# 2 MiB per user and 3 MiB per cgroup (with its descendants), set with
 # `gpupath provider set`. Tenants are users in cgroups; each holds its
 # allocation (gp-io -H) while the next one asks.
 #  - what each user and cgroup holds shows in provider show and in the
@@ -105,24 +105,24 @@ bad "needs cgroup-limit" $GP provider set "$prov" cgroup /ta user-limit 1M
 bad "needs cgroup PATH" $GP provider set "$prov" cgroup-limit default
 
 # ---- limits ---------------------------------------------------------------
-$GP provider set "$prov" user-limit 4M cgroup-limit 6MiB || fail "provider set"
-show | jq -e '.user_limit == 4194304 and .cgroup_limit == 6291456' >/dev/null ||
+$GP provider set "$prov" user-limit 2M cgroup-limit 3MiB || fail "provider set"
+show | jq -e '.user_limit == 2097152 and .cgroup_limit == 3145728' >/dev/null ||
 	fail "limits not as set: $(show | jq -c '[.user_limit, .cgroup_limit]')"
-$GP provider show "$prov" | grep -q "limits: 4 MiB per user, 6 MiB per cgroup" ||
+$GP provider show "$prov" | grep -q "limits: 2 MiB per user, 3 MiB per cgroup" ||
 	fail "provider show does not print the limits"
 
-hold 1 ta 1001 $((2 * MiB))
-quota_refused ta 1001 $((3 * MiB)) "user 1001 holds 2048 KiB, its limit is 4096 KiB"
-hold 2 ta 1002 $((3 * MiB))
-quota_refused ta 1003 $((2 * MiB)) "cgroup /ta holds 5120 KiB, its limit is 6144 KiB"
-quota_refused ta/job1 1004 $((2 * MiB)) "cgroup /ta holds 5120 KiB, its limit is 6144 KiB"
-quota_refused tb 1005 $((8 * MiB)) \
-	"user 1005 holds 0 KiB, its limit is 4096 KiB; cgroup /tb holds 0 KiB, its limit is 6144 KiB"
-hold 3 tb 1003 $((4 * MiB))
+hold 1 ta 1001 $MiB
+quota_refused ta 1001 $((2 * MiB)) "user 1001 holds 1024 KiB, its limit is 2048 KiB"
+hold 2 ta 1002 $MiB
+quota_refused ta 1003 $((2 * MiB)) "cgroup /ta holds 2048 KiB, its limit is 3072 KiB"
+quota_refused ta/job1 1004 $((2 * MiB)) "cgroup /ta holds 2048 KiB, its limit is 3072 KiB"
+quota_refused tb 1005 $((4 * MiB)) \
+	"user 1005 holds 0 KiB, its limit is 2048 KiB; cgroup /tb holds 0 KiB, its limit is 3072 KiB"
+hold 3 tb 1003 $((2 * MiB))
 $GP provider show "$prov"
 show >/tmp/q.json
-for kv in "uid 1001 $((2 * MiB))" "uid 1002 $((3 * MiB))" "uid 1003 $((4 * MiB))" \
-	"cgroup /ta $((5 * MiB))" "cgroup /tb $((4 * MiB))"; do
+for kv in "uid 1001 $MiB" "uid 1002 $MiB" "uid 1003 $((2 * MiB))" \
+	"cgroup /ta $((2 * MiB))" "cgroup /tb $((2 * MiB))"; do
 	set -- $kv
 	[ "$(held "$1" "$2")" = "$3" ] || fail "$1 $2 holds $(held "$1" "$2"), expected $3"
 done
@@ -130,34 +130,34 @@ jq -e '([.usage[] | select(.uid) | .bytes] | add) == .allocated' /tmp/q.json >/d
 	fail "what the users hold does not add up to the provider's allocated bytes"
 $GP stats --prometheus >/tmp/q.prom || fail "stats --prometheus"
 grep "gpupath_provider_held_bytes\|_limit_bytes" /tmp/q.prom
-grep -q "^gpupath_provider_held_bytes{provider=\"$prov\",.*cgroup=\"/ta\"} $((5 * MiB))$" \
+grep -q "^gpupath_provider_held_bytes{provider=\"$prov\",.*cgroup=\"/ta\"} $((2 * MiB))$" \
 	/tmp/q.prom || fail "metrics: cgroup /ta"
-grep -q "^gpupath_provider_held_bytes{provider=\"$prov\",.*uid=\"1001\"} $((2 * MiB))$" \
+grep -q "^gpupath_provider_held_bytes{provider=\"$prov\",.*uid=\"1001\"} $MiB$" \
 	/tmp/q.prom || fail "metrics: uid 1001"
-grep -q "^gpupath_provider_user_limit_bytes{provider=\"$prov\".*} $((4 * MiB))$" /tmp/q.prom ||
+grep -q "^gpupath_provider_user_limit_bytes{provider=\"$prov\".*} $((2 * MiB))$" /tmp/q.prom ||
 	fail "metrics: the user limit"
 
 # A cgroup's own limit, in place of the provider's; then none; then the default.
-$GP provider set "$prov" cgroup /tb cgroup-limit 5M || fail "cgroup /tb cgroup-limit 5M"
-$GP provider show "$prov" | grep -q "limit of cgroup /tb: 5 MiB" || fail "show: /tb's limit"
+$GP provider set "$prov" cgroup /tb cgroup-limit 2M || fail "cgroup /tb cgroup-limit 2M"
+$GP provider show "$prov" | grep -q "limit of cgroup /tb: 2 MiB" || fail "show: /tb's limit"
 show | jq -e '.cgroup_limits == [{"cgroup": "/tb", "cgroup_id": .cgroup_limits[0].cgroup_id,
-	"limit": 5242880}]' >/dev/null || fail "-j: /tb's limit: $(show | jq -c .cgroup_limits)"
-quota_refused tb 1006 $((2 * MiB)) "cgroup /tb holds 4096 KiB, its limit is 5120 KiB"
+	"limit": 2097152}]' >/dev/null || fail "-j: /tb's limit: $(show | jq -c .cgroup_limits)"
+quota_refused tb 1006 $MiB "cgroup /tb holds 2048 KiB, its limit is 2048 KiB"
 $GP provider set "$prov" cgroup /tb cgroup-limit none || fail "cgroup /tb cgroup-limit none"
-io_out=$(in_cg tb 1006 $GPIO -p direct write "$prov" $NS $OFF $((3 * MiB)) 709 </dev/null) ||
+io_out=$(in_cg tb 1006 $GPIO -p direct write "$prov" $NS $OFF $((2 * MiB)) 709 </dev/null) ||
 	fail "no limit for /tb, yet: $io_out"
-note "cgroup /tb without a limit: 7 MiB held at once ($io_out)"
+note "cgroup /tb without a limit: 4 MiB held at once ($io_out)"
 $GP provider set "$prov" cgroup /tb cgroup-limit default || fail "cgroup-limit default"
-show | jq -e '.cgroup_limits == [] and .cgroup_limit == 6291456' >/dev/null ||
+show | jq -e '.cgroup_limits == [] and .cgroup_limit == 3145728' >/dev/null ||
 	fail "cgroup-limit default left $(show | jq -c '[.cgroup_limit, .cgroup_limits]')"
-quota_refused tb 1006 $((3 * MiB)) "cgroup /tb holds 4096 KiB, its limit is 6144 KiB"
+quota_refused tb 1006 $((2 * MiB)) "cgroup /tb holds 2048 KiB, its limit is 3072 KiB"
 
 # A lower limit takes nothing back; the next allocation is refused.
 $GP provider set "$prov" user-limit 1M || fail "lower the user limit"
-[ "$(held uid 1001)" = $((2 * MiB)) ] || fail "lowering the limit took memory back"
-quota_refused ta 1001 $MiB "user 1001 holds 2048 KiB, its limit is 1024 KiB"
+[ "$(held uid 1003)" = $((2 * MiB)) ] || fail "lowering the limit took memory back"
+quota_refused tb 1003 $MiB "user 1003 holds 2048 KiB, its limit is 1024 KiB"
 $GP provider set "$prov" user-limit none || fail "user-limit none"
-show | jq -e '.user_limit == 0 and .cgroup_limit == 6291456' >/dev/null ||
+show | jq -e '.user_limit == 0 and .cgroup_limit == 3145728' >/dev/null ||
 	fail "user-limit none changed the wrong limit"
 
 release 1
@@ -170,7 +170,7 @@ show | jq -e '.usage == []' >/dev/null || fail "usage left after every holder le
 note "every holder gone: nothing allocated, nothing held"
 
 # The module goes with limits in place, a cgroup's own among them; nothing leaks.
-$GP provider set "$prov" user-limit 4M cgroup-limit 6M || fail "limits back"
+$GP provider set "$prov" user-limit 2M cgroup-limit 3M || fail "limits back"
 $GP provider set "$prov" cgroup /ta cgroup-limit 2M || fail "a limit for /ta"
 unbind_bar
 unload_module
