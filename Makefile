@@ -96,7 +96,7 @@ UNIT_BINS := selftests/build/json_test selftests/build/model_test selftests/buil
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
-	vm-test dkms-test fuzz-vm stress demo checkpatch fuzz fuzz-bins
+	vm-test dkms-test fuzz-vm stress bench demo checkpatch fuzz fuzz-bins
 
 all: userspace module-or-skip
 
@@ -390,6 +390,12 @@ fuzz-vm: deps
 # kernel; make test runs both in a short form.
 stress: deps
 	@selftests/run.sh stress
+
+# The performance lab: guest instructions per I/O under QEMU's icount, both
+# test kernels, 3 boots each (LAB_KERNELS, LAB_BOOTS, LAB_ONLY; see
+# selftests/lab/run.sh and Documentation/performance.md).
+bench: deps
+	@selftests/lab/run.sh
 
 demo: deps
 	@selftests/vm/demo.sh

@@ -24,6 +24,10 @@
 #   --append S     extra kernel command line
 #   --timeout S    hard limit for the whole run (default 600)
 #   --mem M        guest memory (default 2G)
+#   --smp N        virtual CPUs (default 2)
+#   --icount SHIFT count instead of time: guest time advances 2^SHIFT ns per
+#                  instruction and never while the vCPU sleeps (QEMU's
+#                  -icount shift=SHIFT,sleep=off; the lab: selftests/lab)
 #
 # rails: two PCIe switches, each behind its own root port, each holding one
 # "GPU" (ivshmem-plain, BAR2 = 64 MiB backed by bar0.img / bar1.img in the
@@ -67,7 +71,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/vm/lib.sh"
 
-kernel= modroot= modules= workdir= topology=switch append= timeout=600 mem=2G
+kernel= modroot= modules= workdir= topology=switch append= timeout=600 mem=2G smp=2 icount=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -78,6 +82,8 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--icount) icount=$2; shift 2 ;;
 	--) shift; break ;;
 	*) die "run-vm.sh: unknown option '$1'" ;;
 	esac
@@ -199,7 +205,8 @@ cmdline="console=ttyS0 panic=-1 oops=panic random.trust_cpu=on nvme.use_cmb_sqes
 "$top/selftests/vm/qmp-agent.py" "$stage/qmp.sock" "$workdir" &
 agent=$!
 set +e
-timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -M q35 -cpu qemu64,+rdrand -m "$mem" -smp 2 \
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -M q35 -cpu qemu64,+rdrand -m "$mem" -smp "$smp" \
+	${icount:+-icount "shift=$icount,sleep=off"} \
 	-display none -monitor none -no-reboot -nic none \
 	-qmp unix:"$stage/qmp.sock",server=on,wait=off \
 	-global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off \

@@ -1,10 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# What a volume costs over its raw path: fio on a namespace's block device
-# directly and through a gpupath volume whose one path it is. Two paths: the
-# emulated NVMe-PCIe namespace, where the guest CPU is most of each I/O's
-# time and a stacking layer shows most, and an nvme-rdma namespace over
-# soft-RoCE. For scale, the PCIe path is also measured through a
-# device-mapper linear target (the kernel's own thinnest stacking driver).
+# What a volume costs over its raw path, timed: fio on a namespace's block
+# device directly and through a gpupath volume whose one path it is. Two
+# paths: the emulated NVMe-PCIe namespace, where the guest CPU is most of
+# each I/O's time and a stacking layer shows most, and an nvme-rdma
+# namespace over soft-RoCE. For scale, the PCIe path is also measured
+# through a device-mapper linear target.
+#
+# These are TCG timings, noise to a few percent at best: the figures that
+# count are the performance lab's (make bench, selftests/lab), which counts
+# guest instructions per I/O on nvme-loop, NVMe/TCP and NVMe/RDMA, against
+# dm-linear and the native multipath head. What this test still measures
+# that the lab cannot is the emulated NVMe-PCIe path, whose device work
+# QEMU does outside the instruction count.
 #
 # One fio process per comparison runs short jobs back to back in ABBA order
 # (raw, other, other, raw, ...), so that both see the same machine and a
@@ -13,8 +20,8 @@
 # throughput (128 KiB sequential reads, depth 16) and QD1 latency (mean
 # completion latency of 4 KiB random reads). fio is pinned to one CPU so
 # that every job sees the same interrupt and queue placement. Nothing about
-# the numbers is asserted (TCG timing means little); what is asserted is
-# that every job completed without errors.
+# the numbers is asserted; what is asserted is that every job completed
+# without errors.
 . /src/selftests/vm/guest-lib.sh
 
 NS=/dev/nvme0n1
@@ -117,7 +124,7 @@ vol_compare rdma "/dev/$(ns_dev)"
 
 report "PCIe path throughput" dm-linear MiB/s 1048576 </tmp/dm-bw
 report "PCIe path QD1 latency" dm-linear us 1000 </tmp/dm-lat
-report "PCIe path throughput" volume MiB/s 1048576 ">= 0.97x" </tmp/pcie-bw
-report "PCIe path QD1 latency" volume us 1000 "<= 1.03x" </tmp/pcie-lat
-report "RDMA path throughput" volume MiB/s 1048576 ">= 0.97x" </tmp/rdma-bw
-report "RDMA path QD1 latency" volume us 1000 "<= 1.03x" </tmp/rdma-lat
+report "PCIe path throughput" volume MiB/s 1048576 </tmp/pcie-bw
+report "PCIe path QD1 latency" volume us 1000 </tmp/pcie-lat
+report "RDMA path throughput" volume MiB/s 1048576 </tmp/rdma-bw
+report "RDMA path QD1 latency" volume us 1000 </tmp/rdma-lat

@@ -1,0 +1,252 @@
+# SPDX-License-Identifier: GPL-2.0
+# The performance lab, inside the guest (selftests/lab/run.sh boots it under
+# QEMU's icount, one vCPU, kmemleak off). Every I/O is guest CPU work:
+# nvme-loop over null_blk (no data copied, completion in softirq), so guest
+# time is instructions x 2^shift ns and the figures repeat from boot to boot.
+#
+# LAB_MODE=paths (nvme_core.multipath=N): 8 loop controllers of one
+#   subsystem, 8 block devices of one namespace; measured: the raw namespace,
+#   dm-linear on it, gpupath volumes of 1, 2, 4 and 8 paths under each
+#   policy, the namespace and a one-path volume over NVMe/TCP and NVMe/RDMA
+#   (soft-RoCE), and the data path (gpupath-bench: compat and host reads of 1 MiB
+#   from the namespace, from a memory-backed null_blk and from a file on
+#   XFS on it).
+# LAB_MODE=head (nvme_core.multipath=Y): the native multipath head with 1
+#   path, with 8 paths (iopolicy numa and round-robin), and a gpupath volume
+#   over the one-path head.
+# LAB_MS (default 500) ms of guest time for each job after LAB_RAMP_MS (100)
+# of ramp (fio reads "0.5" as 5 seconds: whole milliseconds here);
+# LAB_ONLY (optional): the configurations to run, comma-separated, e.g.
+# raw,vol-round-robin-1,head-1 (a kernel parameter has no spaces).
+# One JSON object per job goes to /out/lab.jsonl.
+. /src/selftests/vm/guest-lib.sh
+
+MODE=${LAB_MODE:-paths}
+MS=${LAB_MS:-500}
+RAMP=${LAB_RAMP_MS:-100}
+NPATHS=8
+OUT=/out/lab.jsonl
+LNQN=nqn.2026-12.io.gpupath:lab
+FNQN=nqn.2026-12.io.gpupath:lab-file
+POLICIES="round-robin queue-depth service-time weighted gpu-affinity"
+: >$OUT
+
+# The jobs: name, then fio's options.
+JOBS="randread-4k-qd1:rw=randread,bs=4k,iodepth=1
+randread-4k-qd16:rw=randread,bs=4k,iodepth=16
+read-128k-qd16:rw=read,bs=128k,iodepth=16
+randwrite-4k-qd1:rw=randwrite,bs=4k,iodepth=1"
+
+wanted() { [ -z "${LAB_ONLY:-}" ] || case ",$LAB_ONLY," in *",$1,"*) ;; *) return 1 ;; esac; }
+
+# subsystem NQN DEV: an nvmet subsystem of one namespace on DEV, on loop port 1.
+subsystem() {
+	mkdir $CFG/subsystems/$1 &&
+	echo 1 >$CFG/subsystems/$1/attr_allow_any_host &&
+	mkdir $CFG/subsystems/$1/namespaces/1 &&
+	echo -n "$2" >$CFG/subsystems/$1/namespaces/1/device_path &&
+	echo 1 >$CFG/subsystems/$1/namespaces/1/enable &&
+	ln -s $CFG/subsystems/$1 $CFG/ports/1/subsystems/$1 || fail "nvmet subsystem $1 on $2"
+}
+# loop_ns NQN: the block devices of NQN's controllers, one a line.
+loop_ns() {
+	local c
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat $c/subsysnqn)" = "$1" ] || continue
+		ls -d $c/nvme*n1 2>/dev/null | sed 's|.*/||'
+	done
+}
+
+# noqueue: no I/O scheduler on the lab's NVMe disks (per-path disks of the
+# head included, hidden as they are): every device is measured without one.
+noqueue() {
+	local q
+	for q in /sys/block/nvme*/queue/scheduler; do
+		echo none >$q 2>/dev/null
+	done
+}
+
+# fio_run CONFIG DEV: each job on DEV, its figures into $OUT.
+fio_run() {
+	local config=$1 dev=$2 jf=/tmp/lab.fio j name
+	wanted "$config" || return 0
+	noqueue
+	printf '[global]\nfilename=%s\ndirect=1\nioengine=libaio\ntime_based\n' "$dev" >$jf
+	printf 'runtime=%sms\nramp_time=%sms\nsize=1g\nnorandommap\nrandrepeat=1\nstonewall\n' \
+		"$MS" "$RAMP" >>$jf
+	echo "$JOBS" | while IFS=: read -r name j; do
+		printf '[%s]\n%s\n' "$name" "$(echo "$j" | tr , '\n')"
+	done >>$jf
+	fio --eta=never --output-format=json --output=/tmp/lab.out $jf >/tmp/lab.err 2>&1 ||
+		{ cat /tmp/lab.err /tmp/lab.out; fail "fio on $config ($dev)"; }
+	# fio may print notes before its JSON.
+	sed -n '/^{/,$p' /tmp/lab.out >/tmp/lab.json
+	jq -e . /tmp/lab.json >/dev/null || { cat /tmp/lab.out; fail "fio on $config: no JSON"; }
+	jq -c --arg c "$config" --arg m "$MODE" '.jobs[] |
+		(if .read.io_bytes > 0 then .read else .write end) as $d |
+		{mode: $m, config: $c, job: .jobname, ios: $d.total_ios, iops: $d.iops,
+		 lat_ns: $d.lat_ns.mean, bw: $d.bw_bytes, errors: .error}' /tmp/lab.json >>$OUT
+	jq -e '.jobs | all(.error == 0)' /tmp/lab.json >/dev/null || fail "fio errors on $config"
+	note "$config: $(jq -r '[.jobs[] | "\(.jobname) \((.read.iops + .write.iops) | floor)"] |
+		join(", ")' /tmp/lab.json) IOPS"
+}
+
+# bench_run CONFIG DEV|FILE MODE: gpupath-bench reads of 1 MiB (MODE
+# compat or host) into device memory of $prov, for LAB_MS.
+bench_run() {
+	local config=$1-$3
+	wanted "$config" || return 0
+	gpupath-bench -d "$2" -p "$prov" -m "$3" -s 1M -S 256M -D "$(awk -v m="$MS" 'BEGIN { print m / 1000 }')" -j >/tmp/bench.json \
+		2>/tmp/bench.err || { cat /tmp/bench.err /tmp/bench.json; fail "gpupath-bench $config"; }
+	jq -c --arg c "$config" --arg m "$MODE" --arg k "$3" '.modes[$k] |
+		{mode: $m, config: $c, job: "read-1m", ios: .ios, bw: (.gbps * 1e9),
+		 iops: (.gbps * 1e9 / 1048576), errors: (.errors + .mismatches)}' /tmp/bench.json >>$OUT
+	jq -e --arg k "$3" '.modes[$k].errors == 0 and .modes[$k].ios > 0' /tmp/bench.json \
+		>/dev/null || { cat /tmp/bench.json; fail "gpupath-bench $config: errors"; }
+	note "$config: $(jq --arg k "$3" '.modes[$k].gbps' /tmp/bench.json) GB/s"
+}
+
+modprobe null_blk nr_devices=1 gb=1 || fail "null_blk"
+modprobe -a nvmet nvme-loop || fail "nvmet, nvme-loop"
+mkdir $CFG/ports/1 && echo loop >$CFG/ports/1/addr_trtype || fail "loop port"
+subsystem $LNQN /dev/nullb0
+# connect I: controller I of the subsystem over the loop port, as host I,
+# through the kernel's fabrics device (nvme-cli 2.3 takes every loop
+# connect after the first for a duplicate, -D or not).
+connect() {
+	local id
+	id=$(printf '00000000-0000-4000-8000-%012d' "$1")
+	echo "transport=loop,nqn=$LNQN,hostnqn=nqn.2014-08.org.nvmexpress:uuid:$id,hostid=$id" \
+		>/dev/nvme-fabrics || fail "connect $1"
+}
+i=1
+while [ $i -le $NPATHS ]; do
+	connect $i
+	i=$((i + 1))
+done
+load_module
+
+if [ "$MODE" = head ]; then
+	# The subsystem's head is nvmeXn1; its paths (nvmeXcYn1) are hidden.
+	lab_sub() {
+		local d
+		for d in /sys/class/nvme-subsystem/*; do
+			[ "$(cat $d/subsysnqn)" = $LNQN ] && { echo $d; return 0; }
+		done
+		return 1
+	}
+	wait_for 20 lab_sub || fail "no subsystem $LNQN"
+	sub=$(lab_sub)
+	head=$(ls $sub | grep -E '^nvme[0-9]+n1$') || fail "no multipath head in $sub"
+	[ "$(ls $sub | grep -cE '^nvme[0-9]+$')" = $NPATHS ] ||
+		fail "the head has not $NPATHS paths: $(ls $sub)"
+	# One path: the other controllers go for the time being.
+	for c in $(ls $sub | grep -E '^nvme[0-9]+$' | sort -V | tail -n +2); do
+		echo 1 >/sys/class/nvme/$c/delete_controller
+	done
+	fio_run head-1 /dev/$head
+	volume_new policy round-robin
+	$GP path add "$vol" /dev/$head >/dev/null || fail "path add the head"
+	fio_run vol-head "$VOL"
+	$GP volume del "$vol" || fail "volume del"
+	i=2
+	while [ $i -le $NPATHS ]; do
+		connect $i
+		i=$((i + 1))
+	done
+	wait_for 20 sh -c "[ \$(ls $sub | grep -cE '^nvme[0-9]+\$') = $NPATHS ]" ||
+		fail "the head has not $NPATHS paths"
+	for p in numa round-robin; do
+		echo $p >$sub/iopolicy || fail "iopolicy $p"
+		fio_run head-$NPATHS-$p /dev/$head
+	done
+	exit 0
+fi
+
+wait_for 20 sh -c "[ \$(ls -d /sys/block/nvme*n1 | wc -l) -ge $NPATHS ]" ||
+	fail "not $NPATHS namespaces"
+set -- $(loop_ns $LNQN | sort -V)
+[ $# = $NPATHS ] || fail "$# loop namespaces, $NPATHS expected"
+NS=/dev/$1
+fio_run raw $NS
+if wanted dm-linear; then
+	# No udev in the guest to wait for.
+	export DM_DISABLE_UDEV=1
+	echo "0 $(blockdev --getsz $NS) linear $NS 0" | dmsetup create labdm || fail "dm-linear"
+	fio_run dm-linear /dev/mapper/labdm
+	dmsetup remove labdm || fail "dmsetup remove"
+fi
+for policy in $POLICIES; do
+	for n in 1 2 4 8; do
+		wanted "vol-$policy-$n" || continue
+		volume_new policy $policy
+		for d in $(loop_ns $LNQN | sort -V | head -n $n); do
+			$GP path add "$vol" /dev/$d >/dev/null || fail "path add $d"
+		done
+		fio_run "vol-$policy-$n" "$VOL"
+		$GP volume del "$vol" || fail "volume del"
+	done
+done
+
+# The same namespace over NVMe/TCP and NVMe/RDMA (soft-RoCE on a veth pair
+# inside the guest): the network stacks are guest CPU work as well.
+if wanted tcp-raw || wanted vol-tcp || wanted rdma-raw || wanted vol-rdma; then
+	modprobe -a nvmet-tcp nvmet-rdma nvme-tcp nvme-rdma rdma_rxe veth || fail "fabric modules"
+	$IP link add veth0 type veth peer name veth1 &&
+	$IP addr add 10.99.0.1/24 dev veth0 &&
+	$IP addr add 10.99.0.2/24 dev veth1 &&
+	$IP link set veth0 up && $IP link set veth1 up || fail "veth pair"
+	rdma link add rxe0 type rxe netdev veth0 || fail "rxe0"
+	for p in "2 tcp 4421" "3 rdma 4420"; do
+		set -- $p
+		mkdir $CFG/ports/$1 &&
+		echo $2 >$CFG/ports/$1/addr_trtype &&
+		echo ipv4 >$CFG/ports/$1/addr_adrfam &&
+		echo 10.99.0.1 >$CFG/ports/$1/addr_traddr &&
+		echo $3 >$CFG/ports/$1/addr_trsvcid || fail "$2 port"
+		# An rdma port binds once rxe0 has the address: retried.
+		wait_for 5 ln -s $CFG/subsystems/$LNQN $CFG/ports/$1/subsystems/$LNQN ||
+			fail "$2 port link"
+		nvme connect -t $2 -a 10.99.0.1 -s $3 -n $LNQN >/dev/null || fail "$2 connect"
+		wait_for 20 ctrl_ns transport $2 || fail "$2: no namespace"
+		dev=/dev/$(ctrl_ns transport $2)
+		fio_run $2-raw $dev
+		if wanted vol-$2; then
+			volume_new policy round-robin
+			$GP path add "$vol" $dev >/dev/null || fail "path add $dev"
+			fio_run vol-$2 "$VOL"
+			$GP volume del "$vol" || fail "volume del"
+		fi
+	done
+fi
+
+# The data path: what a 1 MiB read costs into host memory, and through a
+# bounce into device memory (compat). nvme-loop is no PCI device, so direct
+# I/O cannot reach device memory here (and QEMU's emulated NVMe, which can,
+# does its DMA outside the instruction count).
+prov=$(bind_bar) || fail "no provider"
+for m in host compat; do
+	bench_run ns "$NS" $m
+done
+# A file on XFS against its raw device: a memory-backed null_blk (the
+# loop namespace's keeps no data), not behind nvme-loop.
+if wanted mem-host || wanted mem-compat || wanted file-host || wanted file-compat; then
+	mkdir /sys/kernel/config/nullb/lab &&
+	echo 512 >/sys/kernel/config/nullb/lab/size &&
+	echo 1 >/sys/kernel/config/nullb/lab/memory_backed &&
+	echo 1 >/sys/kernel/config/nullb/lab/power || fail "memory-backed null_blk"
+	wait_for 10 test -b /dev/lab || fail "no /dev/lab"
+	dd if=/dev/zero of=/dev/lab bs=1M count=256 oflag=direct 2>/dev/null || fail "fill /dev/lab"
+	for m in host compat; do
+		bench_run mem /dev/lab $m
+	done
+	mkfs.xfs -q -f /dev/lab || fail "mkfs.xfs"
+	mkdir -p /mnt/lab && mount /dev/lab /mnt/lab || fail "mount"
+	gpupath-bench -d /mnt/lab/data -F 256M -p "$prov" -m host -D 0.01 >/dev/null ||
+		fail "the file"
+	for m in host compat; do
+		bench_run file /mnt/lab/data $m
+	done
+	umount /mnt/lab
+fi
+unbind_bar

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The lab's report: JSON lines from selftests/lab/guest.sh (with kernel,
+boot and shift added by selftests/lab/run.sh) in, tables and a JSON summary
+out.
+
+Under -icount shift=S,sleep=off one vCPU does all the work of an I/O, so a
+job's guest time per I/O (1e9 / IOPS ns) is its instruction count times
+2^S ns: instructions per I/O, fio's own included. "added" is a device's
+count less the raw namespace's; "x head" divides that by what the native
+multipath head (one path) adds. The spread is (max - min) / mean over the
+boots.
+"""
+import argparse
+import json
+import sys
+from collections import defaultdict
+
+BLOCK_JOBS = ["randread-4k-qd1", "randread-4k-qd16", "read-128k-qd16", "randwrite-4k-qd1"]
+POLICIES = ["round-robin", "queue-depth", "service-time", "weighted", "gpu-affinity"]
+
+
+def load(paths):
+    recs = []
+    for p in paths:
+        with open(p) as f:
+            for n, line in enumerate(f, 1):
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    r = json.loads(line)
+                except ValueError as e:
+                    sys.exit(f"{p}:{n}: not JSON: {e}")
+                for k in ("kernel", "boot", "shift", "config", "job", "iops"):
+                    if k not in r:
+                        sys.exit(f"{p}:{n}: no '{k}'")
+                if r.get("errors"):
+                    sys.exit(f"{p}:{n}: {r['config']} {r['job']} had errors")
+                if not r["iops"] or r["iops"] <= 0:
+                    sys.exit(f"{p}:{n}: {r['config']} {r['job']}: no I/O")
+                recs.append(r)
+    if not recs:
+        sys.exit("no figures")
+    return recs
+
+
+def stats(vals):
+    mean = sum(vals) / len(vals)
+    spread = (max(vals) - min(vals)) / mean * 100 if mean else 0.0
+    return mean, spread
+
+
+def config_order(c):
+    fixed = ["raw", "dm-linear", "head-1", "head-8-numa", "head-8-round-robin", "vol-head",
+             "tcp-raw", "vol-tcp", "rdma-raw", "vol-rdma"]
+    if c in fixed:
+        return (fixed.index(c), 0, 0)
+    for i, p in enumerate(POLICIES):
+        pre = f"vol-{p}-"
+        if c.startswith(pre) and c[len(pre):].isdigit():
+            return (len(fixed) + i, int(c[len(pre):]), 0)
+    return (100, 0, c)
+
+
+def summarize(recs):
+    """{kernel: {config: {job: {...}}}} with instructions per I/O (and per
+    GB for the data path), their spread, and the boots counted."""
+    groups = defaultdict(list)
+    shifts = {r["shift"] for r in recs}
+    if len(shifts) != 1:
+        sys.exit(f"figures of different shifts ({sorted(shifts)}) cannot be compared")
+    scale = 2 ** shifts.pop()
+    for r in recs:
+        groups[(r["kernel"], r["config"], r["job"])].append(r)
+    out = defaultdict(dict)
+    for (k, c, j), rs in groups.items():
+        instr = [1e9 / r["iops"] / scale for r in rs]
+        mean, spread = stats(instr)
+        e = {"instructions_per_io": round(mean, 1), "spread_pct": round(spread, 3),
+             "boots": len(rs), "iops": round(sum(r["iops"] for r in rs) / len(rs), 1)}
+        if j == "read-1m":
+            per_gb = [1e18 / r["bw"] / scale for r in rs]
+            mean, spread = stats(per_gb)
+            e["instructions_per_gb"] = round(mean)
+            e["spread_pct"] = round(spread, 3)
+        out[k].setdefault(c, {})[j] = e
+    # What each device adds over the raw namespace, and that against the
+    # native head's.
+    for k, cfgs in out.items():
+        raw, head = cfgs.get("raw", {}), cfgs.get("head-1", {})
+        for c, jobs in cfgs.items():
+            for j, e in jobs.items():
+                if j not in BLOCK_JOBS or c == "raw" or j not in raw:
+                    continue
+                base = raw[j]
+                if c == "vol-head" and j in head:
+                    base = head[j]
+                elif c in ("vol-tcp", "vol-rdma") and j in cfgs.get(c[4:] + "-raw", {}):
+                    base = cfgs[c[4:] + "-raw"][j]
+                elif c in ("tcp-raw", "rdma-raw"):
+                    continue
+                e["added"] = round(e["instructions_per_io"] - base["instructions_per_io"], 1)
+                if c.startswith("vol-") and base is raw[j] and j in head:
+                    h = head[j]["instructions_per_io"] - raw[j]["instructions_per_io"]
+                    if h > 0:
+                        e["x_head"] = round(e["added"] / h, 2)
+                    e["iops_vs_head"] = round(e["iops"] / head[j]["iops"], 4)
+    return out
+
+
+def cell(e, what):
+    if e is None:
+        return "-"
+    if what == "abs":
+        return f"{e['instructions_per_io']:,.0f} ({e['spread_pct']:.2f}%)"
+    if "added" not in e:
+        return "-"
+    s = f"{e['added']:+,.0f}"
+    if "x_head" in e:
+        s += f" ({e['x_head']:.2f}x)"
+    return s
+
+
+def table(rows, header):
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    fmt = "  ".join(["{:<%d}" % widths[0]] + ["{:>%d}" % w for w in widths[1:]])
+    lines = [fmt.format(*header)]
+    lines += [fmt.format(*r) for r in rows]
+    return "\n".join(lines)
+
+
+def report(out):
+    for k in sorted(out):
+        cfgs = out[k]
+        order = sorted(cfgs, key=config_order)
+        block = [c for c in order if any(j in cfgs[c] for j in BLOCK_JOBS)]
+        boots = max(e["boots"] for c in cfgs.values() for e in c.values())
+        print(f"\nLinux {k}: guest instructions per I/O, fio included "
+              f"(mean of {boots} boots, spread across them)")
+        print(table([[c] + [cell(cfgs[c].get(j), "abs") for j in BLOCK_JOBS] for c in block],
+                    ["device"] + BLOCK_JOBS))
+        print(f"\nLinux {k}: instructions added per I/O over the raw namespace "
+              "(vol-head: over the head, vol-tcp and vol-rdma: over that namespace); "
+              "(Nx): against what the native head adds")
+        print(table([[c] + [cell(cfgs[c].get(j), "add") for j in BLOCK_JOBS]
+                     for c in block if c not in ("raw", "tcp-raw", "rdma-raw")],
+                    ["device"] + BLOCK_JOBS))
+        vols = [c for c in block if c.startswith("vol-") and
+                c not in ("vol-head", "vol-tcp", "vol-rdma")]
+        if "head-1" in cfgs and vols:
+            print(f"\nLinux {k}: QD16 IOPS against the native head (one path)")
+            print(table([[c] + [f"{cfgs[c][j]['iops_vs_head']:.3f}" if "iops_vs_head" in
+                                cfgs[c].get(j, {}) else "-"
+                                for j in ("randread-4k-qd16", "read-128k-qd16")] for c in vols],
+                        ["device", "randread-4k-qd16", "read-128k-qd16"]))
+        flat = []
+        for p in POLICIES:
+            one, eight = cfgs.get(f"vol-{p}-1"), cfgs.get(f"vol-{p}-8")
+            if not one or not eight:
+                continue
+            row = [p]
+            for j in ("randread-4k-qd1", "randread-4k-qd16"):
+                a, b = one.get(j, {}).get("added"), eight.get(j, {}).get("added")
+                row.append(f"{b / a:.3f}" if a and b is not None else "-")
+            flat.append(row)
+        if flat:
+            print(f"\nLinux {k}: 8 paths against 1 (instructions added, ratio)")
+            print(table(flat, ["policy", "randread-4k-qd1", "randread-4k-qd16"]))
+        data = [c for c in order if "read-1m" in cfgs[c]]
+        if data:
+            print(f"\nLinux {k}: reads of 1 MiB (gpupath-bench), guest instructions per GB moved")
+            rows = []
+            for c in data:
+                e = cfgs[c]["read-1m"]
+                rows.append([c, f"{e['instructions_per_gb']:,}", f"{e['spread_pct']:.2f}%"])
+            print(table(rows, ["source-mode", "per GB", "spread"]))
+            for src in ("ns", "mem", "file"):
+                h, b = cfgs.get(f"{src}-host"), cfgs.get(f"{src}-compat")
+                if h and b:
+                    d = b["read-1m"]["instructions_per_gb"] - h["read-1m"]["instructions_per_gb"]
+                    print(f"  the bounce ({src}): {d:+,} instructions per GB "
+                          f"({b['read-1m']['instructions_per_gb'] / h['read-1m']['instructions_per_gb']:.2f}x host)")
+        worst = max(e["spread_pct"] for c in cfgs.values() for e in c.values())
+        print(f"\nLinux {k}: the largest spread across boots is {worst:.3f}%")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("jsonl", nargs="+")
+    ap.add_argument("--json", help="write the summary here")
+    a = ap.parse_args()
+    out = summarize(load(a.jsonl))
+    report(out)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(out, f, indent=1, sort_keys=True)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: the performance lab. Boots each test kernel under QEMU with
+# -icount shift=LAB_SHIFT,sleep=off, one vCPU and kmemleak=off, LAB_BOOTS
+# times in each of two modes (selftests/lab/guest.sh: per-path block
+# devices, then the native multipath head), and prints what each I/O costs
+# in guest instructions, with the spread across boots
+# (selftests/lab/report.py). Figures are counted, not timed: they repeat
+# from boot to boot and do not depend on the host's load.
+#
+#   LAB_KERNELS  test kernel series (default "6.1 6.12")
+#   LAB_BOOTS    boots per kernel and mode (default 3)
+#   LAB_MODES    "paths", "head" or both (default)
+#   LAB_SHIFT    icount shift (default 1: 2 ns of guest time per instruction)
+#   LAB_MS       milliseconds of guest time each job runs (default 500)
+#   LAB_ONLY     comma-separated configurations (default: all), e.g.
+#                raw,vol-round-robin-1,head-1
+#   LAB_OUT      where the JSON lines and the report go
+#                (default selftests/build/lab)
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/vm/lib.sh"
+cd "$top"
+
+kernels=${LAB_KERNELS:-6.1 6.12}
+boots=${LAB_BOOTS:-3}
+modes=${LAB_MODES:-paths head}
+shift_=${LAB_SHIFT:-1}
+ms=${LAB_MS:-500}
+only=${LAB_ONLY:-}
+out=${LAB_OUT:-$top/selftests/build/lab}
+case $boots in '' | *[!0-9]* | 0) die "LAB_BOOTS must be a positive number" ;; esac
+case $shift_ in '' | *[!0-9]*) die "LAB_SHIFT must be a number (0 to 10)" ;; esac
+case $ms in '' | *[!0-9]* | 0) die "LAB_MS must be a positive number of milliseconds" ;; esac
+case $only in *[!a-z0-9,-]*) die "LAB_ONLY: configuration names, comma-separated" ;; esac
+for m in $modes; do
+	case $m in paths | head) ;; *) die "LAB_MODES: paths, head or both, not '$m'" ;; esac
+done
+rm -rf "$out"
+mkdir -p "$out"
+make --no-print-directory userspace test-bins >"$out/build.log" 2>&1 ||
+	{ tail -20 "$out/build.log"; die "user space does not build"; }
+qemu=$(qemu-system-x86_64 --version | head -1)
+start=$(date +%s)
+for series in $kernels; do
+	export KERNEL_SERIES=$series KERNEL_VARIANT=default
+	kdir=$(selftests/vm/build-kernel.sh) || die "test kernel $series"
+	kmod=$top/selftests/build/kmod-test-$series-default
+	selftests/vm/build-module.sh "$kdir/build" "$kmod" >"$out/module-$series.log" 2>&1 ||
+		{ tail -20 "$out/module-$series.log"; die "module for $series"; }
+	for b in $(seq "$boots"); do
+		for mode in $modes; do
+			[ $mode = head ] && mp=Y || mp=N
+			work=$out/$series-$mode-$b
+			mkdir -p "$work"
+			cp "$kmod/gpupath.ko" "$work/"
+			t0=$(date +%s)
+			selftests/vm/run-vm.sh --workdir "$work" --kernel "$kdir/bzImage" \
+				--modroot "$kdir/modroot" --topology switch --smp 1 --icount "$shift_" \
+				--append "kmemleak=off nvme_core.multipath=$mp LAB_MODE=$mode LAB_MS=$ms${only:+ LAB_ONLY=$only}" \
+				--timeout 3600 -- "sh /src/selftests/lab/guest.sh" >"$work/vm.log" 2>&1
+			rc=$?
+			sed -e 's/\r$//' -e '/^GPUPATH_EXIT=/d' -e "s/^/# $series $mode $b: /" "$work/tap.log"
+			[ $rc = 0 ] || die "lab boot $series $mode $b failed (exit $rc; $work/console.log)"
+			jq -c --arg k "$series" --argjson b "$b" --argjson s "$shift_" \
+				'. + {kernel: $k, boot: $b, shift: $s}' "$work/lab.jsonl" >>"$out/lab.jsonl" ||
+				die "no figures from $work"
+			echo "# $series $mode boot $b: $(( $(date +%s) - t0 )) s"
+		done
+	done
+done
+{
+	echo "# $qemu: -accel tcg -smp 1 -icount shift=$shift_,sleep=off; kernel: kmemleak=off;" \
+		"$boots boots per kernel and mode; $ms ms per job; $(( $(date +%s) - start )) s in all"
+	python3 selftests/lab/report.py --json "$out/lab.json" "$out/lab.jsonl"
+} | tee "$out/report.txt"
