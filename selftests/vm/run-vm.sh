@@ -107,7 +107,7 @@ fi
 # Modules (all, or a list plus dependencies) and /init, in a second archive.
 stage=$(mktemp -d)
 agent=
-trap '[ -z "$agent" ] || kill "$agent" 2>/dev/null; rm -rf "$stage"' EXIT
+trap '{ [ -z "$agent" ] || kill "$agent" 2>/dev/null; } || true; rm -rf "$stage"' EXIT
 release=$(ls "$modroot/lib/modules" | head -1)
 mdir=lib/modules/$release
 mkdir -p "$stage/root/$mdir"
