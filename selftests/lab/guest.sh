@@ -26,8 +26,8 @@ MS=${LAB_MS:-500}
 RAMP=${LAB_RAMP_MS:-100}
 NPATHS=8
 OUT=/out/lab.jsonl
-LNQN=nqn.2026-12.io.gpupath:lab
-FNQN=nqn.2026-12.io.gpupath:lab-file
+# The lab's subsystem (guest-lib's nvmet helpers act on $NQN).
+NQN=nqn.2026-12.io.gpupath:lab
 POLICIES="round-robin queue-depth service-time weighted gpu-affinity"
 : >$OUT
 
@@ -39,15 +39,6 @@ randwrite-4k-qd1:rw=randwrite,bs=4k,iodepth=1"
 
 wanted() { [ -z "${LAB_ONLY:-}" ] || case ",$LAB_ONLY," in *",$1,"*) ;; *) return 1 ;; esac; }
 
-# subsystem NQN DEV: an nvmet subsystem of one namespace on DEV, on loop port 1.
-subsystem() {
-	mkdir $CFG/subsystems/$1 &&
-	echo 1 >$CFG/subsystems/$1/attr_allow_any_host &&
-	mkdir $CFG/subsystems/$1/namespaces/1 &&
-	echo -n "$2" >$CFG/subsystems/$1/namespaces/1/device_path &&
-	echo 1 >$CFG/subsystems/$1/namespaces/1/enable &&
-	ln -s $CFG/subsystems/$1 $CFG/ports/1/subsystems/$1 || fail "nvmet subsystem $1 on $2"
-}
 # loop_ns NQN: the block devices of NQN's controllers, one a line.
 loop_ns() {
 	local c
@@ -108,15 +99,15 @@ bench_run() {
 
 modprobe null_blk nr_devices=1 gb=1 || fail "null_blk"
 modprobe -a nvmet nvme-loop || fail "nvmet, nvme-loop"
-mkdir $CFG/ports/1 && echo loop >$CFG/ports/1/addr_trtype || fail "loop port"
-subsystem $LNQN /dev/nullb0
+nvmet_subsys $NQN /dev/nullb0 || fail "nvmet subsystem"
+mkdir $CFG/ports/1 && echo loop >$CFG/ports/1/addr_trtype && nvmet_link 1 || fail "loop port"
 # connect I: controller I of the subsystem over the loop port, as host I,
 # through the kernel's fabrics device (nvme-cli 2.3 takes every loop
 # connect after the first for a duplicate, -D or not).
 connect() {
 	local id
 	id=$(printf '00000000-0000-4000-8000-%012d' "$1")
-	echo "transport=loop,nqn=$LNQN,hostnqn=nqn.2014-08.org.nvmexpress:uuid:$id,hostid=$id" \
+	echo "transport=loop,nqn=$NQN,hostnqn=nqn.2014-08.org.nvmexpress:uuid:$id,hostid=$id" \
 		>/dev/nvme-fabrics || fail "connect $1"
 }
 i=1
@@ -131,11 +122,11 @@ if [ "$MODE" = head ]; then
 	lab_sub() {
 		local d
 		for d in /sys/class/nvme-subsystem/*; do
-			[ "$(cat $d/subsysnqn)" = $LNQN ] && { echo $d; return 0; }
+			[ "$(cat $d/subsysnqn)" = $NQN ] && { echo $d; return 0; }
 		done
 		return 1
 	}
-	wait_for 20 lab_sub || fail "no subsystem $LNQN"
+	wait_for 20 lab_sub || fail "no subsystem $NQN"
 	sub=$(lab_sub)
 	head=$(ls $sub | grep -E '^nvme[0-9]+n1$') || fail "no multipath head in $sub"
 	[ "$(ls $sub | grep -cE '^nvme[0-9]+$')" = $NPATHS ] ||
@@ -165,7 +156,7 @@ fi
 
 wait_for 20 sh -c "[ \$(ls -d /sys/block/nvme*n1 | wc -l) -ge $NPATHS ]" ||
 	fail "not $NPATHS namespaces"
-set -- $(loop_ns $LNQN | sort -V)
+set -- $(loop_ns $NQN | sort -V)
 [ $# = $NPATHS ] || fail "$# loop namespaces, $NPATHS expected"
 NS=/dev/$1
 fio_run raw $NS
@@ -180,7 +171,7 @@ for policy in $POLICIES; do
 	for n in 1 2 4 8; do
 		wanted "vol-$policy-$n" || continue
 		volume_new policy $policy
-		for d in $(loop_ns $LNQN | sort -V | head -n $n); do
+		for d in $(loop_ns $NQN | sort -V | head -n $n); do
 			$GP path add "$vol" /dev/$d >/dev/null || fail "path add $d"
 		done
 		fio_run "vol-$policy-$n" "$VOL"
@@ -192,22 +183,12 @@ done
 # inside the guest): the network stacks are guest CPU work as well.
 if wanted tcp-raw || wanted vol-tcp || wanted rdma-raw || wanted vol-rdma; then
 	modprobe -a nvmet-tcp nvmet-rdma nvme-tcp nvme-rdma rdma_rxe veth || fail "fabric modules"
-	$IP link add veth0 type veth peer name veth1 &&
-	$IP addr add 10.99.0.1/24 dev veth0 &&
-	$IP addr add 10.99.0.2/24 dev veth1 &&
-	$IP link set veth0 up && $IP link set veth1 up || fail "veth pair"
+	veth_pair || fail "veth pair"
 	rdma link add rxe0 type rxe netdev veth0 || fail "rxe0"
 	for p in "2 tcp 4421" "3 rdma 4420"; do
 		set -- $p
-		mkdir $CFG/ports/$1 &&
-		echo $2 >$CFG/ports/$1/addr_trtype &&
-		echo ipv4 >$CFG/ports/$1/addr_adrfam &&
-		echo 10.99.0.1 >$CFG/ports/$1/addr_traddr &&
-		echo $3 >$CFG/ports/$1/addr_trsvcid || fail "$2 port"
-		# An rdma port binds once rxe0 has the address: retried.
-		wait_for 5 ln -s $CFG/subsystems/$LNQN $CFG/ports/$1/subsystems/$LNQN ||
-			fail "$2 port link"
-		nvme connect -t $2 -a 10.99.0.1 -s $3 -n $LNQN >/dev/null || fail "$2 connect"
+		nvmet_port $1 $2 10.99.0.1 $3 || fail "$2 port"
+		nvme connect -t $2 -a 10.99.0.1 -s $3 -n $NQN >/dev/null || fail "$2 connect"
 		wait_for 20 ctrl_ns transport $2 || fail "$2: no namespace"
 		dev=/dev/$(ctrl_ns transport $2)
 		fio_run $2-raw $dev

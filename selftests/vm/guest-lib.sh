@@ -146,22 +146,37 @@ nvmet_link() {
 	wait_for 5 ln -s $CFG/subsystems/$NQN $CFG/ports/$1/subsystems/$NQN
 }
 
+# nvmet_subsys NQN DEV [ATTR=VALUE]...: a subsystem any host may use, of one
+# namespace on DEV with those namespace attributes, enabled, on no port yet.
+nvmet_subsys() {
+	local ns=$CFG/subsystems/$1/namespaces/1 a
+	mkdir $CFG/subsystems/$1 &&
+	echo 1 >$CFG/subsystems/$1/attr_allow_any_host &&
+	mkdir $ns &&
+	echo -n "$2" >$ns/device_path || return
+	shift 2
+	for a in "$@"; do
+		echo "${a#*=}" >$ns/"${a%%=*}" || return
+	done
+	echo 1 >$ns/enable
+}
+
+# veth_pair: veth0 (10.99.0.1, the targets' side) and veth1 (10.99.0.2), up.
+veth_pair() {
+	$IP link add veth0 type veth peer name veth1 &&
+	$IP addr add 10.99.0.1/24 dev veth0 &&
+	$IP addr add 10.99.0.2/24 dev veth1 &&
+	$IP link set veth0 up &&
+	$IP link set veth1 up
+}
+
 # The modules, the memory-backed namespace, veth0/veth1 and the TCP port:
 # what fabric_setup and rails_setup have in common.
 fabric_common() {
 	modprobe null_blk nr_devices=1 gb=1 memory_backed=1 || fail "null_blk"
 	modprobe -a nvmet nvmet-rdma nvmet-tcp nvme-rdma nvme-tcp rdma_rxe veth || fail "modules"
-	$IP link add veth0 type veth peer name veth1 &&
-	$IP addr add 10.99.0.1/24 dev veth0 &&
-	$IP addr add 10.99.0.2/24 dev veth1 &&
-	$IP link set veth0 up &&
-	$IP link set veth1 up || fail "veth pair"
-	mkdir $CFG/subsystems/$NQN &&
-	echo 1 >$CFG/subsystems/$NQN/attr_allow_any_host &&
-	mkdir $CFG/subsystems/$NQN/namespaces/1 &&
-	echo -n /dev/nullb0 >$CFG/subsystems/$NQN/namespaces/1/device_path &&
-	echo $UUID >$CFG/subsystems/$NQN/namespaces/1/device_uuid &&
-	echo 1 >$CFG/subsystems/$NQN/namespaces/1/enable || fail "nvmet subsystem"
+	veth_pair || fail "veth pair"
+	nvmet_subsys $NQN /dev/nullb0 device_uuid=$UUID || fail "nvmet subsystem"
 	nvmet_port 2 tcp 10.99.0.1 4421 || fail "nvmet tcp port"
 }
 
@@ -174,13 +189,7 @@ NQN3=${NQN}-three
 # a tmpfs file has no O_DIRECT before 6.6), on no port yet; subsys_del NQN
 # takes it off every port and away.
 subsys_new() {
-	truncate -s 64M "$2" &&
-	mkdir $CFG/subsystems/$1 &&
-	echo 1 >$CFG/subsystems/$1/attr_allow_any_host &&
-	mkdir $CFG/subsystems/$1/namespaces/1 &&
-	echo -n "$2" >$CFG/subsystems/$1/namespaces/1/device_path &&
-	echo 1 >$CFG/subsystems/$1/namespaces/1/buffered_io &&
-	echo 1 >$CFG/subsystems/$1/namespaces/1/enable
+	truncate -s 64M "$2" && nvmet_subsys "$1" "$2" buffered_io=1
 }
 subsys_del() {
 	rm -f $CFG/ports/*/subsystems/$1
