@@ -16,6 +16,7 @@
  * volume.c); vol->qlock (a spinlock, interrupts off) guards the queued and
  * failed bio lists, is innermost, and is never held across a submission.
  */
+#include <linux/blk-cgroup.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/ktime.h>
@@ -48,7 +49,8 @@ enum {
  * @iter: the clone's iterator as cloned, restored for every attempt
  * @opf: the clone's operation and flags as cloned, restored likewise
  * @flags: the clone's bi_flags as cloned, restored likewise
- * @start: local_clock() when the attempt was sent (cheap on every clock)
+ * @start: local_clock() when the attempt was sent, or 0 when its latency
+ *	is not taken (see wants_latency())
  * @acct_start: jiffies when the block layer's accounting of @orig began,
  *	once for all its attempts
  * @status: the last attempt's error
@@ -161,25 +163,29 @@ static bool eligible(struct gpupath_path *path, struct pick *pk)
  * meanwhile changes only which path is picked, never whether one is.
  */
 
-/* The eligible path picked longest ago. */
+/*
+ * The first eligible path after the one picked last, in list order: one
+ * step while every path is eligible, however many there are. A path that
+ * left the list still leads back into it; the walk stops after a lap.
+ */
 static struct gpupath_path *pick_rr(struct gpupath_volume *vol, struct pick *pk)
 {
-	u32 now = (u32)atomic_inc_return(&vol->rr);
-	struct gpupath_path *path, *best = NULL;
-	u32 age, best_age = 0;
+	struct gpupath_path *last = READ_ONCE(vol->rr_last), *path;
+	struct list_head *pos = last ? &last->node : &vol->paths;
+	unsigned int steps = READ_ONCE(vol->npaths) + 1;
 
-	for_each_path(path, &vol->paths, &vol->srcu) {
-		if (!eligible(path, pk))
+	while (steps--) {
+		pos = srcu_dereference(list_next_rcu(pos), &vol->srcu);
+		if (pos == &vol->paths)
 			continue;
-		age = now - (u32)atomic_read(&path->picked);
-		if (!best || age > best_age) {
-			best = path;
-			best_age = age;
+		path = list_entry(pos, struct gpupath_path, node);
+		if (eligible(path, pk)) {
+			if (path != last)
+				WRITE_ONCE(vol->rr_last, path);
+			return path;
 		}
 	}
-	if (best)
-		atomic_set(&best->picked, now);
-	return best;
+	return NULL;
 }
 
 /*
@@ -616,7 +622,8 @@ static void clone_end_io(struct bio *clone)
 		atomic64_add(vio->iter.bi_size, &path->stats.bytes);
 		if (vio->p2p)
 			atomic64_inc(&path->stats.direct_ios);
-		update_latency(path, local_clock() - vio->start);
+		if (vio->start)
+			update_latency(path, local_clock() - vio->start);
 		/* It failed elsewhere first, with an error that was that path's. */
 		if (vio->suspect && vio->suspect != path)
 			path_failed(vio->suspect, vio->status);
@@ -641,6 +648,36 @@ static void clone_end_io(struct bio *clone)
 	/* Looked at where paths can be read, with the path held. */
 	park(vol, &vol->failed, vio);
 	queue_work(system_wq, &vol->requeue_work);
+}
+
+/*
+ * Only service-time picks by the paths' latency (gpu-affinity too, when
+ * it falls back on it); for the other policies the latency is only shown,
+ * so one attempt in 64 is timed: two clock reads saved on the others.
+ */
+static DEFINE_PER_CPU(u32, latency_tick);
+
+static bool wants_latency(struct gpupath_volume *vol)
+{
+	u32 policy = READ_ONCE(vol->policy);
+
+	if (policy == GPUPATH_POLICY_GPU_AFFINITY)
+		policy = READ_ONCE(vol->fallback);
+	return policy == GPUPATH_POLICY_SERVICE_TIME ||
+	       !(this_cpu_inc_return(latency_tick) & 63);
+}
+
+/*
+ * The clone goes to @path's disk, in the cgroup of the bio it stands for:
+ * one blkg lookup, on the disk that throttles and weighs it (the clone
+ * was made with no disk, so it looked up none before).
+ */
+static void clone_set_dev(struct gpupath_vio *vio, struct gpupath_path *path)
+{
+	struct bio *clone = &vio->clone;
+
+	clone->bi_bdev = path->dev.bdev;
+	bio_associate_blkg_from_css(clone, bio_blkcg_css(vio->orig));
 }
 
 /*
@@ -705,7 +742,7 @@ static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 	clone->bi_flags = vio->flags;
 	clone->bi_status = BLK_STS_OK;
 	atomic_set(&clone->__bi_remaining, 1);
-	bio_set_dev(clone, path->dev.bdev);
+	clone_set_dev(vio, path);
 	/* Fail fast on a broken transport: the volume has other paths. */
 	if (!path->head)
 		clone->bi_opf |= REQ_FAILFAST_TRANSPORT;
@@ -715,7 +752,7 @@ static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 	 */
 	if (vio->p2p)
 		clone->bi_opf |= REQ_NOMERGE;
-	vio->start = local_clock();
+	vio->start = wants_latency(vol) ? local_clock() ?: 1 : 0;
 	submit_bio_noacct(clone);
 	return true;
 }
@@ -735,7 +772,7 @@ void gpupath_multipath_submit_bio(struct bio *bio)
 		bio_io_error(bio);
 		return;
 	}
-	clone = bio_alloc_clone(bio->bi_bdev, bio, gfp, &clone_bs);
+	clone = bio_alloc_clone(NULL, bio, gfp, &clone_bs);
 	if (!clone) {
 		percpu_ref_put(&vol->io_ref);
 		bio_wouldblock_error(bio);

@@ -408,7 +408,11 @@ static void path_free_work(struct work_struct *work)
  */
 static void path_remove(struct gpupath_volume *vol, struct gpupath_path *path)
 {
+	/* Nobody sees it usable now, so round-robin picks it no more ... */
 	synchronize_srcu(&vol->srcu);
+	/* ... and once no walk starts from it either, it may go. */
+	if (cmpxchg(&vol->rr_last, path, NULL) == path)
+		synchronize_srcu(&vol->srcu);
 	if (wait_event_killable(vol->wait, !atomic_read(&path->inflight))) {
 		kref_get(&vol->ref);
 		INIT_WORK(&path->free_work, path_free_work);

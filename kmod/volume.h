@@ -50,7 +50,6 @@ struct gpupath_path_stats {
  * @ana_suspect: held out of use for an I/O error that may have been an ANA
  *	change, until its ANA state is set (or the volume's wait ends)
  * @inflight: clones on the path now
- * @picked: round-robin: the volume's counter when it was last picked
  * @credit: weighted: what smooth weighted round-robin owes it
  * @latency_ns: EWMA of the service time
  * @p2p_cache: the last provider's distance: id << 32 | (distance + 1)
@@ -80,7 +79,6 @@ struct gpupath_path {
 	u32 ana_group;
 	atomic_t ana_suspect;
 	atomic_t inflight;
-	atomic_t picked;
 	atomic_t credit;
 	atomic64_t latency_ns;
 	atomic64_t p2p_cache;
@@ -118,7 +116,10 @@ struct gpupath_volume_stats {
  * @policy: enum gpupath_policy
  * @fallback: the policy gpu-affinity falls back on
  * @queue_timeout: ms I/O waits with no usable path
- * @rr: round-robin and weighted counter
+ * @rr: turns of the queue-depth and service-time policies, which share
+ *	ties round the paths
+ * @rr_last: round-robin: the path picked last, read and set under @srcu;
+ *	a path leaving clears it before it is freed (path_remove())
  * @dead: being deleted: no path is added, no setting changes, no bio is
  *	sent again (under @lock to set, read anywhere)
  * @io_ref: held by every bio inside the volume; killed by deletion
@@ -159,6 +160,7 @@ struct gpupath_volume {
 	u32 fallback;
 	u32 queue_timeout;
 	atomic_t rr;
+	struct gpupath_path *rr_last;
 	bool dead;
 	struct percpu_ref io_ref;
 	struct completion drained;

@@ -16,6 +16,9 @@
 #           CLI, daemon, NVMe-oF over soft-RoCE and TCP, the BAR device;
 #           vm/tests/ with GPU and NVMe behind one PCIe switch, tests-flat/
 #           on the root bus, tests-rails/ with two switches (run-vm.sh)
+#   lab     make bench's smoke run: one short boot of the performance lab
+#           (6.1, the raw namespace and a one-path volume); it checks that
+#           the lab runs and reports, and asserts no figure
 #   dkms    DKMS build against Debian's stock headers of 6.1 and 6.12
 #           (P2PDMA off), each stock kernel booted with that module; a kernel
 #           outside the supported range skipped by DKMS
@@ -28,7 +31,7 @@
 #           of its directory (make vm-test TESTS=...)
 #
 # "all" is host, static, vm on 6.1, vm on 6.12 (the tests in SECOND_KERNEL),
-# dkms and deb; both test kernels are built in the background from the
+# lab, dkms and deb; both test kernels are built in the background from the
 # start, and the benchmarks run short (BENCH_PAIRS, default 4 there).
 # Every suite prints TAP; this script counts it and ends with the time of
 # each phase and the line "N passed, N failed, N skipped". Logs and VM work
@@ -531,6 +534,33 @@ background_kernel_builds() {
 		2>"$build/log/kernel-6.12.log" &
 }
 
+# The performance lab's smoke run: one boot, two devices, jobs of 100 ms of
+# guest time. The figures are printed, never judged (make bench measures):
+# what is checked is that the lab boots, runs every job without an error
+# and reports a figure for each.
+suite_lab() {
+	local out=$build/lab-smoke log=$build/log/lab.log start n
+	start=$(date +%s)
+	if LAB_KERNELS=6.1 LAB_BOOTS=1 LAB_MODES=paths LAB_ONLY=raw,vol-round-robin-1 \
+		LAB_MS=100 LAB_OUT=$out selftests/lab/run.sh >"$log" 2>&1; then
+		ok "lab: make bench's smoke run booted and reported ($(( $(date +%s) - start )) s)"
+	else
+		sed 's/^/# /' "$log" | tail -30
+		notok "lab: make bench's smoke run (log: ${log#"$top"/})"
+		return
+	fi
+	n=$(jq -r '."6.1" as $k | [$k.raw, $k."vol-round-robin-1"] | map(.[]) |
+		length' "$out/lab.json" 2>/dev/null)
+	if [ "$n" = 8 ] && jq -e '."6.1"."vol-round-robin-1" | to_entries |
+		all(.value.instructions_per_io > 0 and (.value.added | type) == "number")' \
+		"$out/lab.json" >/dev/null 2>&1; then
+		ok "lab: a figure for each of the 4 jobs on both devices, the volume's against the raw one"
+	else
+		notok "lab: the report lacks figures: $(jq -c . "$out/lab.json" 2>&1 | head -c 400)"
+	fi
+	sed -n '/instructions added/,/^$/s/^/# /p' "$out/report.txt"
+}
+
 suite_vm2() {
 	KERNEL_SERIES=6.12 ONLY=$SECOND_KERNEL suite_vm
 }
@@ -539,7 +569,7 @@ suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=(all)
 both_kernels=
 if [ "${suites[*]}" = all ]; then
-	suites=(host static vm vm2 dkms deb)
+	suites=(host static vm vm2 lab dkms deb)
 	both_kernels=1
 	# The benchmarks among the VM tests, shorter: 4 pairs of runs per
 	# comparison instead of 12 (they assert no figure, only clean runs).
@@ -554,8 +584,8 @@ start=$(date +%s)
 times=()
 for s in "${suites[@]}"; do
 	case $s in
-	host | static | vm | vm2 | dkms | deb | fuzz | stress | one) ;;
-	*) die "unknown suite '$s' (host, static, vm, dkms, deb, fuzz, stress, one, all)" ;;
+	host | static | vm | vm2 | lab | dkms | deb | fuzz | stress | one) ;;
+	*) die "unknown suite '$s' (host, static, vm, lab, dkms, deb, fuzz, stress, one, all)" ;;
 	esac
 	echo "# suite $s"
 	t0=$(date +%s)

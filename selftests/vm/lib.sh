@@ -49,18 +49,24 @@ kernel_dir() {
 }
 
 # The unpacked kernel source (Debian's linux-source-$KERNEL_SERIES), unpacked once into
-# the cache. Prints its directory.
+# the cache. Prints its directory. One unpacks at a time: a kernel build
+# and the YNL client may both want the 6.12 source at once.
 ksrc_dir() {
 	local ver src
 	ver=$(ksrc_version) || return 1
 	src=$GPUPATH_CACHE/src/linux-source-$ver
 	if [ ! -f "$src/.done" ]; then
-		msg UNPACK "$KSRC_TARBALL"
-		rm -rf "$src" "$src.tmp"
-		mkdir -p "$src.tmp"
-		tar -C "$src.tmp" --strip-components=1 -xf "$KSRC_TARBALL" || return 1
-		touch "$src.tmp/.done"
-		mv "$src.tmp" "$src"
+		mkdir -p "$GPUPATH_CACHE/src"
+		(
+			flock 9 || exit 1
+			[ -f "$src/.done" ] && exit 0
+			msg UNPACK "$KSRC_TARBALL"
+			rm -rf "$src" "$src.tmp"
+			mkdir -p "$src.tmp"
+			tar -C "$src.tmp" --strip-components=1 -xf "$KSRC_TARBALL" || exit 1
+			touch "$src.tmp/.done"
+			mv "$src.tmp" "$src"
+		) 9>"$src.lock" || return 1
 	fi
 	echo "$src"
 }
