@@ -15,7 +15,8 @@
 #   path, with 8 paths (iopolicy numa and round-robin), and a gpupath volume
 #   over the one-path head.
 # LAB_MS (default 500) ms of guest time for each job after LAB_RAMP_MS (100)
-# of ramp (fio reads "0.5" as 5 seconds: whole milliseconds here);
+# of ramp (fio reads "0.5" as 5 seconds: whole milliseconds here), after
+# LAB_WARMUP_MS (3000) of each job uncounted on the first device;
 # LAB_ONLY (optional): the configurations to run, comma-separated, e.g.
 # raw,vol-round-robin-1,head-1 (a kernel parameter has no spaces).
 # One JSON object per job goes to /out/lab.jsonl.
@@ -68,12 +69,14 @@ fio_jobs() {
 	done
 }
 
-# warm_up DEV: every job once on DEV, not counted. The first jobs of a boot
-# otherwise pay for what the kernel sets up once (the 128 KiB job read about
-# 12,000 instructions per I/O more on the first device measured on 6.12).
+# warm_up DEV: every job on DEV for LAB_WARMUP_MS (default 3000) ms, not
+# counted. The first seconds of I/O of a boot cost more on 6.12: 128 KiB
+# reads of the raw namespace counted 41,000 instructions per I/O after a
+# warm-up of 100 ms, 37,000 after 3 s, and the devices measured next drifted
+# with what ran before them.
 warm_up() {
 	noqueue
-	fio_jobs "$1" 100 >/tmp/lab.fio
+	fio_jobs "$1" "${LAB_WARMUP_MS:-3000}" >/tmp/lab.fio
 	fio --eta=never /tmp/lab.fio >/tmp/lab.err 2>&1 || { cat /tmp/lab.err; fail "warm-up on $1"; }
 }
 

@@ -9,13 +9,16 @@ job's guest time per I/O (1e9 / IOPS ns) is its instruction count times
 2^S ns: instructions per I/O, fio's own included. "added" is a device's
 count less the raw namespace's; "x head" divides that by what the native
 multipath head (one path) adds. The spread is (max - min) / mean over the
-boots.
+boots; a figure whose spread is over 0.5% is marked "!": it does not
+repeat, and no ratio should be read from it.
 """
 import argparse
 import json
 import sys
 from collections import defaultdict
 
+# Spread (%) above which a figure is marked as not repeating.
+UNSTABLE_PCT = 0.5
 BLOCK_JOBS = ["randread-4k-qd1", "randread-4k-qd16", "read-128k-qd16", "randwrite-4k-qd1"]
 POLICIES = ["round-robin", "queue-depth", "service-time", "weighted", "gpu-affinity"]
 
@@ -113,7 +116,8 @@ def cell(e, what):
     if e is None:
         return "-"
     if what == "abs":
-        return f"{e['instructions_per_io']:,.0f} ({e['spread_pct']:.2f}%)"
+        mark = " !" if e["spread_pct"] > UNSTABLE_PCT else ""
+        return f"{e['instructions_per_io']:,.0f} ({e['spread_pct']:.2f}%{mark})"
     if "added" not in e:
         return "-"
     s = f"{e['added']:+,.0f}"
@@ -173,7 +177,8 @@ def report(out):
             rows = []
             for c in data:
                 e = cfgs[c]["read-1m"]
-                rows.append([c, f"{e['instructions_per_gb']:,}", f"{e['spread_pct']:.2f}%"])
+                mark = " !" if e["spread_pct"] > UNSTABLE_PCT else ""
+                rows.append([c, f"{e['instructions_per_gb']:,}", f"{e['spread_pct']:.2f}%{mark}"])
             print(table(rows, ["source-mode", "per GB", "spread"]))
             for src in ("ns", "mem", "file"):
                 h, b = cfgs.get(f"{src}-host"), cfgs.get(f"{src}-compat")
@@ -183,6 +188,11 @@ def report(out):
                           f"({b['read-1m']['instructions_per_gb'] / h['read-1m']['instructions_per_gb']:.2f}x host)")
         worst = max(e["spread_pct"] for c in cfgs.values() for e in c.values())
         print(f"\nLinux {k}: the largest spread across boots is {worst:.3f}%")
+        loose = sorted(f"{c} {j}" for c, jobs in cfgs.items() for j, e in jobs.items()
+                       if e["spread_pct"] > UNSTABLE_PCT)
+        if loose:
+            print(f"Linux {k}: spread over {UNSTABLE_PCT}% (marked !, not to be compared): "
+                  + ", ".join(loose))
 
 
 def main():
