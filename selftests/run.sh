@@ -558,7 +558,7 @@ suite_lab() {
 	else
 		notok "lab: the report lacks figures: $(jq -c . "$out/lab.json" 2>&1 | head -c 400)"
 	fi
-	sed -n '/instructions added/,/^$/s/^/# /p' "$out/report.txt"
+	sed -n '/instructions added/,/^$/{/^$/d;s/^/# /p}' "$out/report.txt"
 }
 
 suite_vm2() {
