@@ -112,13 +112,14 @@ fio_run() {
 }
 
 # bench_run CONFIG DEV|FILE MODE: gpupath-bench reads of 1 MiB (MODE
-# compat or host) into device memory of $prov, LAB_REPS times.
+# compat or host) into device memory of $prov, LAB_REPS times LAB_MS (its
+# start, the buffers' setup, would weigh on shorter runs).
 bench_run() {
 	local config=$1-$3 r
 	wanted "$config" || return 0
 	for r in $(seq "$REPS"); do
 		gpupath-bench -d "$2" -p "$prov" -m "$3" -s 1M -S 256M \
-			-D "$(awk -v m="$REP_MS" 'BEGIN { print m / 1000 }')" -j >/tmp/bench.json \
+			-D "$(awk -v m="$MS" 'BEGIN { print m / 1000 }')" -j >/tmp/bench.json \
 			2>/tmp/bench.err || { cat /tmp/bench.err /tmp/bench.json; fail "gpupath-bench $config"; }
 		jq -c --arg c "$config" --arg m "$MODE" --arg k "$3" --argjson r "$r" '.modes[$k] |
 			{mode: $m, config: $c, job: "read-1m", rep: $r, ios: .ios, bw: (.gbps * 1e9),
