@@ -124,12 +124,16 @@ def summarize(recs):
     return out
 
 
+def mark(e):
+    """" !" for a figure that does not repeat."""
+    return " !" if e["spread_pct"] > UNSTABLE_PCT else ""
+
+
 def cell(e, what):
     if e is None:
         return "-"
     if what == "abs":
-        mark = " !" if e["spread_pct"] > UNSTABLE_PCT else ""
-        return f"{e['instructions_per_io']:,.0f} ({e['spread_pct']:.2f}%{mark})"
+        return f"{e['instructions_per_io']:,.0f} ({e['spread_pct']:.2f}%{mark(e)})"
     if "added" not in e:
         return "-"
     s = f"{e['added']:+,.0f}"
@@ -189,8 +193,7 @@ def report(out):
             rows = []
             for c in data:
                 e = cfgs[c]["read-1m"]
-                mark = " !" if e["spread_pct"] > UNSTABLE_PCT else ""
-                rows.append([c, f"{e['instructions_per_gb']:,}", f"{e['spread_pct']:.2f}%{mark}"])
+                rows.append([c, f"{e['instructions_per_gb']:,}", f"{e['spread_pct']:.2f}%{mark(e)}"])
             print(table(rows, ["source-mode", "per GB", "spread"]))
             for src in ("ns", "mem", "file"):
                 h, b = cfgs.get(f"{src}-host"), cfgs.get(f"{src}-compat")
@@ -200,8 +203,7 @@ def report(out):
                           f"({b['read-1m']['instructions_per_gb'] / h['read-1m']['instructions_per_gb']:.2f}x host)")
         worst = max(e["spread_pct"] for c in cfgs.values() for e in c.values())
         print(f"\nLinux {k}: the largest spread across boots is {worst:.3f}%")
-        loose = sorted(f"{c} {j}" for c, jobs in cfgs.items() for j, e in jobs.items()
-                       if e["spread_pct"] > UNSTABLE_PCT)
+        loose = sorted(f"{c} {j}" for c, jobs in cfgs.items() for j, e in jobs.items() if mark(e))
         if loose:
             print(f"Linux {k}: spread over {UNSTABLE_PCT}% (marked !, not to be compared): "
                   + ", ".join(loose))
