@@ -206,9 +206,10 @@ err_put_prov:
 }
 
 /*
- * Only anonymous and shmem memory: a file system writes its pages back and
- * drops them behind a long-term pin, losing what a READ put there. Mapped
- * throughout, or -EFAULT as pinning would say. Under mmap_lock.
+ * Only anonymous, shmem and huge page (hugetlbfs) memory: a file system
+ * writes its pages back and drops them behind a long-term pin, losing what
+ * a READ put there; those three are never written back. Mapped throughout,
+ * or -EFAULT as pinning would say. Under mmap_lock.
  */
 static int check_vmas(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
@@ -219,7 +220,7 @@ static int check_vmas(struct mm_struct *mm, unsigned long start, unsigned long e
 		vma = find_vma(mm, start);
 		if (!vma || vma->vm_start > start)
 			return -EFAULT;
-		if (!vma_is_anonymous(vma) &&
+		if (!vma_is_anonymous(vma) && !is_vm_hugetlb_page(vma) &&
 		    !(vma->vm_file && shmem_mapping(vma->vm_file->f_mapping)))
 			return -EOPNOTSUPP;
 		start = vma->vm_end;
@@ -286,7 +287,8 @@ err_unaccount:
  * @req: the request, completed with the handle
  *
  * Return: 0, -EINVAL (alignment, size, flags), -EFAULT (not the caller's
- * writable memory), -EOPNOTSUPP (memory of a file other than shmem),
+ * writable memory), -EOPNOTSUPP (memory of a file other than shmem or
+ * hugetlbfs),
  * -ENOMEM (also over RLIMIT_MEMLOCK).
  */
 int gpupath_buf_reg_host(struct gpupath_file *f, struct gpupath_host_reg *req)

@@ -82,6 +82,7 @@ static int get_buf(struct gpupath_dev *dev, const char *prov, size_t size,
 		   struct gpupath_buf **buf, void **host)
 {
 	uint64_t id;
+	int r;
 
 	*host = NULL;
 	if (strcmp(prov, "host")) {
@@ -89,10 +90,10 @@ static int get_buf(struct gpupath_dev *dev, const char *prov, size_t size,
 			return -EINVAL;
 		return gpupath_buf_alloc(dev, id, size, buf);
 	}
-	*host = aligned_alloc(4096, size);
-	if (!*host)
-		return -ENOMEM;
-	return gpupath_buf_host(dev, *host, size, buf);
+	r = gpupath_buf_host_alloc(dev, size, buf);
+	if (r == 0)
+		*host = gpupath_buf_addr(*buf);
+	return r;
 }
 
 /*
@@ -367,7 +368,6 @@ int main(int argc, char **argv)
 	while (hold && getchar() != EOF)
 		;
 	gpupath_buf_free(buf);
-	free(host);
 	gpupath_dev_close(dev);
 	close(fd);
 	return ret;

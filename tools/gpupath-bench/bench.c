@@ -22,7 +22,8 @@
  *
  * Modes: direct (device memory, DMA or nothing), compat (device memory,
  * always through pinned host memory and a copy), host (host memory: the
- * baseline). -q submits BATCH I/Os at a time (direct and host only).
+ * baseline). Host buffers, like the compat path's bounce buffer, come from
+ * huge pages when the system has some free (vm.nr_hugepages). -q submits BATCH I/Os at a time (direct and host only).
  * -v lays the verification pattern over the span first (a write) and checks
  * every read against it.
  */
@@ -117,15 +118,11 @@ static uint64_t next_offset(struct worker *w, uint64_t *seq, unsigned int *seed)
 }
 
 static int get_buffer(struct worker *w, struct gpupath_dev *dev, uint64_t size,
-		      struct gpupath_buf **buf, void **host)
+		      struct gpupath_buf **buf)
 {
-	*host = NULL;
 	if (w->mode != MODE_HOST)
 		return gpupath_buf_alloc(dev, w->o->provider, size, buf);
-	*host = aligned_alloc(4096, size);
-	if (!*host)
-		return -ENOMEM;
-	return gpupath_buf_host(dev, *host, size, buf);
+	return gpupath_buf_host_alloc(dev, size, buf);
 }
 
 static bool check(const uint8_t *p, uint64_t len, uint64_t pos)
@@ -285,7 +282,6 @@ static void *worker_main(void *arg)
 	uint64_t size = o->iosize * (o->batch ? o->batch : 1);
 	struct gpupath_dev *dev;
 	struct gpupath_buf *buf;
-	void *host;
 	int fd;
 
 	w->err = gpupath_dev_open(&dev);
@@ -296,7 +292,7 @@ static void *worker_main(void *arg)
 		w->err = -errno;
 		goto out_dev;
 	}
-	w->err = get_buffer(w, dev, size, &buf, &host);
+	w->err = get_buffer(w, dev, size, &buf);
 	if (w->err)
 		goto out_fd;
 	if (o->write)
@@ -304,7 +300,6 @@ static void *worker_main(void *arg)
 	w->err = o->batch ? run_batch(w, dev, buf, fd, now() + o->seconds) :
 			    run_sync(w, buf, fd, now() + o->seconds);
 	gpupath_buf_free(buf);
-	free(host);
 out_fd:
 	close(fd);
 out_dev:
@@ -413,7 +408,7 @@ static int lay_pattern(const struct opts *o)
 {
 	uint64_t chunk = 1 << 20, off;
 	struct gpupath_dev *dev;
-	struct gpupath_buf *buf;
+	struct gpupath_buf *buf = NULL;
 	uint8_t *mem;
 	int fd, r;
 
@@ -421,17 +416,19 @@ static int lay_pattern(const struct opts *o)
 	if (r)
 		return r;
 	fd = open(o->dev, O_WRONLY);
-	mem = aligned_alloc(4096, chunk);
-	if (fd < 0 || !mem || (r = gpupath_buf_host(dev, mem, chunk, &buf)) < 0)
-		return fd < 0 ? -errno : r ? r : -ENOMEM;
+	if (fd < 0)
+		r = -errno;
+	else
+		r = gpupath_buf_host_alloc(dev, chunk, &buf);
 	for (off = 0; off < o->span && r == 0; off += chunk) {
+		mem = gpupath_buf_addr(buf);
 		pattern_fill(mem, chunk, 1, off);
 		r = gpupath_write(buf, 0, fd, off, o->span - off < chunk ? o->span - off : chunk,
 				  GPUPATH_POLICY_AUTO, NULL);
 	}
 	gpupath_buf_free(buf);
-	free(mem);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	gpupath_dev_close(dev);
 	return r;
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ struct gpupath_buf {
 	uint32_t bar;		/* device memory: where it is */
 	uint64_t bar_offset;
 	bool own;		/* addr was allocated here */
+	size_t mapped;		/* ... from huge pages: the length mapped */
 	struct gpupath_buf *next;	/* in bufs, while it has an address */
 };
 
@@ -220,9 +222,83 @@ void gpupath_buf_free(struct gpupath_buf *buf)
 	if (buf->device)
 		munmap(buf->addr, buf->size);
 	ioctl(buf->dev->fd, GPUPATH_IOC_FREE, &buf->handle);
-	if (buf->own)
+	if (buf->own && buf->mapped)
+		munmap(buf->addr, buf->mapped);
+	else if (buf->own)
 		free(buf->addr);
 	free(buf);
+}
+
+static size_t hugepage_size;
+
+/* The system's default huge page size (/proc/meminfo), 0 if none. */
+static void hugepage_size_read(void)
+{
+	char line[128];
+	size_t kb;
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Hugepagesize: %zu kB", &kb) == 1) {
+			hugepage_size = kb << 10;
+			break;
+		}
+	fclose(f);
+}
+
+/*
+ * Host memory of at least @size bytes, page-aligned: from the huge page pool
+ * when the system has pages free in it (vm.nr_hugepages), else from the
+ * heap. A huge page is physically contiguous, so an I/O into it takes few
+ * segments, and one pin per page. Shared, so a fork copies nothing (private
+ * pinned pages would be copied for the child). Returns the length mapped
+ * from huge pages in *@mapped, 0 for heap memory.
+ */
+static void *host_mem_get(size_t size, size_t *mapped)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	size_t len;
+	void *p;
+
+	*mapped = 0;
+	pthread_once(&once, hugepage_size_read);
+	if (hugepage_size && size <= SIZE_MAX - hugepage_size) {
+		len = (size + hugepage_size - 1) / hugepage_size * hugepage_size;
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+		if (p != MAP_FAILED) {
+			*mapped = len;
+			return p;
+		}
+	}
+	if (size > SIZE_MAX - 4095)
+		return NULL;
+	return aligned_alloc(4096, (size + 4095) & ~(size_t)4095);
+}
+
+int gpupath_buf_host_alloc(struct gpupath_dev *dev, size_t size, struct gpupath_buf **bufp)
+{
+	size_t mapped;
+	void *mem;
+	int r;
+
+	mem = host_mem_get(size, &mapped);
+	if (!mem)
+		return -ENOMEM;
+	r = gpupath_buf_host(dev, mem, size, bufp);
+	if (r < 0) {
+		if (mapped)
+			munmap(mem, mapped);
+		else
+			free(mem);
+		return r;
+	}
+	(*bufp)->own = true;
+	(*bufp)->mapped = mapped;
+	return 0;
 }
 
 void *gpupath_buf_addr(const struct gpupath_buf *buf)
@@ -302,24 +378,12 @@ static int64_t file_chunk(uint32_t op, int fd, void *mem, uint64_t off, uint64_t
 
 static int bounce_get(struct gpupath_dev *dev, struct gpupath_buf **bp)
 {
-	void *mem;
-	int r;
+	int r = 0;
 
-	if (dev->bounce) {
-		*bp = dev->bounce;
-		return 0;
-	}
-	mem = aligned_alloc(4096, BOUNCE_SIZE);
-	if (!mem)
-		return -ENOMEM;
-	r = gpupath_buf_host(dev, mem, BOUNCE_SIZE, &dev->bounce);
-	if (r < 0) {
-		free(mem);
-		return r;
-	}
-	dev->bounce->own = true;
+	if (!dev->bounce)
+		r = gpupath_buf_host_alloc(dev, BOUNCE_SIZE, &dev->bounce);
 	*bp = dev->bounce;
-	return 0;
+	return r;
 }
 
 /*

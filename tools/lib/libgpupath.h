@@ -59,6 +59,13 @@ int gpupath_alloc_explain(uint32_t provider, size_t want, int err, char *msg, si
 /* Host memory at @addr (page-aligned), pinned for I/O. */
 int gpupath_buf_host(struct gpupath_dev *dev, void *addr, size_t size,
 		     struct gpupath_buf **buf);
+/*
+ * Host memory allocated here and pinned: from huge pages when the system has
+ * some free (vm.nr_hugepages), else page-aligned heap memory. The bounce
+ * buffer of the compat path is made the same way. gpupath_buf_free()
+ * releases it.
+ */
+int gpupath_buf_host_alloc(struct gpupath_dev *dev, size_t size, struct gpupath_buf **buf);
 void gpupath_buf_free(struct gpupath_buf *buf);
 /* The buffer's memory in this process (device memory: an uncached mapping). */
 void *gpupath_buf_addr(const struct gpupath_buf *buf);

@@ -247,7 +247,9 @@ struct gpupath_alloc {
 
 /**
  * struct gpupath_host_reg - GPUPATH_IOC_REG_HOST: pin host memory
- * @addr: page-aligned start of the caller's memory
+ * @addr: page-aligned start of the caller's memory: anonymous, shmem or
+ *	huge page (hugetlbfs) memory; a mapping of any other file gets
+ *	-EOPNOTSUPP (a file system would write its pages back behind the pin)
  * @size: bytes, a multiple of the page size
  * @flags: none defined, must be 0
  * @pad: must be 0
