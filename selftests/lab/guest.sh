@@ -45,8 +45,8 @@ HUGEPAGES=8
 # huge pages: in pages of 4 KiB, how many of them happen to be contiguous
 # (so how many segments an I/O takes) changed from boot to boot, and their
 # figures with it (by 0.5-2% on 6.12). gpupath-bench's host buffers and
-# compat bounce buffer come from the same pool (1 MiB reads from the loop
-# namespace spread by 3-22% without).
+# compat bounce buffer come from the same pool (GPUPATH_HUGEPAGES=1; 1 MiB
+# reads from the loop namespace spread by 3-22% without).
 JOBS="randread-4k-qd1:rw=randread,bs=4k,iodepth=1
 randread-4k-qd16:rw=randread,bs=4k,iodepth=16
 read-128k-qd16:rw=read,bs=128k,iodepth=16,iomem=shmhuge
@@ -140,6 +140,7 @@ bench_run() {
 }
 
 echo $HUGEPAGES >/proc/sys/vm/nr_hugepages
+export GPUPATH_HUGEPAGES=1
 [ "$(awk '/^HugePages_Total:/ { print $2 }' /proc/meminfo)" = $HUGEPAGES ] ||
 	fail "$HUGEPAGES huge pages: $(grep -i huge /proc/meminfo | tr '\n' ' ')"
 modprobe null_blk nr_devices=1 gb=1 || fail "null_blk"

@@ -231,13 +231,21 @@ void gpupath_buf_free(struct gpupath_buf *buf)
 
 static size_t hugepage_size;
 
-/* The system's default huge page size (/proc/meminfo), 0 if none. */
+/*
+ * With GPUPATH_HUGEPAGES=1 in the environment, the system's default huge
+ * page size (/proc/meminfo); else, or if it has none, 0: no huge pages. The
+ * pool is the administrator's, reserved for whatever they chose: taken only
+ * when asked.
+ */
 static void hugepage_size_read(void)
 {
+	const char *env = getenv("GPUPATH_HUGEPAGES");
 	char line[128];
 	size_t kb;
 	FILE *f;
 
+	if (!env || strcmp(env, "1"))
+		return;
 	f = fopen("/proc/meminfo", "re");
 	if (!f)
 		return;
@@ -251,7 +259,7 @@ static void hugepage_size_read(void)
 
 /*
  * Host memory of at least @size bytes, page-aligned: from the huge page pool
- * when the system has pages free in it (vm.nr_hugepages), else from the
+ * when asked to (GPUPATH_HUGEPAGES=1) and it has pages free, else from the
  * heap. A huge page is physically contiguous, so an I/O into it takes few
  * segments, and one pin per page. Shared, so a fork copies nothing (private
  * pinned pages would be copied for the child). Returns the length mapped

@@ -60,10 +60,10 @@ int gpupath_alloc_explain(uint32_t provider, size_t want, int err, char *msg, si
 int gpupath_buf_host(struct gpupath_dev *dev, void *addr, size_t size,
 		     struct gpupath_buf **buf);
 /*
- * Host memory allocated here and pinned: from huge pages when the system has
- * some free (vm.nr_hugepages), else page-aligned heap memory. The bounce
- * buffer of the compat path is made the same way. gpupath_buf_free()
- * releases it.
+ * Host memory allocated here and pinned: page-aligned heap memory, or with
+ * GPUPATH_HUGEPAGES=1 in the environment huge pages when the system has
+ * some free (vm.nr_hugepages). The bounce buffer of the compat path is made
+ * the same way. gpupath_buf_free() releases it.
  */
 int gpupath_buf_host_alloc(struct gpupath_dev *dev, size_t size, struct gpupath_buf **buf);
 void gpupath_buf_free(struct gpupath_buf *buf);

@@ -47,9 +47,9 @@ for size in 4096 131072 $MiB $((16 * MiB)); do
 done
 # Host memory the library allocates (gpupath_buf_host_alloc: a host
 # buffer; the compat path's 4 MiB bounce buffer) comes from huge pages when
-# the system has some: held by gp-io -H, the pool shows them taken, and the
-# bytes read through them are right (gp-io checks them). Without any free,
-# the heap serves.
+# asked to (GPUPATH_HUGEPAGES=1) and the system has some: held by gp-io -H,
+# the pool shows them taken, and the bytes read through them are right
+# (gp-io checks them). Not asked, or the pool short, the heap serves.
 hp_free() { awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo; }
 echo 4 >/proc/sys/vm/nr_hugepages
 [ "$(hp_free)" = 4 ] || fail "4 huge pages reserved: $(grep -i huge /proc/meminfo | tr '\n' ' ')"
@@ -66,10 +66,12 @@ hp_held() {
 	free=$(hp_free)
 	exec 3>&-
 	wait $pid || fail "gp-io $*: $(cat /tmp/hp.out) (the bytes read are wrong)"
-	note "gp-io $*: $(cat /tmp/hp.out); huge pages free while held: $free"
+	note "GPUPATH_HUGEPAGES=${GPUPATH_HUGEPAGES:-} gp-io $*: $(cat /tmp/hp.out); huge pages free while held: $free"
 	[ "$free" = "$want" ] || fail "gp-io $*: $free huge pages free while held, $want expected"
 	[ "$(hp_free)" = 4 ] || fail "gp-io $*: huge pages not given back ($(hp_free) free)"
 }
+hp_held 4 -p compat read "$prov" $NS 0 $((6 * MiB)) 101
+export GPUPATH_HUGEPAGES=1
 hp_held 3 read host $NS $MiB $MiB 101
 grep -q 'mode=host reason=none' /tmp/hp.out || fail "host read: $(cat /tmp/hp.out)"
 hp_held 2 -p compat read "$prov" $NS 0 $((6 * MiB)) 101
@@ -77,6 +79,7 @@ grep -q 'mode=bounce' /tmp/hp.out || fail "compat read: $(cat /tmp/hp.out)"
 # A pool too small for the bounce buffer: the heap serves it.
 echo 1 >/proc/sys/vm/nr_hugepages
 expect_io 0 'mode=bounce' -p compat read "$prov" $NS $MiB $((5 * MiB)) 101
+unset GPUPATH_HUGEPAGES
 echo 0 >/proc/sys/vm/nr_hugepages
 
 # The other way: device memory -> namespace, checked in nvme.img on the host.
