@@ -23,7 +23,8 @@
  * Modes: direct (device memory, DMA or nothing), compat (device memory,
  * always through pinned host memory and a copy), host (host memory: the
  * baseline). Host buffers, like the compat path's bounce buffer, come from
- * huge pages with GPUPATH_HUGEPAGES=1 (libgpupath(3)). -q submits BATCH I/Os at a time (direct and host only).
+ * huge pages with GPUPATH_HUGEPAGES=1 (libgpupath(3)). -q submits BATCH I/Os
+ * at a time (direct and host only).
  * -v lays the verification pattern over the span first (a write) and checks
  * every read against it.
  */

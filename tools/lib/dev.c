@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdio.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -258,9 +258,9 @@ static void hugepage_size_read(void)
 }
 
 /*
- * Host memory of at least @size bytes, page-aligned: from the huge page pool
- * when asked to (GPUPATH_HUGEPAGES=1) and it has pages free, else from the
- * heap. A huge page is physically contiguous, so an I/O into it takes few
+ * Host memory of @size bytes (a multiple of the page size), page-aligned:
+ * from the huge page pool when asked to (GPUPATH_HUGEPAGES=1) and it has
+ * pages free, else from the heap. A huge page is physically contiguous, so an I/O into it takes few
  * segments, and one pin per page. Shared, so a fork copies nothing (private
  * pinned pages would be copied for the child). Returns the length mapped
  * from huge pages in *@mapped, 0 for heap memory.
@@ -282,9 +282,7 @@ static void *host_mem_get(size_t size, size_t *mapped)
 			return p;
 		}
 	}
-	if (size > SIZE_MAX - 4095)
-		return NULL;
-	return aligned_alloc(4096, (size + 4095) & ~(size_t)4095);
+	return aligned_alloc(4096, size);
 }
 
 int gpupath_buf_host_alloc(struct gpupath_dev *dev, size_t size, struct gpupath_buf **bufp)
@@ -293,6 +291,9 @@ int gpupath_buf_host_alloc(struct gpupath_dev *dev, size_t size, struct gpupath_
 	void *mem;
 	int r;
 
+	/* As the module checks it: no pool page taken for a bad size. */
+	if (!size || size % (size_t)sysconf(_SC_PAGESIZE))
+		return -EINVAL;
 	mem = host_mem_get(size, &mapped);
 	if (!mem)
 		return -ENOMEM;

@@ -60,7 +60,8 @@ int gpupath_alloc_explain(uint32_t provider, size_t want, int err, char *msg, si
 int gpupath_buf_host(struct gpupath_dev *dev, void *addr, size_t size,
 		     struct gpupath_buf **buf);
 /*
- * Host memory allocated here and pinned: page-aligned heap memory, or with
+ * @size bytes (a multiple of the page size, else -EINVAL) of host memory
+ * allocated here and pinned: page-aligned heap memory, or with
  * GPUPATH_HUGEPAGES=1 in the environment huge pages when the system has
  * some free (vm.nr_hugepages). The bounce buffer of the compat path is made
  * the same way. gpupath_buf_free() releases it.
