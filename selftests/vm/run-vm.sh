@@ -202,20 +202,24 @@ esac
 # the patch raced the other emulated CPU running get_random_u64() (an int3
 # oops under TCG, once in four 6.12 boots without this).
 cmdline="console=ttyS0 panic=-1 oops=panic random.trust_cpu=on nvme.use_cmb_sqes=0 $append"
-# Kernels after 6.1 run their vCPUs in turn on one host thread. Under
+# Kernels after 6.1 on more than one vCPU boot with nohz=off. Under
 # multi-threaded TCG, a static branch that 6.12 patched while another vCPU
-# ran it left that vCPU on the patch's int3 now and then: oopses in
-# get_random_u64, in __schedule and, 1.3 s into a boot, in __mod_timer
-# (the timers' keys, flipped as NOHZ starts). 6.1 never showed it; it keeps
-# the faster multi-threaded TCG. (icount runs one thread anyway.)
+# ran it left that vCPU on the patch's int3 now and then: 1.3 s into a
+# boot, in __mod_timer, when the timers' keys (timers_nohz_active,
+# timers_migration_enabled) flipped as NOHZ started; without NOHZ they
+# never flip. (The RNG's key is settled above; the trace test leaves the
+# scheduler's alone.) Running the vCPUs in turn on one thread
+# (thread=single) avoids every such race, but starved a throttled tenant
+# of I/O (tenants-io) and was dropped. 6.1 never showed it; the lab runs one
+# vCPU.
 case $release in
-6.1.*) accel=tcg ;;
-*) accel=tcg,thread=single ;;
+6.1.*) ;;
+*) if [ "$smp" -gt 1 ]; then cmdline="$cmdline nohz=off"; fi ;;
 esac
 "$top/selftests/vm/qmp-agent.py" "$stage/qmp.sock" "$workdir" &
 agent=$!
 set +e
-timeout -k 10 "$timeout" qemu-system-x86_64 -accel "$accel" -M q35 -cpu qemu64,+rdrand -m "$mem" -smp "$smp" \
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -M q35 -cpu qemu64,+rdrand -m "$mem" -smp "$smp" \
 	${icount:+-icount "shift=$icount,sleep=off"} \
 	-display none -monitor none -no-reboot -nic none \
 	-qmp unix:"$stage/qmp.sock",server=on,wait=off \
