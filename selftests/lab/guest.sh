@@ -140,9 +140,9 @@ bench_run() {
 }
 
 echo $HUGEPAGES >/proc/sys/vm/nr_hugepages
-export GPUPATH_HUGEPAGES=1
 [ "$(awk '/^HugePages_Total:/ { print $2 }' /proc/meminfo)" = $HUGEPAGES ] ||
 	fail "$HUGEPAGES huge pages: $(grep -i huge /proc/meminfo | tr '\n' ' ')"
+export GPUPATH_HUGEPAGES=1
 modprobe null_blk nr_devices=1 gb=1 || fail "null_blk"
 modprobe -a nvmet nvme-loop || fail "nvmet, nvme-loop"
 nvmet_subsys $NQN /dev/nullb0 || fail "nvmet subsystem"

@@ -213,6 +213,15 @@ int gpupath_buf_cuda(struct gpupath_dev *dev, void *dptr, size_t size,
 	return reg(dev, GPUPATH_IOC_REG_CUDA, &req, &req.handle, size, bufp);
 }
 
+/* Host memory from host_mem_get(): @mapped bytes of huge pages, or heap. */
+static void host_mem_put(void *mem, size_t mapped)
+{
+	if (mapped)
+		munmap(mem, mapped);
+	else
+		free(mem);
+}
+
 void gpupath_buf_free(struct gpupath_buf *buf)
 {
 	if (!buf)
@@ -222,10 +231,8 @@ void gpupath_buf_free(struct gpupath_buf *buf)
 	if (buf->device)
 		munmap(buf->addr, buf->size);
 	ioctl(buf->dev->fd, GPUPATH_IOC_FREE, &buf->handle);
-	if (buf->own && buf->mapped)
-		munmap(buf->addr, buf->mapped);
-	else if (buf->own)
-		free(buf->addr);
+	if (buf->own)
+		host_mem_put(buf->addr, buf->mapped);
 	free(buf);
 }
 
@@ -260,8 +267,8 @@ static void hugepage_size_read(void)
 /*
  * Host memory of @size bytes (a multiple of the page size), page-aligned:
  * from the huge page pool when asked to (GPUPATH_HUGEPAGES=1) and it has
- * pages free, else from the heap. A huge page is physically contiguous, so an I/O into it takes few
- * segments, and one pin per page. Shared, so a fork copies nothing (private
+ * pages free, else from the heap. A huge page is physically contiguous, so
+ * an I/O into it takes few segments, and one pin per page. Shared, so a fork copies nothing (private
  * pinned pages would be copied for the child). Returns the length mapped
  * from huge pages in *@mapped, 0 for heap memory.
  */
@@ -299,10 +306,7 @@ int gpupath_buf_host_alloc(struct gpupath_dev *dev, size_t size, struct gpupath_
 		return -ENOMEM;
 	r = gpupath_buf_host(dev, mem, size, bufp);
 	if (r < 0) {
-		if (mapped)
-			munmap(mem, mapped);
-		else
-			free(mem);
+		host_mem_put(mem, mapped);
 		return r;
 	}
 	(*bufp)->own = true;
