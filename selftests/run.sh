@@ -557,6 +557,19 @@ suite_lab() {
 	else
 		notok "lab: the report lacks figures: $(jq -c . "$out/lab.json" 2>&1 | head -c 400)"
 	fi
+	# LAB_AGAINST's comparison: against its own summary, one figure moved.
+	jq '."6.1".raw."randread-4k-qd1".instructions_per_io *= 1.01' "$out/lab.json" \
+		>"$out/moved.json"
+	if python3 selftests/lab/report.py --against "$out/lab.json" "$out/lab.jsonl" |
+		grep -q "8 figures compared, 0 differ by over 0.5%" &&
+		python3 selftests/lab/report.py --against "$out/moved.json" "$out/lab.jsonl" |
+		grep -A1 "8 figures compared, 1 differ by over 0.5%, the largest by -0.990%" |
+		grep -q "^  raw randread-4k-qd1 "; then
+		ok "lab: a run against an earlier one: the one figure moved by 1% is named"
+	else
+		notok "lab: a run against an earlier one: $(python3 selftests/lab/report.py \
+			--against "$out/moved.json" "$out/lab.jsonl" 2>&1 | tail -3)"
+	fi
 	sed -n '/instructions added/,/^$/{/^$/d;s/^/# /p}' "$out/report.txt"
 }
 

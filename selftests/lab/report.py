@@ -209,13 +209,55 @@ def report(out):
                   + ", ".join(loose))
 
 
+def against(out, path):
+    """Each figure of this run against the same figure of an earlier run's
+    summary (--json): the largest differences, and how many are over
+    UNSTABLE_PCT. Figures either run marked as not repeating are left out."""
+    try:
+        with open(path) as f:
+            old = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"{path}: {e}")
+    for k in sorted(out):
+        if k not in old:
+            print(f"\nLinux {k}: no figures in {path}")
+            continue
+        diffs, loose, missing = [], 0, 0
+        for c, jobs in out[k].items():
+            for j, e in jobs.items():
+                o = old[k].get(c, {}).get(j)
+                what = "instructions_per_gb" if j == "read-1m" else "instructions_per_io"
+                if not o or what not in o or not o[what]:
+                    missing += 1
+                elif mark(e) or mark(o):
+                    loose += 1
+                else:
+                    d = (e[what] - o[what]) / o[what] * 100
+                    diffs.append((abs(d), d, f"{c} {j}", o[what], e[what]))
+        gone = sum(1 for c, jobs in old[k].items() for j in jobs if j not in out[k].get(c, {}))
+        diffs.sort(reverse=True)
+        over = [d for d in diffs if d[0] > UNSTABLE_PCT]
+        print(f"\nLinux {k} against {path}: {len(diffs)} figures compared, "
+              f"{len(over)} differ by over {UNSTABLE_PCT}%"
+              + (f", the largest by {diffs[0][1]:+.3f}%" if diffs else "")
+              + (f"; {loose} not compared (spread over {UNSTABLE_PCT}% in either run)" if loose else "")
+              + (f"; {missing} only in this run" if missing else "")
+              + (f"; {gone} only in the earlier one" if gone else ""))
+        for _, d, name, a, b in (over or diffs[:5]):
+            print(f"  {name:<40} {a:>15,.0f} -> {b:>15,.0f}  {d:+.3f}%")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("jsonl", nargs="+")
     ap.add_argument("--json", help="write the summary here")
+    ap.add_argument("--against", metavar="SUMMARY",
+                    help="compare each figure with an earlier run's summary (--json)")
     a = ap.parse_args()
     out = summarize(load(a.jsonl))
     report(out)
+    if a.against:
+        against(out, a.against)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1, sort_keys=True)

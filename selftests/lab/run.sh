@@ -25,6 +25,9 @@
 #   LAB_OUT      where the JSON lines and the report go
 #                (default selftests/build/lab)
 #   LAB_APPEND   more kernel parameters, for experiments
+#   LAB_AGAINST  an earlier run's summary (its lab.json): each figure is
+#                compared with it, and those that differ by over 0.5% are
+#                listed
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/vm/lib.sh"
@@ -38,6 +41,7 @@ ms=${LAB_MS:-500}
 warm=${LAB_WARMUP_MS:-3000}
 reps=${LAB_REPS:-3}
 only=${LAB_ONLY:-}
+against=${LAB_AGAINST:-}
 out=${LAB_OUT:-$top/selftests/build/lab}
 case $boots in '' | *[!0-9]* | 0) die "LAB_BOOTS must be a positive number" ;; esac
 case $shift_ in '' | *[!0-9]*) die "LAB_SHIFT must be a number (0 to 10)" ;; esac
@@ -45,11 +49,18 @@ case $ms in '' | *[!0-9]* | 0) die "LAB_MS must be a positive number of millisec
 case $reps in '' | *[!0-9]* | 0) die "LAB_REPS must be a positive number" ;; esac
 case $warm in '' | *[!0-9]* | 0) die "LAB_WARMUP_MS must be a positive number of milliseconds" ;; esac
 case $only in *[!a-z0-9,-]*) die "LAB_ONLY: configuration names, comma-separated" ;; esac
+[ -z "$against" ] || jq -e 'type == "object"' "$against" >/dev/null 2>&1 ||
+	die "LAB_AGAINST: $against is no summary of a lab run (lab.json)"
 for m in $modes; do
 	case $m in paths | head) ;; *) die "LAB_MODES: paths, head or both, not '$m'" ;; esac
 done
+# Kept aside first: it may be the last run's, in $out.
+mkdir -p "$(dirname "$out")" || die "LAB_OUT: cannot make $out"
+[ -z "$against" ] || { cp "$against" "$out.earlier.json" && against=$out.earlier.json; } ||
+	die "LAB_AGAINST: cannot copy $against"
 rm -rf "$out"
 mkdir -p "$out"
+[ -z "$against" ] || { mv "$against" "$out/earlier.json" && against=$out/earlier.json; }
 make --no-print-directory userspace test-bins >"$out/build.log" 2>&1 ||
 	{ tail -20 "$out/build.log"; die "user space does not build"; }
 qemu=$(qemu-system-x86_64 --version | head -1)
@@ -84,5 +95,5 @@ done
 {
 	echo "# $qemu: -accel tcg -smp 1 -icount shift=$shift_,sleep=off; kernel: kmemleak=off;" \
 		"$boots boots per kernel and mode; $ms ms per job in $reps repetitions (the best counts), after $warm ms of warm-up; $(( $(date +%s) - start )) s in all"
-	python3 selftests/lab/report.py --json "$out/lab.json" "$out/lab.jsonl"
+	python3 selftests/lab/report.py --json "$out/lab.json" ${against:+--against "$against"} "$out/lab.jsonl"
 } | tee "$out/report.txt"
