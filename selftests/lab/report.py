@@ -218,6 +218,15 @@ def against(out, path):
             old = json.load(f)
     except (OSError, ValueError) as e:
         sys.exit(f"{path}: {e}")
+    ok = isinstance(old, dict) and all(
+        isinstance(cfgs, dict) and all(
+            isinstance(jobs, dict) and all(
+                isinstance(e, dict) and isinstance(e.get("spread_pct"), (int, float))
+                for e in jobs.values())
+            for jobs in cfgs.values())
+        for cfgs in old.values())
+    if not ok:
+        sys.exit(f"{path}: not the summary of a lab run (report.py --json)")
     for k in sorted(out):
         if k not in old:
             print(f"\nLinux {k}: no figures in {path}")
