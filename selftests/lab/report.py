@@ -209,10 +209,8 @@ def report(out):
                   + ", ".join(loose))
 
 
-def against(out, path):
-    """Each figure of this run against the same figure of an earlier run's
-    summary (--json): the largest differences, and how many are over
-    UNSTABLE_PCT. Figures either run marked as not repeating are left out."""
+def load_summary(path):
+    """An earlier run's summary (--json), or exit saying why it is none."""
     try:
         with open(path) as f:
             old = json.load(f)
@@ -227,6 +225,14 @@ def against(out, path):
         for cfgs in old.values())
     if not ok:
         sys.exit(f"{path}: not the summary of a lab run (report.py --json)")
+    return old
+
+
+def against(out, old, path):
+    """Each figure of this run against the same figure of an earlier run's
+    summary @old (from @path): the largest differences, and how many are
+    over UNSTABLE_PCT. Figures either run marked as not repeating are left
+    out."""
     for k in sorted(out):
         if k not in old:
             print(f"\nLinux {k}: no figures in {path}")
@@ -258,19 +264,27 @@ def against(out, path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("jsonl", nargs="+")
+    ap.add_argument("jsonl", nargs="*")
     ap.add_argument("--json", help="write the summary here")
     ap.add_argument("--against", metavar="SUMMARY",
                     help="compare each figure with an earlier run's summary (--json)")
+    ap.add_argument("--check", metavar="SUMMARY",
+                    help="only check that SUMMARY is a run's summary")
     a = ap.parse_args()
+    if a.check:
+        load_summary(a.check)
+        return
+    if not a.jsonl:
+        ap.error("the JSON lines of a run are needed")
+    old = load_summary(a.against) if a.against else None
     out = summarize(load(a.jsonl))
     report(out)
-    if a.against:
-        against(out, a.against)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1, sort_keys=True)
             f.write("\n")
+    if a.against:
+        against(out, old, a.against)
 
 
 if __name__ == "__main__":

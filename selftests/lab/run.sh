@@ -49,7 +49,7 @@ case $ms in '' | *[!0-9]* | 0) die "LAB_MS must be a positive number of millisec
 case $reps in '' | *[!0-9]* | 0) die "LAB_REPS must be a positive number" ;; esac
 case $warm in '' | *[!0-9]* | 0) die "LAB_WARMUP_MS must be a positive number of milliseconds" ;; esac
 case $only in *[!a-z0-9,-]*) die "LAB_ONLY: configuration names, comma-separated" ;; esac
-[ -z "$against" ] || jq -e 'type == "object"' "$against" >/dev/null 2>&1 ||
+[ -z "$against" ] || python3 selftests/lab/report.py --check "$against" ||
 	die "LAB_AGAINST: $against is no summary of a lab run (lab.json)"
 for m in $modes; do
 	case $m in paths | head) ;; *) die "LAB_MODES: paths, head or both, not '$m'" ;; esac

@@ -268,9 +268,10 @@ static void hugepage_size_read(void)
  * Host memory of @size bytes (a multiple of the page size), page-aligned:
  * from the huge page pool when asked to (GPUPATH_HUGEPAGES=1) and it has
  * pages free, else from the heap. A huge page is physically contiguous, so
- * an I/O into it takes few segments, and one pin per page. Shared, so a fork copies nothing (private
- * pinned pages would be copied for the child). Returns the length mapped
- * from huge pages in *@mapped, 0 for heap memory.
+ * an I/O into it takes few segments, and one pin per page. Shared, so a
+ * fork copies nothing (private pinned pages would be copied for the
+ * child). Returns the length mapped from huge pages in *@mapped, 0 for
+ * heap memory.
  */
 static void *host_mem_get(size_t size, size_t *mapped)
 {
