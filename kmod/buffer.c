@@ -108,7 +108,7 @@ int gpupath_buf_insert(struct gpupath_file *f, struct gpupath_buf *buf, u64 *han
 	u32 id;
 	int ret;
 
-	ret = xa_alloc(&f->bufs, &id, buf, HANDLE_LIMIT, GFP_KERNEL);
+	ret = xa_alloc(&f->bufs, &id, buf, HANDLE_LIMIT, GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	*handle = id;
@@ -166,7 +166,7 @@ int gpupath_buf_alloc(struct gpupath_file *f, struct gpupath_alloc *req)
 	if (prov->type != GPUPATH_PROVIDER_P2PDMA)
 		goto err_put_prov;
 	ret = -ENOMEM;
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		goto err_put_prov;
 	kref_init(&buf->ref);
@@ -264,7 +264,7 @@ static int pin_host(struct gpupath_buf *buf, u64 addr)
 	ret = -ENOMEM;
 	if (npages > HOST_PAGES_MAX)
 		goto err_unaccount;
-	buf->pages = kvcalloc(npages, sizeof(*buf->pages), GFP_KERNEL | __GFP_NOWARN);
+	buf->pages = kvcalloc(npages, sizeof(*buf->pages), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!buf->pages)
 		goto err_unaccount;
 	ret = pin_locked(buf, addr, npages);
@@ -300,7 +300,7 @@ int gpupath_buf_reg_host(struct gpupath_file *f, struct gpupath_host_reg *req)
 	if (req->flags || req->pad || check_size(req->size) || !PAGE_ALIGNED(req->addr) ||
 	    check_add_overflow(req->addr, req->size, &end) || end > TASK_SIZE)
 		return -EINVAL;
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return -ENOMEM;
 	kref_init(&buf->ref);
@@ -418,10 +418,12 @@ static const struct vm_operations_struct gpupath_vm_ops = {
  * @vma: the mapping; its offset is the buffer's mmap_offset
  *
  * Shared mappings only: a private one would give the CPU copies that the
- * device never sees. The memory is mapped uncached, as memremap_pages()
- * maps P2PDMA memory for the kernel: no alias with other attributes (on
- * x86 the page attribute table then gives each page the very type of the
- * kernel's mapping, UC-). Where the kernel lets user-space direct I/O pin
+ * device never sees. The memory is mapped write-combining, as GPU drivers
+ * map their BARs for the CPU: uncached, writes gathered (fast, unordered
+ * until a fence or a system call), unaligned accesses allowed (arm64's
+ * device type would fault on them). Where the page attribute table tracks
+ * the mapping (x86, before 6.2: pfn mappings), it gives each page the type
+ * the kernel's own mapping has. Where the kernel lets user-space direct I/O pin
  * P2PDMA pages (6.2 on), the mapping is of pages, so that any program's
  * O_DIRECT read or write can use it: each page then stays the device's
  * until the last pin of it is dropped, even after the buffer is freed.
@@ -446,7 +448,7 @@ int gpupath_buf_mmap(struct gpupath_file *f, struct vm_area_struct *vma)
 	if (READ_ONCE(buf->dead))
 		goto err_put;
 	gpupath_compat_vm_flags_set(vma, GPUPATH_COMPAT_P2P_VM_FLAGS);
-	vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
+	vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
 	vma->vm_private_data = buf;
 	vma->vm_ops = &gpupath_vm_ops;
 	return 0;

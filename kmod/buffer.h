@@ -84,6 +84,8 @@ struct gpupath_buf {
  * @closed: the file is released: I/Os completing now free themselves
  * @wait: woken on each completion (poll)
  * @efd: signalled once per completion, or NULL
+ * @reqs: its I/Os started and not yet freed (reaped, or ended unreaped),
+ *	at most GPUPATH_INFLIGHT_MAX
  */
 struct gpupath_file {
 	struct kref ref;
@@ -94,6 +96,7 @@ struct gpupath_file {
 	bool closed;
 	wait_queue_head_t wait;
 	struct eventfd_ctx *efd;
+	atomic_t reqs;
 };
 
 void gpupath_file_init(struct gpupath_file *f, struct file *file);

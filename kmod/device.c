@@ -34,9 +34,10 @@ static long ioctl_version(void __user *arg)
 
 /*
  * The ioctls that take a structure in and give it back: copy in, run, copy
- * out (also on failure, so that EXDEV comes with its reason).
+ * out (also on failure, so that EXDEV comes with its reason). A buffer
+ * made for a caller that cannot be told its handle goes again.
  */
-#define IOCTL_INOUT(type, fn)						\
+#define IOCTL_INOUT(type, fn, made)					\
 static long ioctl_##fn(struct gpupath_file *f, void __user *arg)	\
 {									\
 	type req;							\
@@ -45,15 +46,18 @@ static long ioctl_##fn(struct gpupath_file *f, void __user *arg)	\
 	if (copy_from_user(&req, arg, sizeof(req)))			\
 		return -EFAULT;						\
 	ret = fn(f, &req);						\
-	if (copy_to_user(arg, &req, sizeof(req)))			\
+	if (copy_to_user(arg, &req, sizeof(req))) {			\
+		if ((made) && !ret)					\
+			gpupath_buf_free(f, req.handle);		\
 		return -EFAULT;						\
+	}								\
 	return ret;							\
 }
 
-IOCTL_INOUT(struct gpupath_alloc, gpupath_buf_alloc)
-IOCTL_INOUT(struct gpupath_host_reg, gpupath_buf_reg_host)
-IOCTL_INOUT(struct gpupath_io, gpupath_io)
-IOCTL_INOUT(struct gpupath_cuda_reg, gpupath_nvidia_reg)
+IOCTL_INOUT(struct gpupath_alloc, gpupath_buf_alloc, true)
+IOCTL_INOUT(struct gpupath_host_reg, gpupath_buf_reg_host, true)
+IOCTL_INOUT(struct gpupath_io, gpupath_io, false)
+IOCTL_INOUT(struct gpupath_cuda_reg, gpupath_nvidia_reg, true)
 
 static long ioctl_free(struct gpupath_file *f, void __user *arg)
 {
@@ -106,7 +110,7 @@ static int gpupath_open(struct inode *inode, struct file *file)
 {
 	struct gpupath_file *f;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
 	gpupath_file_init(f, file);

@@ -179,7 +179,7 @@ struct bio_vec *gpupath_file_bvecs(struct gpupath_buf *buf, u64 off, u64 len,
 	unsigned int max = DIV_ROUND_UP(offset_in_page(off) + len, PAGE_SIZE), n = 0;
 	struct bio_vec *bv;
 
-	bv = kvmalloc_array(max, sizeof(*bv), GFP_KERNEL);
+	bv = kvmalloc_array(max, sizeof(*bv), GFP_KERNEL_ACCOUNT);
 	if (!bv)
 		return NULL;
 	while (len) {

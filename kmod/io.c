@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * I/O between registered buffers and block devices, with bios built here
- * from the buffer's pages, or regular files, through the file system's
- * direct I/O (file.c): one at a time (GPUPATH_IOC_IO, waits) or in batches
- * (GPUPATH_IOC_SUBMIT, completions reaped later). Device memory goes
- * directly or not at all: when the device's DMA engine cannot reach it, or
- * the file system would not hand it to the device, the I/O is refused with
- * the reason, and counted.
+ * I/O between registered buffers and block devices or regular files, through
+ * the target's own direct I/O (file.c): a block device's ->read_iter and
+ * ->write_iter keep its page cache coherent as O_DIRECT does, a file
+ * system maps its extents. One at a time (GPUPATH_IOC_IO, waits) or in
+ * batches (GPUPATH_IOC_SUBMIT, completions reaped later). Device memory
+ * goes directly or not at all: when the device's DMA engine cannot reach
+ * it, or the file system would not hand it to the device, the I/O is
+ * refused with the reason, and counted.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -46,16 +47,12 @@ static struct workqueue_struct *io_wq;
  *	system's
  * @is_file: @target is a regular file
  * @io: the request, with mode and reason
- * @pending: bios in flight, plus one while they are being submitted; for
- *	a file, one for the kiocb
- * @result: 0, or the first error a bio saw, or why it never started
+ * @result: 0, or the error it ended with, or why it never started
  * @moved: bytes transferred once complete
- * @iocb: a file's kiocb
- * @bvec: a file's bvec table over the buffer's pages
- * @late_reason: a volume could not send a bio of it direct after all
- * @suspect: a bio into device memory failed with a target or transport
- *	error, which is also how a refused DMA mapping reads: to be told
- *	apart in process context (classify())
+ * @iocb: the target's kiocb
+ * @bvec: the bvec table over the buffer's pages
+ * @suspect: a direct I/O failed with an error that is also how a refused
+ *	DMA mapping reads: to be told apart in process context (classify())
  * @begun: gpupath_buf_io_begin() was called, its end is due
  * @sync: GPUPATH_IOC_IO, whose caller waits on @done
  * @done: completed, for @sync
@@ -71,12 +68,10 @@ struct gpupath_req {
 	struct block_device *bdev;
 	bool is_file;
 	struct gpupath_io io;
-	atomic_t pending;
 	int result;
 	u64 moved;
 	struct kiocb iocb;
 	struct bio_vec *bvec;
-	u32 late_reason;
 	bool suspect;
 	bool begun;
 	bool sync;
@@ -149,8 +144,9 @@ static void req_free(struct gpupath_req *req)
 		fput(req->target);
 	if (req->buf)
 		gpupath_buf_put(req->buf);
-	gpupath_file_put(req->f);
 	gpupath_tenant_put(req->tenant);
+	atomic_dec(&req->f->reqs);
+	gpupath_file_put(req->f);
 	kfree(req);
 	/* Last: io_wq's teardown at unload waits for this work to return. */
 	module_put(THIS_MODULE);
@@ -184,24 +180,16 @@ static void io_end(struct gpupath_req *req)
 	}
 }
 
-/* The last bio is done: counted and traced here, in whatever context. */
+/* The I/O is done: counted and traced here, in whatever context. */
 static void req_done(struct gpupath_req *req)
 {
 	struct gpupath_file *f = req->f;
 	unsigned long flags;
 
-	if (READ_ONCE(req->late_reason)) {
-		/* Failed over to paths that cannot DMA it: to be bounced. */
-		req->io.reason = req->late_reason;
-		req->io.mode = GPUPATH_MODE_NONE;
-		req->result = -EXDEV;
-		req->suspect = false;
-		count_refused(req);
-	} else if (req->io.mode == GPUPATH_MODE_DIRECT && !READ_ONCE(req->suspect)) {
+	if (req->io.mode == GPUPATH_MODE_DIRECT && !READ_ONCE(req->suspect))
 		count_done(req, READ_ONCE(req->result));
-	} else if (req->io.mode == GPUPATH_MODE_HOST) {
+	else if (req->io.mode == GPUPATH_MODE_HOST)
 		count_host(req);
-	}
 	trace(req);
 	if (req->sync) {
 		io_end(req);
@@ -227,54 +215,33 @@ static void req_done(struct gpupath_req *req)
 	req_put_async(req);
 }
 
-static void req_put_pending(struct gpupath_req *req)
-{
-	if (atomic_dec_and_test(&req->pending))
-		req_done(req);
-}
-
-static void end_io(struct bio *bio)
-{
-	struct gpupath_req *req = bio->bi_private;
-
-	/*
-	 * nvme-pci ends a bio whose device memory dma_map_sgtable() refused
-	 * with a target error, nvme-rdma with a transport (host path) error;
-	 * but both also mean other things. classify() tells them apart.
-	 */
-	if (req->io.mode == GPUPATH_MODE_DIRECT &&
-	    (bio->bi_status == BLK_STS_TARGET || bio->bi_status == BLK_STS_TRANSPORT))
-		WRITE_ONCE(req->suspect, true);
-	if (bio->bi_status)
-		cmpxchg(&req->result, 0, blk_status_to_errno(bio->bi_status));
-	bio_put(bio);
-	req_put_pending(req);
-}
-
 /*
- * A file I/O is complete. A direct one that failed with what a refused
- * DMA mapping reads as from below the file system (nvme-pci: a target
- * error; nvme-rdma: a transport error; a volume: not supported) is for
- * classify() to tell apart. Any context.
+ * An I/O is complete. A direct one that failed with what a refused DMA
+ * mapping reads as (nvme-pci: a target error, EREMOTEIO; nvme-rdma: a
+ * transport error, ENOLINK; a volume: not supported; through a file
+ * system maybe EIO) is for classify() to tell apart. Any context.
  */
-static void file_end_io(struct kiocb *iocb, long ret)
+static void iocb_end_io(struct kiocb *iocb, long ret)
 {
 	struct gpupath_req *req = container_of(iocb, struct gpupath_req, iocb);
 
 	gpupath_file_done(iocb, ret);
 	if (ret < 0) {
 		if (req->io.mode == GPUPATH_MODE_DIRECT &&
-		    (ret == -EREMOTEIO || ret == -EIO || ret == -EOPNOTSUPP))
+		    (ret == -EREMOTEIO || ret == -ENOLINK || ret == -EIO || ret == -EOPNOTSUPP))
 			WRITE_ONCE(req->suspect, true);
 		req->result = ret;
 	} else {
 		req->moved = ret;
 	}
-	req_put_pending(req);
+	req_done(req);
 }
 
-/* Hand @req to the file system; it completes through file_end_io(). */
-static int submit_file(struct gpupath_req *req)
+/*
+ * Hand @req to the target's direct I/O (the block device's or the file
+ * system's); it completes through iocb_end_io().
+ */
+static int submit_iocb(struct gpupath_req *req)
 {
 	unsigned int nr;
 	ssize_t ret;
@@ -282,63 +249,11 @@ static int submit_file(struct gpupath_req *req)
 	req->bvec = gpupath_file_bvecs(req->buf, req->io.buf_offset, req->io.len, &nr);
 	if (!req->bvec)
 		return -ENOMEM;
-	atomic_set(&req->pending, 1);
 	ret = gpupath_file_start(&req->iocb, req->target, req->io.op, req->io.dev_offset,
-				 req->bvec, nr, req->io.len, file_end_io);
+				 req->bvec, nr, req->io.len, iocb_end_io);
 	if (ret != -EIOCBQUEUED)
-		file_end_io(&req->iocb, ret);
+		iocb_end_io(&req->iocb, ret);
 	return 0;
-}
-
-/**
- * gpupath_io_refused() - a volume refuses device memory it cannot DMA
- * @bio: a bio, ended by the caller with an error right after
- * @reason: why
- *
- * When @bio is one of gpupath's own I/O ioctls, that I/O completes with
- * -EXDEV and @reason, so that the caller bounces it.
- */
-void gpupath_io_refused(struct bio *bio, enum gpupath_reason reason)
-{
-	struct gpupath_req *req = bio->bi_private;
-
-	if (bio->bi_end_io == end_io)
-		cmpxchg(&req->late_reason, 0, reason);
-}
-
-/* Build the bios of @req from the buffer's pages and send them down. */
-static void submit(struct gpupath_req *req, struct block_device *bdev, blk_opf_t opf)
-{
-	u64 boff = req->io.buf_offset, doff = req->io.dev_offset, left = req->io.len;
-	struct blk_plug plug;
-	struct bio *bio;
-
-	atomic_set(&req->pending, 1);
-	req->moved = req->io.len;
-	blk_start_plug(&plug);
-	while (left) {
-		unsigned int nr = min_t(u64, DIV_ROUND_UP(offset_in_page(boff) + left, PAGE_SIZE),
-					BIO_MAX_VECS);
-
-		bio = bio_alloc(bdev, nr, opf, GFP_KERNEL);
-		bio->bi_iter.bi_sector = doff >> SECTOR_SHIFT;
-		bio->bi_private = req;
-		bio->bi_end_io = end_io;
-		while (left) {
-			unsigned int off = offset_in_page(boff);
-			unsigned int n = min_t(u64, left, PAGE_SIZE - off);
-
-			if (bio_add_page(bio, gpupath_buf_page(req->buf, boff), n, off) != n)
-				break;
-			boff += n;
-			doff += n;
-			left -= n;
-		}
-		atomic_inc(&req->pending);
-		submit_bio(bio);
-	}
-	blk_finish_plug(&plug);
-	req_put_pending(req);
 }
 
 /* Ranges within buffer and device, aligned to the logical block size. */
@@ -348,7 +263,8 @@ static int check_range(const struct gpupath_io *io, struct gpupath_buf *buf,
 	unsigned int lbs = bdev_logical_block_size(bdev);
 	u64 bend, dend;
 
-	if (!io->len || !IS_ALIGNED(io->len | io->buf_offset | io->dev_offset, lbs))
+	if (!io->len || io->len > MAX_RW_COUNT ||
+	    !IS_ALIGNED(io->len | io->buf_offset | io->dev_offset, lbs))
 		return -EINVAL;
 	if (check_add_overflow(io->buf_offset, io->len, &bend) || bend > buf->size)
 		return -EINVAL;
@@ -392,7 +308,6 @@ static int start(struct gpupath_req *req)
 {
 	struct gpupath_io *io = &req->io;
 	struct block_device *bdev = req->bdev;
-	blk_opf_t opf = (io->op == GPUPATH_IO_READ ? REQ_OP_READ : REQ_OP_WRITE) | REQ_SYNC;
 	bool fabrics = false;
 	int ret;
 
@@ -416,34 +331,21 @@ static int start(struct gpupath_req *req)
 	}
 	if (req->buf->type == GPUPATH_BUF_HOST) {
 		io->mode = GPUPATH_MODE_HOST;
-		if (req->is_file)
-			return submit_file(req);
-		submit(req, bdev, opf);
-		return 0;
+		return submit_iocb(req);
 	}
 	io->reason = device_reason(bdev, req->buf->prov, &fabrics, NULL);
 	if (io->reason != GPUPATH_REASON_NONE) {
 		count_refused(req);
 		return -EXDEV;
 	}
-	if (req->is_file) {
-		/*
-		 * The file system builds the bios, one plug around those of
-		 * this I/O, all of them device memory of this buffer.
-		 */
-		io->mode = GPUPATH_MODE_DIRECT;
-		return submit_file(req);
-	}
 	/*
-	 * P2P bios never merge with host-memory bios, and over a fabric a
-	 * mapping the transport refuses fails rather than retrying forever.
+	 * The block device or the file system builds the bios, one plug
+	 * around those of this I/O, all of them device memory of this buffer;
+	 * the block layer and the NVMe driver retry them as they would any
+	 * O_DIRECT I/O.
 	 */
-	opf |= REQ_NOMERGE;
-	if (fabrics)
-		opf |= REQ_FAILFAST_TRANSPORT;
 	io->mode = GPUPATH_MODE_DIRECT;
-	submit(req, bdev, opf);
-	return 0;
+	return submit_iocb(req);
 }
 
 /*
@@ -538,9 +440,16 @@ static int req_new(struct gpupath_file *f, const struct gpupath_io *io,
 
 	if (io->flags || io->pad || (io->op != GPUPATH_IO_READ && io->op != GPUPATH_IO_WRITE))
 		return -EINVAL;
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
-	if (!req)
+	/* Started and not reaped yet: bounded per file, charged to the caller's memcg. */
+	if (atomic_inc_return(&f->reqs) > GPUPATH_INFLIGHT_MAX) {
+		atomic_dec(&f->reqs);
+		return -EAGAIN;
+	}
+	req = kzalloc(sizeof(*req), GFP_KERNEL_ACCOUNT);
+	if (!req) {
+		atomic_dec(&f->reqs);
 		return -ENOMEM;
+	}
 	/* In flight, a request may outlive its file: it keeps the module. */
 	__module_get(THIS_MODULE);
 	gpupath_file_get(f);
@@ -578,8 +487,12 @@ err_free:
 	return ret;
 }
 
-/* Whether device memory is out of the DMA engine's reach after all. */
-static bool route_refused(struct gpupath_req *req)
+/*
+ * Whether device memory is out of the DMA engine's reach after all: for a
+ * volume, why none of its paths can take it now (it failed over to paths
+ * that cannot); for any other device, whether its route is refused.
+ */
+static enum gpupath_reason route_refused(struct gpupath_req *req)
 {
 	struct block_device *bdev = req->bdev;
 	struct gpupath_volume *vol = gpupath_volume_of_bdev(bdev);
@@ -587,26 +500,30 @@ static bool route_refused(struct gpupath_req *req)
 	int dist;
 
 	if (vol)
-		return gpupath_volume_reason(vol, req->buf->prov) != GPUPATH_REASON_NONE;
+		return gpupath_volume_reason(vol, req->buf->prov);
 	gpupath_dma_find(bdev, &dma);
 	dist = gpupath_dma_distance(&dma, req->buf->prov);
 	gpupath_dma_put(&dma);
-	return dist < 0;
+	return dist < 0 ? GPUPATH_REASON_DMA_MAP_FAILED : GPUPATH_REASON_NONE;
 }
 
 /*
- * A target or transport error on a direct I/O: a refused DMA mapping (to be
- * bounced) only when the route really is refused (pci_p2pdma_distance(),
- * which the fail_p2p_route knob overrode), else the device's own error (an
- * LBA out of range, a namespace not ready, a path gone). Process context.
+ * A direct I/O failed with what a refused DMA mapping reads as: refused (to
+ * be bounced) only when the route really is refused (pci_p2pdma_distance(),
+ * which the fail_p2p_route knob overrode; a volume's paths), else the
+ * device's own error (an LBA out of range, a namespace not ready, a path
+ * gone). Process context.
  */
 static void classify(struct gpupath_req *req)
 {
+	enum gpupath_reason reason;
+
 	if (!req->suspect)
 		return;
 	req->suspect = false;
-	if (route_refused(req)) {
-		req->io.reason = GPUPATH_REASON_DMA_MAP_FAILED;
+	reason = route_refused(req);
+	if (reason != GPUPATH_REASON_NONE) {
+		req->io.reason = reason;
 		req->io.mode = GPUPATH_MODE_NONE;
 		req->result = -EXDEV;
 		count_refused(req);
@@ -669,8 +586,7 @@ int gpupath_io(struct gpupath_file *f, struct gpupath_io *io)
 static void complete_refused(struct gpupath_req *req, int ret)
 {
 	req->result = ret;
-	atomic_set(&req->pending, 1);
-	req_put_pending(req);
+	req_done(req);
 }
 
 /**

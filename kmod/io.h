@@ -7,7 +7,6 @@
 
 #include "route.h"
 
-struct bio;
 struct gpupath_file;
 
 /**
@@ -34,7 +33,6 @@ int gpupath_io(struct gpupath_file *f, struct gpupath_io *io);
 int gpupath_io_submit(struct gpupath_file *f, void __user *arg);
 int gpupath_io_reap(struct gpupath_file *f, void __user *arg);
 int gpupath_io_set_eventfd(struct gpupath_file *f, int fd);
-void gpupath_io_refused(struct bio *bio, enum gpupath_reason reason);
 __poll_t gpupath_io_poll(struct gpupath_file *f, struct file *file, poll_table *wait);
 int gpupath_io_route(struct file *target, struct gpupath_provider *prov, u32 op,
 		     struct gpupath_io_route *route);

@@ -165,14 +165,20 @@ static bool eligible(struct gpupath_path *path, struct pick *pk)
 
 /*
  * The first eligible path after the one picked last, in list order: one
- * step while every path is eligible, however many there are. A path that
- * left the list still leads back into it; the walk stops after a lap.
+ * step while every path is eligible, however many there are. The walk stops
+ * after a lap. It starts from the list's head when the last one has left
+ * the list: its next path may have left too, and be freed by a removal that
+ * did not wait for this walk (path_remove()).
  */
 static struct gpupath_path *pick_rr(struct gpupath_volume *vol, struct pick *pk)
 {
 	struct gpupath_path *last = READ_ONCE(vol->rr_last), *path;
-	struct list_head *pos = last ? &last->node : &vol->paths;
 	unsigned int steps = READ_ONCE(vol->npaths) + 1;
+	struct list_head *pos;
+
+	if (last && READ_ONCE(last->unlisted))
+		last = NULL;
+	pos = last ? &last->node : &vol->paths;
 
 	while (steps--) {
 		pos = srcu_dereference(list_next_rcu(pos), &vol->srcu);
@@ -538,14 +544,29 @@ static void probe_soon(struct gpupath_volume *vol, unsigned long delay)
 	queue_delayed_work(system_wq, &vol->probe_work, delay);
 }
 
-/* No usable path: the bio waits for one, up to the queue timeout. */
-static void queue_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
+/*
+ * No usable path: the bio waits for one, up to the queue timeout. Not in a
+ * volume being deleted: its last pass over the queue (under vol->qlock,
+ * after @dead was set) has gone or will see this bio, whichever comes
+ * first. Returns false when the bio was ended instead.
+ */
+static bool queue_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&vol->qlock, flags);
+	if (READ_ONCE(vol->dead)) {
+		spin_unlock_irqrestore(&vol->qlock, flags);
+		orig_end(vol, vio, vio->status ?: BLK_STS_IOERR);
+		return false;
+	}
+	bio_list_add(&vol->queued, &vio->clone);
+	spin_unlock_irqrestore(&vol->qlock, flags);
 	if (!atomic64_cmpxchg(&vol->nopath_since, 0, now_ns()))
 		event(vol, GPUPATH_PENDING_NO_PATH);
-	park(vol, &vol->queued, vio);
 	atomic64_inc(&vol->stats.queued);
 	probe_soon(vol, probe_delay(vol));
+	return true;
 }
 
 /*
@@ -704,6 +725,19 @@ static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 	idx = srcu_read_lock(&vol->srcu);
 	if (reason == GPUPATH_REASON_NONE)
 		path = pick_path(vol, &pk);
+	if (!path && vio->suspect && !pk.blocked && reason == GPUPATH_REASON_NONE) {
+		/*
+		 * Only the path held out for the bio's last error is left (the
+		 * others failed meanwhile, and told nothing of the namespace):
+		 * it takes the bio again, or the bio waits for any path.
+		 */
+		inflight_put(vol, vio->suspect);
+		vio->suspect = NULL;
+		pk.exclude = 0;
+		pk.dist = -1;
+		pk.non_optimized = false;
+		path = pick_path(vol, &pk);
+	}
 	if (path)
 		atomic_inc(&path->inflight);
 	else if (pk.prov && !pk.blocked)
@@ -716,15 +750,13 @@ static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 		if (reason != GPUPATH_REASON_NONE) {
 			/* Usable paths, none of which can DMA this memory. */
 			atomic64_inc(&vol->stats.refused);
-			gpupath_io_refused(vio->orig, reason);
 			orig_end(vol, vio, BLK_STS_NOTSUPP);
 		} else if (pk.nowait) {
 			orig_end(vol, vio, BLK_STS_AGAIN);
 		} else if (!queue_limit(vol)) {
 			orig_end(vol, vio, vio->status ?: BLK_STS_IOERR);
 		} else {
-			queue_bio(vol, vio);
-			return false;
+			return !queue_bio(vol, vio);
 		}
 		return true;
 	}
@@ -743,9 +775,12 @@ static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 	clone->bi_status = BLK_STS_OK;
 	atomic_set(&clone->__bi_remaining, 1);
 	clone_set_dev(vio, path);
-	/* Fail fast on a broken transport: the volume has other paths. */
-	if (!path->head)
-		clone->bi_opf |= REQ_FAILFAST_TRANSPORT;
+	/*
+	 * No fail-fast flag: the NVMe driver retries what it would retry for
+	 * any other I/O (an interrupted command, a namespace not ready, a
+	 * controller reconnecting within fast_io_fail_tmo), and fails over
+	 * only what it gives up on.
+	 */
 	/*
 	 * Device memory never shares a request with host memory on the path:
 	 * bios a file system built for it carry no such flag of their own.

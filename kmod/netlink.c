@@ -580,6 +580,13 @@ static struct file *route_target(const char *name, struct netlink_ext_ack *extac
 		NL_SET_ERR_MSG_ATTR(extack, attr, "not a block device or a regular file");
 		return ERR_PTR(S_ISDIR(mode) ? -EISDIR : -ENOTBLK);
 	}
+	/* dentry_open() checks no permission: the caller must be able to read it. */
+	ret = path_permission(&path, MAY_READ);
+	if (ret) {
+		path_put(&path);
+		NL_SET_ERR_MSG_ATTR(extack, attr, "permission denied: the caller cannot read it");
+		return ERR_PTR(ret);
+	}
 	file = dentry_open(&path, O_RDONLY | O_NONBLOCK | O_LARGEFILE, current_cred());
 	path_put(&path);
 	if (IS_ERR(file))

@@ -289,8 +289,8 @@ static int fill_pages(struct gpupath_buf *buf)
 	if (t->page_size != GPUPATH_NV_PAGE_SIZE_64KB ||
 	    t->entries != buf->size >> GPUPATH_NV_PAGE_SHIFT)
 		return -EIO;
-	buf->pages = kvcalloc(buf->size >> PAGE_SHIFT, sizeof(*buf->pages), GFP_KERNEL);
-	nv->pgmaps = kvcalloc(t->entries, sizeof(*nv->pgmaps), GFP_KERNEL);
+	buf->pages = kvcalloc(buf->size >> PAGE_SHIFT, sizeof(*buf->pages), GFP_KERNEL_ACCOUNT);
+	nv->pgmaps = kvcalloc(t->entries, sizeof(*nv->pgmaps), GFP_KERNEL_ACCOUNT);
 	if (!buf->pages || !nv->pgmaps)
 		return -ENOMEM;
 	nv->npgmaps = t->entries;
@@ -388,8 +388,8 @@ static struct gpupath_buf *buf_new(struct gpupath_cuda_reg *req)
 	struct gpupath_buf *buf;
 	int ret;
 
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
-	nv = kzalloc(sizeof(*nv), GFP_KERNEL);
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
+	nv = kzalloc(sizeof(*nv), GFP_KERNEL_ACCOUNT);
 	ret = -ENOMEM;
 	if (!buf || !nv)
 		goto err_free;

@@ -7,12 +7,20 @@
  *
  * Lock order, outermost first:
  *   volumes_lock	the list of volumes, their ids and minor numbers;
+ *   vol->holder_lock	the sysfs holder links between a volume and its
+ *			paths (bd_link_disk_holder() takes the volume's
+ *			disk's open_mutex under it);
  *   vol->lock		a volume's settings and its path list (writers;
  *			readers of the path list use vol->srcu);
  *   vol->qlock		the bios waiting for a path (multipath.c), a
  *			spinlock with interrupts off.
- * Under vol->lock only the block layer's own locks are taken (stacking a
- * path's limits onto the disk's); a path's block device is opened before it.
+ * An open of the volume holds its disk's open_mutex while it reads the
+ * partition table, which may wait for a path: nothing that brings a path,
+ * takes one away or fails waiting I/O (PATH_NEW, PATH_DEL, VOLUME_DEL, the
+ * probe) waits for open_mutex before it has done so, and vol->lock is never
+ * held across a wait for it. Under vol->lock only the block layer's queue
+ * locks are taken (stacking a path's limits onto the disk's); a path's
+ * block device is opened before it.
  */
 #include <linux/blkdev.h>
 #include <linux/idr.h>
@@ -195,6 +203,22 @@ u32 gpupath_volume_mode(struct gpupath_volume *vol)
 	return path->head ? GPUPATH_VOLUME_NATIVE : GPUPATH_VOLUME_MANAGED;
 }
 
+/*
+ * Whether another volume serves the namespace @wwid already: two block
+ * devices writing the same blocks with nothing between them. A volume's
+ * wwid is written under volumes_lock.
+ */
+static bool wwid_taken_locked(struct gpupath_volume *self, const char *wwid)
+{
+	struct gpupath_volume *vol;
+
+	lockdep_assert_held(&volumes_lock);
+	list_for_each_entry(vol, &volumes, node)
+		if (vol != self && !strcmp(vol->wwid, wwid))
+			return true;
+	return false;
+}
+
 static int check_cfg(const struct gpupath_volume_cfg *cfg, struct netlink_ext_ack *extack)
 {
 	if (cfg->fallback == GPUPATH_POLICY_GPU_AFFINITY) {
@@ -237,7 +261,9 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 		return -ENOMEM;
 	kref_init(&vol->ref);
 	mutex_init(&vol->lock);
+	mutex_init(&vol->holder_lock);
 	INIT_LIST_HEAD(&vol->paths);
+	INIT_LIST_HEAD(&vol->linked);
 	init_waitqueue_head(&vol->wait);
 	INIT_WORK(&vol->del_work, del_work);
 	vol->policy = GPUPATH_POLICY_ROUND_ROBIN;
@@ -260,6 +286,12 @@ int gpupath_volume_add(const struct gpupath_volume_cfg *cfg, struct netlink_ext_
 	}
 
 	mutex_lock(&volumes_lock);
+	if (vol->wwid[0] && wwid_taken_locked(vol, vol->wwid)) {
+		mutex_unlock(&volumes_lock);
+		NL_SET_ERR_MSG(extack, "another volume serves this wwid");
+		ret = -EEXIST;
+		goto err_disk;
+	}
 	ret = ida_alloc_max(&index_ida, MINORMASK, GFP_KERNEL);
 	if (ret < 0) {
 		mutex_unlock(&volumes_lock);
@@ -356,21 +388,42 @@ static void path_free(struct gpupath_path *path)
 }
 
 /*
- * The sysfs links between a path and the volume go while the volume's disk
- * is there: when the path leaves a live volume, or all of them when the
- * volume starts to go (del_gendisk() takes the directory away).
+ * The sysfs links between a path and the volume (slaves/, holders/), made
+ * once the path takes I/O, and never once the volume is being deleted:
+ * del_gendisk() takes its slaves/ directory away.
  */
-static void path_unlink_locked(struct gpupath_volume *vol, struct gpupath_path *path)
+static void holder_link(struct gpupath_volume *vol, struct gpupath_path *path)
 {
-	lockdep_assert_held(&vol->lock);
-	if (!vol->dead)
-		bd_unlink_disk_holder(path->dev.bdev, vol->disk);
+	mutex_lock(&vol->holder_lock);
+	if (!READ_ONCE(vol->dead) && !READ_ONCE(path->unlisted) &&
+	    !bd_link_disk_holder(path->dev.bdev, vol->disk)) {
+		path->linked = true;
+		list_add_tail(&path->link_node, &vol->linked);
+	}
+	mutex_unlock(&vol->holder_lock);
+}
+
+static void holder_unlink_locked(struct gpupath_volume *vol, struct gpupath_path *path)
+{
+	lockdep_assert_held(&vol->holder_lock);
+	if (!path->linked)
+		return;
+	bd_unlink_disk_holder(path->dev.bdev, vol->disk);
+	list_del(&path->link_node);
+	path->linked = false;
+}
+
+static void holder_unlink(struct gpupath_volume *vol, struct gpupath_path *path)
+{
+	mutex_lock(&vol->holder_lock);
+	holder_unlink_locked(vol, path);
+	mutex_unlock(&vol->holder_lock);
 }
 
 static void path_unlist_locked(struct gpupath_volume *vol, struct gpupath_path *path)
 {
 	lockdep_assert_held(&vol->lock);
-	path_unlink_locked(vol, path);
+	WRITE_ONCE(path->unlisted, true);
 	WRITE_ONCE(path->state, GPUPATH_PATH_DRAINING);
 	list_del_rcu(&path->node);
 	vol->npaths--;
@@ -379,6 +432,7 @@ static void path_unlist_locked(struct gpupath_volume *vol, struct gpupath_path *
 /* The path's I/O has ended: it goes. */
 static void path_release(struct gpupath_volume *vol, struct gpupath_path *path)
 {
+	holder_unlink(vol, path);
 	gpupath_notify_path(vol, path, GPUPATH_CMD_PATH_DEL);
 	path_free(path);
 	volumes_changed();
@@ -468,7 +522,7 @@ static void del_work(struct work_struct *work)
  */
 int gpupath_volume_del(struct gpupath_volume *vol, struct netlink_ext_ack *extack)
 {
-	struct gpupath_path *path;
+	struct gpupath_path *path, *tmp;
 
 	mutex_lock(&volumes_lock);
 	if (list_empty(&vol->node)) {
@@ -486,17 +540,19 @@ int gpupath_volume_del(struct gpupath_volume *vol, struct netlink_ext_ack *extac
 
 	/* No path is added or changed from here on, no bio sent again. */
 	mutex_lock(&vol->lock);
-	list_for_each_entry(path, &vol->paths, node)
-		path_unlink_locked(vol, path);
 	WRITE_ONCE(vol->dead, true);
 	mutex_unlock(&vol->lock);
 	kref_get(&vol->ref);
 	/*
-	 * What waits for a path fails before the disk goes: an open reading
-	 * the partition table for it holds the disk's open_mutex, which
-	 * del_gendisk() takes.
+	 * What waits for a path fails before the disk's open_mutex is taken
+	 * (unlinking the holders, del_gendisk()): an open reading the
+	 * partition table holds it while its reads wait.
 	 */
 	gpupath_multipath_fail_queued(vol, BLK_STS_IOERR);
+	mutex_lock(&vol->holder_lock);
+	list_for_each_entry_safe(path, tmp, &vol->linked, link_node)
+		holder_unlink_locked(vol, path);
+	mutex_unlock(&vol->holder_lock);
 	del_gendisk(vol->disk);
 	percpu_ref_kill(&vol->io_ref);
 	gpupath_multipath_fail_queued(vol, BLK_STS_IOERR);
@@ -517,7 +573,10 @@ static void path_transport(struct gpupath_path *path)
 		strscpy(path->transport, "unknown", sizeof(path->transport));
 }
 
-/* The device's identity against the volume's: wwid, size, block size. */
+/*
+ * The device's identity against the volume's: wwid (and no other volume's),
+ * size, block size. Under volumes_lock and vol->lock.
+ */
 static int check_identity(struct gpupath_volume *vol, struct gpupath_path *path,
 			  struct netlink_ext_ack *extack)
 {
@@ -550,6 +609,9 @@ static int check_identity(struct gpupath_volume *vol, struct gpupath_path *path,
 		NL_SET_ERR_MSG(extack,
 			       "a volume's paths are all nvme head devices or all per-controller namespaces");
 		ret = -EINVAL;
+	} else if (!vol->wwid[0] && wwid_taken_locked(vol, wwid)) {
+		NL_SET_ERR_MSG(extack, "another volume serves the device's wwid");
+		ret = -EEXIST;
 	} else if (!vol->wwid[0]) {
 		strscpy(vol->wwid, wwid, sizeof(vol->wwid));
 	}
@@ -607,9 +669,20 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 		kfree(path);
 		return ret;
 	}
+	ret = -EINVAL;
 	if (gpupath_volume_of_bdev(path->dev.bdev)) {
 		NL_SET_ERR_MSG(extack, "a volume cannot be a path");
-		ret = -EINVAL;
+		goto err_close;
+	}
+	/* Two partitions of one namespace would be two "paths" to other blocks. */
+	if (bdev_is_partition(path->dev.bdev)) {
+		NL_SET_ERR_MSG(extack, "a partition cannot be a path: give the whole namespace");
+		goto err_close;
+	}
+	/* A volume implements no zone operations. */
+	if (bdev_is_zoned(path->dev.bdev)) {
+		NL_SET_ERR_MSG(extack, "a zoned namespace cannot be a path");
+		ret = -EOPNOTSUPP;
 		goto err_close;
 	}
 	parent = disk_to_dev(path->dev.bdev->bd_disk)->parent;
@@ -619,6 +692,8 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 	gpupath_dma_find(path->dev.bdev, &path->dma);
 	apply_path_cfg(path, cfg);
 
+	/* volumes_lock: no other volume takes the same wwid meanwhile. */
+	mutex_lock(&volumes_lock);
 	mutex_lock(&vol->lock);
 	ret = -ENOENT;
 	if (vol->dead) {
@@ -641,10 +716,6 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 		NL_SET_ERR_MSG(extack, "the device's queue limits do not stack with the volume's");
 		goto err_unlock;
 	}
-	/* lsblk and sysfs show the volume above the device (slaves/holders). */
-	ret = bd_link_disk_holder(path->dev.bdev, vol->disk);
-	if (ret)
-		goto err_unlock;
 	path->id = atomic_inc_return(&path_last_id);
 	volumes_changed();
 	list_add_tail_rcu(&path->node, &vol->paths);
@@ -652,12 +723,21 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 	gpupath_multipath_refresh_locked(vol);
 	*idp = path->id;
 	gpupath_notify_path(vol, path, GPUPATH_CMD_PATH_NEW);
+	/* Kept until linked: its removal waits for that. */
+	atomic_inc(&path->inflight);
 	mutex_unlock(&vol->lock);
+	mutex_unlock(&volumes_lock);
+	/* I/O waiting for a path (an open's partition scan among it) goes ... */
 	gpupath_multipath_kick(vol);
+	/* ... and lsblk and sysfs show the volume above the device. */
+	holder_link(vol, path);
+	if (atomic_dec_and_test(&path->inflight))
+		wake_up_all(&vol->wait);
 	return 0;
 
 err_unlock:
 	mutex_unlock(&vol->lock);
+	mutex_unlock(&volumes_lock);
 	gpupath_dma_put(&path->dma);
 	put_device(path->ctrl);
 err_close:

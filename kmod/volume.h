@@ -56,6 +56,11 @@ struct gpupath_path_stats {
  * @stats: counters
  * @free_work: releases the path once its I/O has ended, when the remover
  *	could not wait for that (it was killed)
+ * @unlisted: it has left the volume's list (set under vol->lock before it
+ *	leaves, read anywhere)
+ * @linked: the sysfs holder links between it and the volume exist; in
+ *	vol->linked then (both under vol->holder_lock)
+ * @link_node: in vol->linked
  */
 struct gpupath_path {
 	struct list_head node;
@@ -84,6 +89,9 @@ struct gpupath_path {
 	atomic64_t p2p_cache;
 	struct gpupath_path_stats stats;
 	struct work_struct free_work;
+	bool unlisted;
+	bool linked;
+	struct list_head link_node;
 };
 
 /* Per-volume counters (GPUPATH_A_VSTATS_*). */
@@ -109,6 +117,10 @@ struct gpupath_volume_stats {
  * @index: N of /dev/gpupathN, and its minor
  * @disk: the block device
  * @lock: paths and settings
+ * @holder_lock: the sysfs holder links of the paths (@linked); taken with
+ *	no other of the volume's locks held, and held while the block layer
+ *	takes the volume's disk's open_mutex to make or remove one
+ * @linked: the paths linked as holders (struct gpupath_path.link_node)
  * @srcu: protects readers of @paths
  * @paths: struct gpupath_path list
  * @npaths: length of @paths
@@ -152,6 +164,8 @@ struct gpupath_volume {
 	int index;
 	struct gendisk *disk;
 	struct mutex lock;		/* paths and settings */
+	struct mutex holder_lock;	/* linked, path->linked */
+	struct list_head linked;
 	struct srcu_struct srcu;
 	struct list_head paths;
 	u32 npaths;

@@ -6,6 +6,7 @@
  *   gp-priv as UID CMD [ARG]...      run CMD as UID (and GID UID), no groups,
  *                                    no capabilities
  *   gp-priv check PROVIDER_ID BLOCKDEV
+ *   gp-priv flood FILE
  *
  * check, as whoever runs it (the test runs it as a user), each with its
  * exact errno:
@@ -21,6 +22,14 @@
  *    file on procfs is refused (EXDEV: not ext4 or XFS), a descriptor of another process's
  *    table is not reachable (EBADF).
  * BLOCKDEV must be readable by the caller; nothing is written to it.
+ *
+ * flood: batches of reads of FILE (on a file system gpupath refuses, such
+ * as tmpfs: each I/O completes at once) submitted and never reaped, until
+ * the module refuses more; prints "started N" and "kernel_kib K", the
+ * growth of the kernel's slab and page-table memory meanwhile. Then every
+ * completion is reaped (each must be there, refused with EXDEV) and one
+ * more batch must start. Exit 0 when the module stopped it with EAGAIN at
+ * GPUPATH_INFLIGHT_MAX.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -132,6 +141,75 @@ static void host_memory(int blk)
 	close(ctl);
 }
 
+/* Slab plus page tables, in KiB, from /proc/meminfo. */
+static long kernel_kib(void)
+{
+	char line[128];
+	long v, sum = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %ld", &v) == 1 || sscanf(line, "PageTables: %ld", &v) == 1)
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
+static int flood(const char *path)
+{
+	static struct gpupath_io ios[GPUPATH_SUBMIT_MAX];
+	static struct gpupath_completion c[GPUPATH_SUBMIT_MAX];
+	struct gpupath_host_reg r = { .size = 4096 };
+	struct gpupath_submit sub = { .ios = (uintptr_t)ios, .count = GPUPATH_SUBMIT_MAX };
+	struct gpupath_reap rp = { .completions = (uintptr_t)c, .max = GPUPATH_SUBMIT_MAX };
+	int ctl = dev_open_or_exit("gp-priv"), file, n, i;
+	long before = kernel_kib(), started = 0, reaped = 0, refused = 0;
+	void *mem;
+
+	mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	file = open(path, O_RDONLY | O_CLOEXEC);
+	if (mem == MAP_FAILED || file < 0) {
+		perror("gp-priv flood");
+		return 2;
+	}
+	r.addr = (uintptr_t)mem;
+	expect("register 4 KiB of host memory", ioctl(ctl, GPUPATH_IOC_REG_HOST, &r), 0);
+	for (i = 0; i < GPUPATH_SUBMIT_MAX; i++)
+		ios[i] = (struct gpupath_io){ .handle = r.handle, .fd = file,
+					      .op = GPUPATH_IO_READ, .len = 4096, .user_data = i };
+	/* Ten times the cap, at most: a module without one would go on. */
+	while (started < 10 * GPUPATH_INFLIGHT_MAX) {
+		n = ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub);
+		if (n <= 0)
+			break;
+		started += n;
+	}
+	printf("started %ld\n", started);
+	printf("kernel_kib %ld\n", kernel_kib() - before);
+	expect("the batch past the cap", n, EAGAIN);
+	if (started != GPUPATH_INFLIGHT_MAX) {
+		printf("FAIL started %ld I/Os without reaping, expected %d\n", started,
+		       GPUPATH_INFLIGHT_MAX);
+		failures++;
+	}
+	while (ioctl(ctl, GPUPATH_IOC_REAP, &rp) == 0 && rp.count) {
+		for (i = 0; i < (int)rp.count; i++)
+			refused += c[i].result == -EXDEV;
+		reaped += rp.count;
+	}
+	if (reaped != started || refused != started) {
+		printf("FAIL reaped %ld (%ld refused) of %ld\n", reaped, refused, started);
+		failures++;
+	}
+	expect("a batch once reaped", ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub) == GPUPATH_SUBMIT_MAX ?
+	       0 : -1, 0);
+	close(file);
+	close(ctl);
+	return failures ? 1 : 0;
+}
+
 static int drop_to(const char *s, char **argv)
 {
 	char *end;
@@ -163,9 +241,12 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc >= 4 && !strcmp(argv[1], "as"))
 		return drop_to(argv[2], argv + 3);
+	if (argc == 3 && !strcmp(argv[1], "flood"))
+		return flood(argv[2]);
 	if (argc != 4 || strcmp(argv[1], "check")) {
 		fprintf(stderr, "Usage: gp-priv as UID CMD [ARG]...\n"
-			"       gp-priv check PROVIDER_ID BLOCKDEV\n");
+			"       gp-priv check PROVIDER_ID BLOCKDEV\n"
+			"       gp-priv flood FILE\n");
 		return 2;
 	}
 	prov = strtol(argv[2], &end, 10);

@@ -227,7 +227,11 @@ struct gpupath_version {
  * other provider (an NVIDIA GPU's BAR) fails with EOPNOTSUPP. Other errors:
  * ENOENT (no such provider), EINVAL (size, flags, pad), ENOMEM.
  *
- * The mapping (MAP_SHARED only) is uncached. With GPUPATH_FEATURE_USER_DIRECT_IO
+ * The mapping (MAP_SHARED only) is write-combining, as a GPU's BAR is
+ * mapped for the CPU: reads are uncached and slow, writes are gathered and
+ * may reach the device out of order until a fence (a system call is one),
+ * and unaligned accesses work; it is for setting data up and checking it,
+ * not for atomics or bulk copies by the CPU. With GPUPATH_FEATURE_USER_DIRECT_IO
  * any program's direct I/O (O_DIRECT, io_uring, libaio) may use it as its
  * buffer, on block devices that take P2PDMA pages (nvme-pci namespaces,
  * gpupath volumes); a page pinned by such an I/O returns to the provider's
@@ -366,6 +370,12 @@ struct gpupath_io {
  * completes at once with -EXDEV and its reason. The file polls readable
  * while completions wait, and an eventfd set with GPUPATH_IOC_SET_EVENTFD is
  * signalled once per completion. Closing the file waits for its I/Os.
+ *
+ * A file holds at most GPUPATH_INFLIGHT_MAX I/Os started and not reaped
+ * (GPUPATH_IOC_IO's among them); past that an I/O is not started and the
+ * call fails with EAGAIN (or returns the count started before it): reap,
+ * then submit again. The kernel memory of I/Os is charged to the caller's
+ * memory cgroup.
  */
 struct gpupath_submit {
 	__u64 ios;
@@ -374,6 +384,7 @@ struct gpupath_submit {
 };
 
 #define GPUPATH_SUBMIT_MAX	1024
+#define GPUPATH_INFLIGHT_MAX	4096
 
 /**
  * struct gpupath_completion - one finished I/O

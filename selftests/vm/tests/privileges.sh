@@ -10,7 +10,10 @@
 #  - uses /dev/gpupath (mode 0666) for its own memory only: gp-priv check
 #    (selftests/vm/priv.c) runs as the user, each refusal with its errno;
 #  - cannot open a block device for writing that it may only read, so has
-#    no descriptor to write through.
+#    no descriptor to write through;
+#  - cannot pile up kernel memory with I/Os it never reaps: past
+#    GPUPATH_INFLIGHT_MAX per open file, SUBMIT fails with EAGAIN (gp-priv
+#    flood, on a tmpfs file whose I/Os complete at once).
 . /src/selftests/vm/guest-lib.sh
 
 PRIV=/usr/libexec/gpupath/gp-priv
@@ -85,5 +88,12 @@ cat /tmp/priv.out
 grep -q "^uid $U euid $U$" /tmp/priv.out || fail "gp-priv check did not run as $U"
 note "uid $U: $(grep -c '^pass' /tmp/priv.out) device and host memory checks passed"
 ! user sh -c 'exec 3>/dev/nullb0' 2>/dev/null || fail "uid $U opened /dev/nullb0 for writing"
+echo flood >/tmp/flood.txt && chmod 0644 /tmp/flood.txt
+user $PRIV flood /tmp/flood.txt >/tmp/flood.out 2>&1
+rc=$?
+grep -v '^pass' /tmp/flood.out
+[ $rc = 0 ] || fail "gp-priv flood as uid $U: exit $rc"
+note "uid $U: $(sed -n 's/^started //p' /tmp/flood.out) I/Os started unreaped, then EAGAIN;" \
+	"kernel memory grew $(sed -n 's/^kernel_kib //p' /tmp/flood.out) KiB"
 $GP provider show -j | jq -e '([.providers[].allocated] | add // 0) == 0' >/dev/null ||
 	fail "the user's device memory was not freed: $($GP provider show)"

@@ -89,6 +89,22 @@ route /tmp/plain | jq -e '.route.reason == "fs-unsupported"' >/dev/null ||
 mkfifo /tmp/fifo
 route /tmp/fifo >/tmp/fifo.txt 2>&1 && fail "route-get of a FIFO succeeded"
 grep -q "not a block device or a regular file" /tmp/fifo.txt || fail "FIFO: $(cat /tmp/fifo.txt)"
+# The caller must be able to read the target: a user gets no answer on a
+# root-only file or device (the module would open it for them), and one
+# on a file it may read.
+echo secret >/tmp/rootonly && chmod 0600 /tmp/rootonly && chmod 0644 /tmp/plain
+as_user() { /usr/libexec/gpupath/gp-priv as 1000 "$@"; }
+uroute() {
+	as_user python3 /out/ynl/cli.py --spec $SPEC --no-schema --output-json --do route-get \
+		--json "{\"route\": {\"provider\": $prov, \"target\": \"$1\"}}"
+}
+for t in /tmp/rootonly /dev/nvme0n1; do
+	[ "$(stat -c %a $t)" = 600 ] || chmod 0600 $t
+	uroute $t >/tmp/uroute.txt 2>&1 && fail "a user's route-get opened root-only $t"
+	grep -q "permission denied" /tmp/uroute.txt || fail "user route-get $t: $(cat /tmp/uroute.txt)"
+done
+uroute /tmp/plain | jq -e '.route.reason == "fs-unsupported"' >/dev/null ||
+	fail "a user's route-get of a file it may read"
 route "$VOL" | jq -e --arg v "${VOL#/dev/}" '.route.device == $v and (.route | has("dma-dev") | not)' \
 	>/dev/null || fail "route-get of the volume"
 note "ynl route-get: nvme0n1 direct, tmpfs file fs-unsupported, FIFO refused, volume answered"
