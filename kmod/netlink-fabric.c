@@ -9,13 +9,18 @@
 #include "nl.h"
 #include "portal.h"
 
-/* A kind of kept object: its nest, commands and functions. */
+/*
+ * A kind of kept object: its nest, commands and functions. @put describes
+ * an object whole, for callers with CAP_SYS_ADMIN; @put_public without
+ * what only they may read, for anyone else and for notifications.
+ */
 struct kept {
 	int attr;				/* GPUPATH_A_PORTAL, ... */
 	int max;
 	u8 new_cmd;
 	u8 del_cmd;
 	int (*put)(struct sk_buff *skb, void *obj);
+	int (*put_public)(struct sk_buff *skb, void *obj);
 	void *(*find)(struct nlattr **tb, struct netlink_ext_ack *extack);
 	void *(*next)(u32 after, u32 *id);
 	int (*add)(const struct nlattr *nest, struct nlattr **tb,
@@ -30,7 +35,12 @@ static_assert((int)GPUPATH_A_QOS_MAX <= (int)KEPT_MAX);
 
 static int put_portal_obj(struct sk_buff *skb, void *portal)
 {
-	return gpupath_portal_put(skb, portal);
+	return gpupath_portal_put(skb, portal, true);
+}
+
+static int put_portal_public(struct sk_buff *skb, void *portal)
+{
+	return gpupath_portal_put(skb, portal, false);
 }
 
 static void *find_portal(struct nlattr **tb, struct netlink_ext_ack *extack)
@@ -71,6 +81,7 @@ static const struct kept portal_kept = {
 	.new_cmd = GPUPATH_CMD_PORTAL_NEW,
 	.del_cmd = GPUPATH_CMD_PORTAL_DEL,
 	.put = put_portal_obj,
+	.put_public = put_portal_public,
 	.find = find_portal,
 	.next = next_portal,
 	.add = add_portal,
@@ -120,6 +131,7 @@ static const struct kept qos_kept = {
 	.new_cmd = GPUPATH_CMD_QOS_NEW,
 	.del_cmd = GPUPATH_CMD_QOS_DEL,
 	.put = put_qos_obj,
+	.put_public = put_qos_obj,
 	.find = find_qos,
 	.next = next_qos,
 	.add = add_qos,
@@ -132,7 +144,7 @@ static struct sk_buff *kept_msg(const struct kept *k, void *obj, u8 cmd)
 {
 	if (!gpupath_nl_ready())
 		return NULL;
-	return gpupath_nl_msg(0, 0, cmd, k->put, obj);
+	return gpupath_nl_msg(0, 0, cmd, k->put_public, obj);
 }
 
 /* Under the portal lock. */
@@ -141,9 +153,16 @@ static void notify_kept(const struct kept *k, void *obj, u8 cmd)
 	gpupath_nl_multicast(kept_msg(k, obj, cmd), GPUPATH_NLGRP_CONFIG);
 }
 
+/* How @k's objects are described to the sender of @skb. */
+static int (*kept_put(const struct kept *k, struct sk_buff *skb))(struct sk_buff *, void *)
+{
+	return netlink_capable(skb, CAP_SYS_ADMIN) ? k->put : k->put_public;
+}
+
 /* cb->args[0]: the id of the last object dumped. */
 static int kept_dumpit(const struct kept *k, struct sk_buff *skb, struct netlink_callback *cb)
 {
+	int (*put)(struct sk_buff *skb, void *obj) = kept_put(k, cb->skb);
 	void *obj;
 	u32 id;
 	int ret = 0;
@@ -151,7 +170,7 @@ static int kept_dumpit(const struct kept *k, struct sk_buff *skb, struct netlink
 	gpupath_portal_lock();
 	cb->seq = gpupath_portal_generation();
 	while ((obj = k->next(cb->args[0], &id))) {
-		ret = gpupath_nl_dump_one(skb, cb, k->put, obj);
+		ret = gpupath_nl_dump_one(skb, cb, put, obj);
 		if (ret)
 			break;
 		cb->args[0] = id;
@@ -179,7 +198,7 @@ static void *kept_find(const struct kept *k, struct genl_info *info, struct nlat
 	return obj;
 }
 
-static int kept_get(const struct kept *k, struct genl_info *info)
+static int kept_get(const struct kept *k, struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[KEPT_MAX + 1];
 	void *obj;
@@ -188,7 +207,7 @@ static int kept_get(const struct kept *k, struct genl_info *info)
 	obj = kept_find(k, info, tb);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
-	ret = gpupath_nl_reply(info, k->put, obj);
+	ret = gpupath_nl_reply(info, kept_put(k, skb), obj);
 	gpupath_portal_unlock();
 	return ret;
 }
@@ -262,7 +281,7 @@ static int kept_del(const struct kept *k, struct genl_info *info)
 
 int gpupath_nl_portal_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return kept_get(&portal_kept, info);
+	return kept_get(&portal_kept, skb, info);
 }
 
 int gpupath_nl_portal_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
@@ -270,24 +289,34 @@ int gpupath_nl_portal_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 	return kept_dumpit(&portal_kept, skb, cb);
 }
 
+/*
+ * Portal changes need CAP_SYS_ADMIN: gpupathd, which runs as root, acts on
+ * them (connects, reads secret files, claims namespaces into volumes).
+ */
 int gpupath_nl_portal_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return kept_new(&portal_kept, info);
+	int ret = gpupath_nl_need_sys_admin(skb, info);
+
+	return ret ?: kept_new(&portal_kept, info);
 }
 
 int gpupath_nl_portal_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return kept_set(&portal_kept, info);
+	int ret = gpupath_nl_need_sys_admin(skb, info);
+
+	return ret ?: kept_set(&portal_kept, info);
 }
 
 int gpupath_nl_portal_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return kept_del(&portal_kept, info);
+	int ret = gpupath_nl_need_sys_admin(skb, info);
+
+	return ret ?: kept_del(&portal_kept, info);
 }
 
 int gpupath_nl_qos_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return kept_get(&qos_kept, info);
+	return kept_get(&qos_kept, skb, info);
 }
 
 int gpupath_nl_qos_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)

@@ -399,15 +399,17 @@ static int parse_bdf(const char *s, struct pci_dev **pdevp)
 
 /*
  * Providers (P2P memory registered), volumes and paths (NVMe namespaces
- * claimed exclusively) change the machine, not only the network: they need
- * CAP_SYS_ADMIN on top of the CAP_NET_ADMIN that GENL_ADMIN_PERM checks.
+ * claimed exclusively) and portals (which root's gpupathd connects, reads
+ * secret files for and assembles into volumes) change the machine, not
+ * only the network: they need CAP_SYS_ADMIN on top of the CAP_NET_ADMIN
+ * that GENL_ADMIN_PERM checks.
  */
 int gpupath_nl_need_sys_admin(struct sk_buff *skb, struct genl_info *info)
 {
 	if (netlink_capable(skb, CAP_SYS_ADMIN))
 		return 0;
 	NL_SET_ERR_MSG_MOD(info->extack,
-			   "providers, volumes and paths need CAP_SYS_ADMIN");
+			   "providers, volumes, paths and portals need CAP_SYS_ADMIN");
 	return -EPERM;
 }
 

@@ -130,10 +130,12 @@ static int put_nonempty(struct sk_buff *skb, int type, const char *s)
  * gpupath_portal_put() - a GPUPATH_A_PORTAL nest describing @portal
  * @skb: the message
  * @portal: the portal, under the portal lock
+ * @secrets: with the paths of its DH-HMAC-CHAP secret files (for callers
+ *	with CAP_SYS_ADMIN only: not in notifications, which anyone may read)
  *
  * Return: 0 or -EMSGSIZE.
  */
-int gpupath_portal_put(struct sk_buff *skb, struct gpupath_portal *portal)
+int gpupath_portal_put(struct sk_buff *skb, struct gpupath_portal *portal, bool secrets)
 {
 	struct nlattr *nest = nla_nest_start(skb, GPUPATH_A_PORTAL);
 	u32 i;
@@ -154,9 +156,10 @@ int gpupath_portal_put(struct sk_buff *skb, struct gpupath_portal *portal)
 	    nla_put_u32(skb, GPUPATH_A_PORTAL_NR_IO_QUEUES, portal->set.nr_io_queues) ||
 	    put_nonempty(skb, GPUPATH_A_PORTAL_HOST_NQN, portal->set.host_nqn) ||
 	    put_nonempty(skb, GPUPATH_A_PORTAL_HOST_ID, portal->set.host_id) ||
-	    put_nonempty(skb, GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE, portal->set.secret_file) ||
-	    put_nonempty(skb, GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE,
-			 portal->set.ctrl_secret_file) ||
+	    (secrets &&
+	     (put_nonempty(skb, GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE, portal->set.secret_file) ||
+	      put_nonempty(skb, GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE,
+			    portal->set.ctrl_secret_file))) ||
 	    (portal->discover &&
 	     nla_put_u32(skb, GPUPATH_A_PORTAL_DISCOVER, portal->discover)))
 		goto cancel;

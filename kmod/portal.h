@@ -129,7 +129,7 @@ u32 gpupath_portal_generation(void);
 struct gpupath_portal *gpupath_portal_find_locked(struct nlattr **tb,
 						  struct netlink_ext_ack *extack);
 struct gpupath_portal *gpupath_portal_next_locked(u32 after);
-int gpupath_portal_put(struct sk_buff *skb, struct gpupath_portal *portal);
+int gpupath_portal_put(struct sk_buff *skb, struct gpupath_portal *portal, bool secrets);
 int gpupath_portal_add_locked(const struct nlattr *nest, struct nlattr **tb,
 			      struct netlink_ext_ack *extack, struct gpupath_portal **portalp);
 int gpupath_portal_set_locked(struct gpupath_portal *portal, const struct nlattr *nest,

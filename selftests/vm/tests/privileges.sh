@@ -3,10 +3,12 @@
 #  - reads the configuration, but every change (providers, volumes, paths,
 #    portals, QoS classes) is refused with EPERM and a message, and nothing
 #    changes;
-#  - root with CAP_NET_ADMIN alone (setpriv) manages QoS classes and
-#    portals, but providers, volumes and paths, which register P2P memory
-#    and claim NVMe namespaces, are refused with EPERM: they need
+#  - root with CAP_NET_ADMIN alone (setpriv) manages QoS classes, but
+#    providers, volumes and paths, which register P2P memory and claim NVMe
+#    namespaces, and portals, which root's gpupathd connects, reads secret
+#    files for and turns into volumes, are refused with EPERM: they need
 #    CAP_SYS_ADMIN too;
+#  - a portal's secret-file paths are shown to CAP_SYS_ADMIN only;
 #  - uses /dev/gpupath (mode 0666) for its own memory only: gp-priv check
 #    (selftests/vm/priv.c) runs as the user, each refusal with its errno;
 #  - cannot open a block device for writing that it may only read, so has
@@ -72,14 +74,30 @@ sys_refused path set 1 weight 2
 sys_refused path del 1
 sys_refused provider del "$prov"
 sys_refused provider add 0000:00:01.0
+sys_refused portal add pn transport tcp traddr 10.99.0.1 nqn $NQN
 netadmin $GP qos add qn dscp 12 >/dev/null || fail "CAP_NET_ADMIN cannot add a QoS class"
-netadmin $GP portal add pn transport tcp traddr 10.99.0.1 nqn $NQN qos qn >/dev/null ||
-	fail "CAP_NET_ADMIN cannot add a portal"
-netadmin $GP portal del pn >/dev/null || fail "CAP_NET_ADMIN cannot delete a portal"
+$GP portal add pn transport tcp traddr 10.99.0.1 nqn $NQN qos qn >/dev/null ||
+	fail "root cannot add a portal"
+sys_refused portal set pn reconnect-delay 5
+sys_refused portal del pn
+$GP portal del pn >/dev/null || fail "root cannot delete a portal"
 netadmin $GP qos del qn >/dev/null || fail "CAP_NET_ADMIN cannot delete a QoS class"
 $GP show -j | jq -S 'del(.stats)' | diff /tmp/before.json - ||
 	fail "a refused change changed something"
-note "CAP_NET_ADMIN only: 8 provider, volume and path changes refused, QoS and portals managed"
+note "CAP_NET_ADMIN only: 11 provider, volume, path and portal changes refused, QoS managed"
+
+# A portal's secret files: named to CAP_SYS_ADMIN, to nobody else.
+umask 077
+echo "DHHC-1:00:$(head -c 32 /dev/urandom | base64 | head -c 44):" >/tmp/host.key
+$GP portal add ps transport tcp traddr 10.99.0.1 nqn $NQN host-nqn $NQN:host \
+	dhchap-secret-file /tmp/host.key >/dev/null || fail "portal add with a secret file"
+$GP portal show ps -j | grep -q /tmp/host.key || fail "root does not see the secret file"
+user $GP portal show ps -j >/tmp/uportal.json || fail "a user cannot read the portal"
+grep -q /tmp/host.key /tmp/uportal.json && fail "a user sees the portal's secret file"
+netadmin $GP portal show -j | grep -q /tmp/host.key && fail "CAP_NET_ADMIN sees the secret file"
+$GP portal del ps >/dev/null || fail "portal del"
+rm -f /tmp/host.key
+note "a portal's secret files: shown to CAP_SYS_ADMIN only"
 
 user $PRIV check "$prov" /dev/nullb0 >/tmp/priv.out 2>&1
 rc=$?
