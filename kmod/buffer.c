@@ -13,6 +13,7 @@
 
 #include "buffer.h"
 #include "provider.h"
+#include "volume.h"
 
 /* Handles are xarray indices; 0 is never used. */
 #define HANDLE_LIMIT	XA_LIMIT(1, INT_MAX)
@@ -496,11 +497,22 @@ void gpupath_buf_io_end(struct gpupath_buf *buf)
 		wake_up_all(&buf_io_wait);
 }
 
+/* Whether @page is of @arg's (a struct gpupath_p2p_mem) memory. */
+static bool mem_has_page(struct page *page, void *arg)
+{
+	struct gpupath_p2p_mem *mem = arg;
+	unsigned long first = page_to_pfn(virt_to_page(mem->kaddr));
+
+	return page_to_pfn(page) - first < mem->size >> PAGE_SHIFT;
+}
+
 /*
  * The provider is going: take a device buffer's memory back. From now on
  * its I/O fails with -ENODEV and touching its mappings gets SIGBUS; this
  * waits for the I/O already in flight, then gives the memory back to the
- * provider. The handle stays until freed.
+ * provider. I/O of it that waits in a volume for a path fails, now and
+ * every second until the wait is over: it might wait for ever. The handle
+ * stays until freed.
  */
 static void buf_revoke(struct gpupath_p2p_mem *mem)
 {
@@ -511,7 +523,9 @@ static void buf_revoke(struct gpupath_p2p_mem *mem)
 	up_write(&buf->revoke);
 	unmap_mapping_range(&buf->f->mapping, (loff_t)buf->handle << PAGE_SHIFT,
 			    PAGE_ALIGN(buf->size), 1);
-	wait_event(buf_io_wait, !atomic_read(&buf->inflight));
+	do {
+		gpupath_volumes_fail_memory(mem_has_page, mem);
+	} while (!wait_event_timeout(buf_io_wait, !atomic_read(&buf->inflight), HZ));
 	gpupath_provider_free(buf->prov, mem);
 }
 

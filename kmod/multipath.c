@@ -1000,6 +1000,53 @@ void gpupath_multipath_fail_queued(struct gpupath_volume *vol, blk_status_t stat
 		orig_end(vol, container_of(bio, struct gpupath_vio, clone), status);
 }
 
+/* Whether any page of @bio's data is memory @match names. */
+static bool bio_uses(struct bio *bio, bool (*match)(struct page *page, void *arg), void *arg)
+{
+	struct bvec_iter iter;
+	struct bio_vec bv;
+
+	if (!bio_has_data(bio))
+		return false;
+	bio_for_each_segment(bv, bio, iter)
+		if (is_pci_p2pdma_page(bv.bv_page) && match(bv.bv_page, arg))
+			return true;
+	return false;
+}
+
+/**
+ * gpupath_multipath_fail_memory() - fail the bios waiting for a path whose
+ *	data is device memory being taken back
+ * @vol: the volume
+ * @match: whether a P2PDMA page is of that memory
+ * @arg: for @match
+ *
+ * A revocation waits for the I/O on the memory; a bio waiting for a path
+ * could keep it waiting up to the queue timeout, or for ever. The others
+ * keep their place.
+ */
+void gpupath_multipath_fail_memory(struct gpupath_volume *vol,
+				   bool (*match)(struct page *page, void *arg), void *arg)
+{
+	struct bio_list bios, keep;
+	struct gpupath_vio *vio;
+	struct bio *bio;
+
+	bio_list_init(&keep);
+	take(vol, &vol->queued, &bios);
+	while ((bio = bio_list_pop(&bios))) {
+		vio = container_of(bio, struct gpupath_vio, clone);
+		if (bio_uses(vio->orig, match, arg))
+			orig_end(vol, vio, BLK_STS_IOERR);
+		else
+			bio_list_add(&keep, bio);
+	}
+	spin_lock_irq(&vol->qlock);
+	bio_list_merge(&keep, &vol->queued);
+	vol->queued = keep;
+	spin_unlock_irq(&vol->qlock);
+}
+
 /**
  * gpupath_multipath_refresh_locked() - what the volume says of itself
  * follows its paths

@@ -52,6 +52,7 @@
 #include "nv-p2p.h"
 #include "nvidia.h"
 #include "provider.h"
+#include "volume.h"
 
 /* Serialises setting up a GPU: its P2PDMA region and its provider. */
 static DEFINE_MUTEX(setup_lock);
@@ -129,6 +130,19 @@ static void unref_pages(struct gpupath_nv_buf *nv)
 	nv->npgmaps = 0;
 }
 
+/* Whether @page is GPU memory of @arg, an NVIDIA page table. */
+static bool table_has_page(struct page *page, void *arg)
+{
+	struct nvidia_p2p_page_table *t = arg;
+	u64 phys = page_to_phys(page);
+	u32 i;
+
+	for (i = 0; i < t->entries; i++)
+		if (phys - t->pages[i]->physical_address < GPUPATH_NV_PAGE_SIZE)
+			return true;
+	return false;
+}
+
 /* Called by the NVIDIA driver when the memory goes away under us (cudaFree). */
 static void revoke(void *data)
 {
@@ -141,7 +155,16 @@ static void revoke(void *data)
 		return;
 	}
 	nv->state = NV_REVOKING;
-	wait_event_lock_irq(nv->wait, !nv->uses, nv->lock);
+	/*
+	 * I/O of it waiting in a volume for a path fails, now and every
+	 * second, so that the driver's locks are not held for a path.
+	 */
+	while (nv->uses) {
+		spin_unlock_irq(&nv->lock);
+		gpupath_volumes_fail_memory(table_has_page, nv->table);
+		spin_lock_irq(&nv->lock);
+		wait_event_lock_irq_timeout(nv->wait, !nv->uses, nv->lock, HZ);
+	}
 	spin_unlock_irq(&nv->lock);
 
 	nv->free_table(nv->table);

@@ -126,6 +126,14 @@ static int put_nonempty(struct sk_buff *skb, int type, const char *s)
 	return *s ? nla_put_string(skb, type, s) : 0;
 }
 
+/* The paths of the portal's DH-HMAC-CHAP secret files. */
+static int put_secrets(struct sk_buff *skb, struct gpupath_portal *portal)
+{
+	return put_nonempty(skb, GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE, portal->set.secret_file) ||
+	       put_nonempty(skb, GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE,
+			    portal->set.ctrl_secret_file);
+}
+
 /**
  * gpupath_portal_put() - a GPUPATH_A_PORTAL nest describing @portal
  * @skb: the message
@@ -156,10 +164,7 @@ int gpupath_portal_put(struct sk_buff *skb, struct gpupath_portal *portal, bool 
 	    nla_put_u32(skb, GPUPATH_A_PORTAL_NR_IO_QUEUES, portal->set.nr_io_queues) ||
 	    put_nonempty(skb, GPUPATH_A_PORTAL_HOST_NQN, portal->set.host_nqn) ||
 	    put_nonempty(skb, GPUPATH_A_PORTAL_HOST_ID, portal->set.host_id) ||
-	    (secrets &&
-	     (put_nonempty(skb, GPUPATH_A_PORTAL_DHCHAP_SECRET_FILE, portal->set.secret_file) ||
-	      put_nonempty(skb, GPUPATH_A_PORTAL_DHCHAP_CTRL_SECRET_FILE,
-			    portal->set.ctrl_secret_file))) ||
+	    (secrets && put_secrets(skb, portal)) ||
 	    (portal->discover &&
 	     nla_put_u32(skb, GPUPATH_A_PORTAL_DISCOVER, portal->discover)))
 		goto cancel;

@@ -17,6 +17,7 @@
 #include "devattr.h"
 #include "notify.h"
 #include "provider.h"
+#include "volume.h"
 
 static int p2p_bar = -1;
 module_param(p2p_bar, int, 0644);
@@ -536,16 +537,25 @@ static struct gpupath_p2p_mem *next_mem(struct gpupath_provider *prov)
 	}
 }
 
+/* Whether @page is of @arg, a provider's page map. */
+static bool pgmap_has_page(struct page *page, void *arg)
+{
+	return gpupath_compat_page_pgmap(page) == arg;
+}
+
 /*
  * Unbinding cannot be refused, and the devres teardown of the P2P memory
- * waits until every allocation is freed: so the provider goes now (no new
- * buffer), and every buffer's memory is taken back, its mappings zapped,
- * once the I/O in flight on it is complete.
+ * waits until every allocation is freed and every page is back: so the
+ * provider goes now (no new buffer), every buffer's memory is taken back,
+ * its mappings zapped, once the I/O in flight on it is complete, and any
+ * program's direct I/O on its pages that waits in a volume for a path
+ * fails.
  */
-static void stub_remove(struct pci_dev *pdev)
+static void provider_revoke(struct pci_dev *pdev)
 {
 	struct gpupath_provider *prov;
 	struct gpupath_p2p_mem *mem;
+	struct dev_pagemap *pgmap;
 
 	mutex_lock(&provider_lock);
 	prov = find_locked(0, pdev);
@@ -561,10 +571,38 @@ static void stub_remove(struct pci_dev *pdev)
 		mem->ops->revoke(mem);
 		mem->ops->put(mem);
 	}
+	pgmap = READ_ONCE(prov->pgmap);
+	if (pgmap && !IS_ERR(pgmap))
+		gpupath_volumes_fail_memory(pgmap_has_page, pgmap);
 	/* The page map goes with the device's P2P memory, after this. */
 	forget_pgmap(prov);
 	gpupath_provider_put(prov);
 }
+
+static void stub_remove(struct pci_dev *pdev)
+{
+	provider_revoke(pdev);
+}
+
+/*
+ * A driver that registered its own P2P memory (nvme-pci's CMB) is being
+ * unbound: its teardown would wait for gpupath's allocations, so they are
+ * taken back first, as from the stub. Called before the driver's remove,
+ * with the device locked.
+ */
+static int bus_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct pci_dev *pdev = to_pci_dev(data);
+
+	if (action == BUS_NOTIFY_UNBIND_DRIVER && pdev->dev.driver &&
+	    to_pci_driver(pdev->dev.driver) != &stub_driver)
+		provider_revoke(pdev);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block bus_nb = {
+	.notifier_call = bus_notify,
+};
 
 static struct pci_driver stub_driver = {
 	.name = "gpupath",
@@ -587,7 +625,16 @@ int gpupath_provider_init(void)
 		return -ENOMEM;
 	ret = pci_register_driver(&stub_driver);
 	if (ret)
-		destroy_workqueue(notify_wq);
+		goto err_wq;
+	ret = bus_register_notifier(&pci_bus_type, &bus_nb);
+	if (ret)
+		goto err_driver;
+	return 0;
+
+err_driver:
+	pci_unregister_driver(&stub_driver);
+err_wq:
+	destroy_workqueue(notify_wq);
 	return ret;
 }
 
@@ -600,6 +647,7 @@ void gpupath_provider_uninit(void)
 {
 	struct gpupath_provider *prov, *tmp;
 
+	bus_unregister_notifier(&pci_bus_type, &bus_nb);
 	pci_unregister_driver(&stub_driver);
 	mutex_lock(&provider_lock);
 	list_for_each_entry_safe(prov, tmp, &providers, node) {

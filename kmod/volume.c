@@ -187,6 +187,24 @@ struct gpupath_volume *gpupath_volume_of_bdev(struct block_device *bdev)
 }
 
 /**
+ * gpupath_volumes_fail_memory() - device memory is being taken back: the
+ *	bios on it that wait for a path, in every volume, fail now
+ * @match: whether a P2PDMA page is of that memory
+ * @arg: for @match
+ *
+ * For a revocation, which then waits for the I/O still on the memory.
+ */
+void gpupath_volumes_fail_memory(bool (*match)(struct page *page, void *arg), void *arg)
+{
+	struct gpupath_volume *vol;
+
+	mutex_lock(&volumes_lock);
+	list_for_each_entry(vol, &volumes, node)
+		gpupath_multipath_fail_memory(vol, match, arg);
+	mutex_unlock(&volumes_lock);
+}
+
+/**
  * gpupath_volume_mode() - managed, native, or empty
  * @vol: the volume, vol->lock held
  *

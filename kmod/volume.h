@@ -242,6 +242,7 @@ int gpupath_path_set(struct gpupath_volume *vol, u32 id, const struct gpupath_pa
 int gpupath_path_del(struct gpupath_volume *vol, u32 id, struct netlink_ext_ack *extack);
 
 struct gpupath_volume *gpupath_volume_of_bdev(struct block_device *bdev);
+void gpupath_volumes_fail_memory(bool (*match)(struct page *page, void *arg), void *arg);
 enum gpupath_reason gpupath_volume_reason(struct gpupath_volume *vol,
 					  struct gpupath_provider *prov);
 
@@ -253,6 +254,8 @@ void gpupath_multipath_submit_bio(struct bio *bio);
 void gpupath_multipath_kick(struct gpupath_volume *vol);
 void gpupath_multipath_set_ana(struct gpupath_path *path, u32 ana);
 void gpupath_multipath_fail_queued(struct gpupath_volume *vol, blk_status_t status);
+void gpupath_multipath_fail_memory(struct gpupath_volume *vol,
+				   bool (*match)(struct page *page, void *arg), void *arg);
 void gpupath_multipath_refresh_locked(struct gpupath_volume *vol);
 
 #endif /* _GPUPATH_VOLUME_H */
