@@ -862,7 +862,8 @@ static bool ctrl_live(struct gpupath_path *path)
 
 /*
  * The error of @vio on @path, a path of a controller that reports ANA, with
- * no other path usable: it may be the array moving the namespace's group
+ * no other path usable or after the same on another path: it may be the
+ * array moving the namespace's group
  * (an ANA transition error, which the host driver reports as an I/O
  * error) before gpupathd has read the new state. Once per bio, the path is
  * taken out of use until gpupathd gives its ANA state (or the wait ends),
@@ -911,12 +912,15 @@ static bool other_usable(struct gpupath_volume *vol, struct gpupath_path *path)
  * goes on another path or waits for one. Any other error may as well be the
  * namespace's (write-protected, past its end after a shrink, an internal
  * error): the path stays, and the bio is tried once on another healthy
- * path; when it fails there too, or there is none, the error is the
- * caller's.
+ * path. When it fails there too, or there is none, it may still be the
+ * array moving the namespace's ANA group, which the host driver ends as an
+ * I/O error once its own retries are spent: on paths that report ANA, the
+ * paths it failed on are held out and the bio waits, once, for gpupathd to
+ * read their new states (ana_hold()). Otherwise the error is the caller's.
  */
 static bool retry(struct gpupath_volume *vol, struct gpupath_vio *vio)
 {
-	struct gpupath_path *path = vio->path;
+	struct gpupath_path *path = vio->path, *suspect = vio->suspect;
 
 	if (path_error(vio->status) || !disk_live(path->dev.bdev->bd_disk) ||
 	    !ctrl_live(path)) {
@@ -924,18 +928,24 @@ static bool retry(struct gpupath_volume *vol, struct gpupath_vio *vio)
 		path_put_io(vol, vio);
 		return true;
 	}
-	if (!vio->suspect && !other_usable(vol, path) && ana_hold(vol, vio, path)) {
-		path_failed(path, vio->status);
-		path_put_io(vol, vio);
+	if (!suspect && other_usable(vol, path)) {
+		/* Held until the bio ends: out of use if another path takes the bio. */
+		vio->suspect = path;
+		vio->path = NULL;
 		return true;
 	}
-	if (vio->suspect || !other_usable(vol, path)) {
+	if (!ana_hold(vol, vio, path)) {
 		path_put_io(vol, vio);
 		return false;
 	}
-	/* Held until the bio ends: out of use if another path takes the bio. */
-	vio->suspect = path;
-	vio->path = NULL;
+	path_failed(path, vio->status);
+	path_put_io(vol, vio);
+	if (suspect) {
+		atomic_set(&suspect->ana_suspect, 1);
+		path_failed(suspect, vio->status);
+		inflight_put(vol, suspect);
+		vio->suspect = NULL;
+	}
 	return true;
 }
 

@@ -58,6 +58,7 @@ static inline long gpupath_compat_pin_user_pages(unsigned long start, unsigned l
  * under that lock: it may not sleep on the holder's own locks. Older
  * kernels tell nothing; the holder sees the dead disk on its next I/O.
  */
+#include <linux/backing-dev-defs.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 
@@ -199,22 +200,40 @@ static inline void gpupath_compat_disk_io_stat(struct gendisk *disk)
 	WARN_ON_ONCE(queue_limits_commit_update(disk->queue, &lim));
 }
 
+static inline blk_features_t gpupath_compat_features(blk_features_t f, bool wc, bool fua,
+						     bool stable, bool nowait)
+{
+	f &= ~(BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA | BLK_FEAT_STABLE_WRITES | BLK_FEAT_NOWAIT |
+	       BLK_FEAT_ROTATIONAL);
+	f |= BLK_FEAT_PCI_P2PDMA;
+	if (wc)
+		f |= BLK_FEAT_WRITE_CACHE | (fua ? BLK_FEAT_FUA : 0);
+	if (stable)
+		f |= BLK_FEAT_STABLE_WRITES;
+	if (nowait)
+		f |= BLK_FEAT_NOWAIT;
+	return f;
+}
+
+/*
+ * Only features change: the limits are those the paths gave. Nothing is
+ * committed when nothing changes, and the read-ahead the administrator set
+ * stays (a commit sets it from the I/O size again).
+ */
 static inline void gpupath_compat_disk_features(struct gendisk *disk, bool wc, bool fua,
 						bool stable, bool nowait)
 {
-	struct queue_limits lim = queue_limits_start_update(disk->queue);
+	struct queue_limits lim;
+	unsigned long ra;
 
-	lim.features &= ~(BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA | BLK_FEAT_STABLE_WRITES |
-			  BLK_FEAT_NOWAIT | BLK_FEAT_ROTATIONAL);
-	lim.features |= BLK_FEAT_PCI_P2PDMA;
-	if (wc)
-		lim.features |= BLK_FEAT_WRITE_CACHE | (fua ? BLK_FEAT_FUA : 0);
-	if (stable)
-		lim.features |= BLK_FEAT_STABLE_WRITES;
-	if (nowait)
-		lim.features |= BLK_FEAT_NOWAIT;
-	/* Only features change: the limits are those the paths gave. */
+	if (gpupath_compat_features(disk->queue->limits.features, wc, fua, stable, nowait) ==
+	    disk->queue->limits.features)
+		return;
+	lim = queue_limits_start_update(disk->queue);
+	lim.features = gpupath_compat_features(lim.features, wc, fua, stable, nowait);
+	ra = disk->bdi->ra_pages;
 	WARN_ON_ONCE(queue_limits_commit_update(disk->queue, &lim));
+	disk->bdi->ra_pages = ra;
 }
 #else
 static inline void gpupath_compat_queue_flag(struct request_queue *q, unsigned int flag, bool on)

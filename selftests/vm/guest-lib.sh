@@ -22,6 +22,10 @@ load_module() { module_loaded || insmod "$KO" || fail "insmod $KO"; }
 unload_module() { ! module_loaded || rmmod gpupath || fail "rmmod gpupath"; }
 
 # The kernel log since the last mark_dmesg; fails the test on WARN/BUG/Oops.
+# gone PID: the process has exited (a zombie not yet waited for counts).
+gone() { ! [ -e /proc/"$1"/stat ] || [ "$(cut -d' ' -f3 /proc/"$1"/stat)" = Z ]; }
+# wait_gone SECONDS PID: until PID is gone; 1 if it still runs then.
+wait_gone() { wait_for "$1" gone "$2"; }
 mark_dmesg() { dmesg -c >/dev/null; }
 check_dmesg() {
 	dmesg >/tmp/dmesg.$$

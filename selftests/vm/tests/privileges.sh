@@ -90,7 +90,7 @@ note "CAP_NET_ADMIN only: 11 provider, volume, path and portal changes refused, 
 umask 077
 echo "DHHC-1:00:$(head -c 32 /dev/urandom | base64 | head -c 44):" >/tmp/host.key
 $GP portal add ps transport tcp traddr 10.99.0.1 nqn $NQN host-nqn $NQN:host \
-	dhchap-secret-file /tmp/host.key >/dev/null || fail "portal add with a secret file"
+	host-id 2a1e0b6c-5d4f-4e3a-9b8c-7d6e5f4a3b2c dhchap-secret-file /tmp/host.key >/dev/null || fail "portal add with a secret file"
 $GP portal show ps -j | grep -q /tmp/host.key || fail "root does not see the secret file"
 user $GP portal show ps -j >/tmp/uportal.json || fail "a user cannot read the portal"
 grep -q /tmp/host.key /tmp/uportal.json && fail "a user sees the portal's secret file"

@@ -55,11 +55,11 @@ $GP path set "$(jq .id /tmp/rp.json)" state down || fail "path down"
 $GPIO -p direct read "$prov" "$VOL" 0 $MiB 505 >/tmp/parked.out 2>&1 &
 reader=$!
 sleep 2
-kill -0 $reader 2>/dev/null || fail "the read did not wait for a path: $(cat /tmp/parked.out)"
+gone $reader && fail "the read did not wait for a path: $(cat /tmp/parked.out)"
+bar=$(pci_dev 0x1af4 0x1110) || fail "no ivshmem device"
 timeout 30 sh -c "echo ${bar##*/} >$bar/driver/unbind" ||
 	fail "unbinding the provider waited for a read parked in a volume"
-timeout 10 sh -c "while kill -0 $reader 2>/dev/null; do sleep 0.2; done" ||
-	fail "the parked read outlived its memory"
+wait_gone 10 $reader || fail "the parked read outlived its memory"
 wait $reader && fail "the parked read succeeded without its memory"
 note "provider unbound under a parked read: $(cat /tmp/parked.out)"
 $GP volume del "$vol" || fail "volume del"

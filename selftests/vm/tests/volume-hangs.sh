@@ -19,7 +19,11 @@
 # - paths removed two at a time under round-robin I/O, over and over (a
 #   stale round-robin cursor); fio's data stays right;
 # - a path's controller reconnecting: a volume with no queueing rides it
-#   out as a plain O_DIRECT does, no fail-fast flag on the clones.
+#   out as a plain O_DIRECT does, no fail-fast flag on the clones;
+# - the array moves the namespace's ANA group on both paths (nvmet ports'
+#   ana_state "change"): the host driver ends the I/O with an I/O error on
+#   each, and the bio waits for the paths' new ANA states instead of
+#   failing.
 . /src/selftests/vm/guest-lib.sh
 
 load_module
@@ -34,8 +38,9 @@ cleanup() {
 trap cleanup EXIT
 fabric_paths 4 505
 nvmet_port 3 tcp 10.99.0.1 4422 || fail "nvmet tcp port 4422"
-nvme connect -t tcp -a 10.99.0.1 -s 4422 -n $NQN --fast_io_fail_tmo=1 --reconnect-delay=1 \
-	--ctrl-loss-tmo=120 >/dev/null || fail "connect 4422"
+# (nvme-cli 2.3 has no fast_io_fail_tmo option: written as the kernel reads it.)
+echo "transport=tcp,traddr=10.99.0.1,trsvcid=4422,nqn=$NQN,fast_io_fail_tmo=1,reconnect_delay=1,ctrl_loss_tmo=120" \
+	>/dev/nvme-fabrics || fail "connect 4422"
 # port_ctrl SVCID: the controller connected to that port; port_ns SVCID: its
 # namespace's block device.
 port_ctrl() {
@@ -65,7 +70,7 @@ $GP path add "$vol" "$TCP" state down >/dev/null || fail "path add (down)"
 dd if="$VOL" of=/tmp/open.out bs=4k count=1 iflag=direct 2>/dev/null &
 bg=$!
 sleep 2
-kill -0 $bg 2>/dev/null || fail "the open did not wait for a path"
+gone $bg && fail "the open did not wait for a path"
 start=$(uptime_s)
 timeout 20 $GP path add "$vol" "$RDMA" >/dev/null ||
 	fail "path add blocked (or failed) while an open waited for a path"
@@ -82,10 +87,9 @@ $GP path add "$vol" "$TCP" state down >/dev/null || fail "path add (down)"
 dd if="$VOL" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null &
 bg=$!
 sleep 2
-kill -0 $bg 2>/dev/null || fail "the open did not wait for a path"
+gone $bg && fail "the open did not wait for a path"
 timeout 20 $GP volume del "$vol" || fail "volume del blocked while an open waited for a path"
-timeout 10 sh -c "wait $bg" 2>/dev/null
-kill -0 $bg 2>/dev/null && fail "the open still waits after the volume went"
+wait_gone 10 $bg || fail "the open still waits after the volume went"
 bg=
 note "volume del with an open waiting for a path: done"
 
@@ -133,8 +137,7 @@ for i in $(seq 1 15); do
 	[ $((i % 3)) = 0 ] || sleep "0.$i"
 	timeout 20 $GP volume del "$vol" || fail "volume del (round $i)"
 	for p in $pids; do
-		timeout 10 sh -c "while kill -0 $p 2>/dev/null; do sleep 0.1; done" ||
-			fail "round $i: a queued bio outlived its volume"
+		wait_gone 10 $p || fail "round $i: a queued bio outlived its volume"
 	done
 done
 note "15 deletions with queued bios: every bio ended"
@@ -176,5 +179,25 @@ wait
 $PATTERN check /tmp/rc.out 0 4096 505 12288 || fail "wrong data after the reconnect"
 grep -qx live /sys/class/nvme/$CTRL1/state || fail "C not live after the I/O"
 note "I/O rode out a reconnect with queue timeout 0"
+$GP volume del "$vol" || fail "volume del"
+# ---- an ANA change on every path: the bio waits for the new states --------
+volume_new queue-timeout 0
+$GP path add "$vol" "$RDMA" -j >/tmp/pa.json || fail "path add A"
+$GP path add "$vol" "$TCP" -j >/tmp/pc.json || fail "path add C"
+pa=$(jq .id /tmp/pa.json) pc=$(jq .id /tmp/pc.json)
+for p in $pa $pc; do $GP path set "$p" ana-tt 20 ana-group 1 || fail "ana-tt"; done
+for port in 1 2; do echo change >$CFG/ports/$port/ana_groups/1/ana_state; done
+dd if="$VOL" of=/tmp/ana.out bs=4k count=1 skip=5 iflag=direct 2>/tmp/dd.err &
+bg=$!
+sleep 3
+gone $bg && fail "an ANA change on both paths failed the I/O: $(cat /tmp/dd.err)"
+# The array settles; gpupathd would read the new states from the ANA log.
+for port in 1 2; do echo optimized >$CFG/ports/$port/ana_groups/1/ana_state; done
+for p in $pa $pc; do $GP path set "$p" ana optimized || fail "ana optimized"; done
+wait_gone 20 $bg || fail "the I/O still waits with the paths optimized"
+wait $bg || fail "the I/O failed after the ANA change: $(cat /tmp/dd.err)"
+bg=
+$PATTERN check /tmp/ana.out 0 4096 505 20480 || fail "wrong data after the ANA change"
+note "an ANA change on both paths: the I/O waited and went through"
 $GP volume del "$vol" || fail "volume del"
 check_dmesg
