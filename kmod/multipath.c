@@ -124,20 +124,18 @@ struct pick {
 /* How far @prov's memory is from the path's DMA engine; -1: unreachable. */
 static int path_distance(struct gpupath_path *path, struct pick *pk)
 {
-	u64 cached = atomic64_read(&path->p2p_cache);
-	struct gpupath_provider *prov = pk->prov;
 	int dist;
 
-	if (cached >> 32 == prov->id)
-		return (int)(u32)cached - 1;
+	if (path->dma.reason != GPUPATH_REASON_NONE || !path->dma.dev)
+		return -1;
+	if (gpupath_provider_distance_cached(pk->prov, path->dma.dev, &dist))
+		return dist;
 	if (pk->nowait) {
 		/* The PCI core may sleep to find it. */
 		pk->blocked = true;
 		return -1;
 	}
-	dist = gpupath_dma_distance(&path->dma, prov);
-	atomic64_set(&path->p2p_cache, (u64)prov->id << 32 | (u32)(dist + 1));
-	return dist;
+	return gpupath_dma_distance(&path->dma, pk->prov);
 }
 
 static bool eligible(struct gpupath_path *path, struct pick *pk)

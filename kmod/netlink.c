@@ -5,6 +5,7 @@
  * generated from there (netlink-gen.c, registered by family.c), and the
  * protocol is documented in uapi/linux/gpupath.h.
  */
+#include <linux/cgroup.h>
 #include <linux/file.h>
 #include <linux/namei.h>
 #include <linux/rwsem.h>
@@ -138,6 +139,7 @@ static bool dma_peer_class(struct pci_dev *pdev)
 	       (pdev->class >> 8) == GPUPATH_PCI_CLASS_INFINIBAND;
 }
 
+/* The DMA-capable functions P2P may reach the memory from (distances cached). */
 static int put_peers(struct sk_buff *skb, struct gpupath_provider *prov)
 {
 	struct pci_dev *pdev = NULL;
@@ -147,7 +149,7 @@ static int put_peers(struct sk_buff *skb, struct gpupath_provider *prov)
 	for_each_pci_dev(pdev) {
 		if (pdev == prov->pdev || !dma_peer_class(pdev))
 			continue;
-		dist = gpupath_provider_peer_distance(prov, pdev);
+		dist = gpupath_provider_distance(prov, &pdev->dev);
 		if (dist < 0)
 			continue;
 		nest = nla_nest_start(skb, GPUPATH_A_PROVIDER_PEER);
@@ -170,9 +172,9 @@ static const struct gpupath_quota_attrs quota_attrs = {
 	.pad = GPUPATH_A_PROVIDER_PAD,
 };
 
-static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov)
+static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov,
+			const struct gpupath_viewer *who)
 {
-	struct device_driver *drv = prov->pdev->dev.driver;
 	struct nlattr *nest;
 
 	nest = nla_nest_start(skb, GPUPATH_A_PROVIDER);
@@ -181,7 +183,7 @@ static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov)
 	if (nla_put_u32(skb, GPUPATH_A_PROVIDER_ID, prov->id) ||
 	    nla_put_u32(skb, GPUPATH_A_PROVIDER_TYPE, prov->type) ||
 	    nla_put_string(skb, GPUPATH_A_PROVIDER_PCI_DEV, pci_name(prov->pdev)) ||
-	    (drv && nla_put_string(skb, GPUPATH_A_PROVIDER_DRIVER, drv->name)) ||
+	    (prov->driver[0] && nla_put_string(skb, GPUPATH_A_PROVIDER_DRIVER, prov->driver)) ||
 	    nla_put_u32(skb, GPUPATH_A_PROVIDER_OWNED, prov->owned) ||
 	    nla_put_u64_64bit(skb, GPUPATH_A_PROVIDER_SIZE, gpupath_provider_size(prov),
 			      GPUPATH_A_PROVIDER_PAD) ||
@@ -192,7 +194,7 @@ static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov)
 	    (prov->bar >= 0 && nla_put_u32(skb, GPUPATH_A_PROVIDER_BAR, prov->bar)) ||
 	    put_peers(skb, prov) ||
 	    gpupath_nl_put_stats(skb, GPUPATH_A_PROVIDER_STATS, &prov->stats) ||
-	    gpupath_quota_put(skb, &prov->quota, &quota_attrs)) {
+	    gpupath_quota_put(skb, &prov->quota, &quota_attrs, who)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -200,9 +202,31 @@ static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov)
 	return 0;
 }
 
-static int put_provider_obj(struct sk_buff *skb, void *prov)
+/* A provider as one reader may see it. */
+struct provider_msg {
+	struct gpupath_provider *prov;
+	const struct gpupath_viewer *who;
+};
+
+static int put_provider_obj(struct sk_buff *skb, void *obj)
 {
-	return put_provider(skb, prov);
+	struct provider_msg *m = obj;
+
+	return put_provider(skb, m->prov, m->who);
+}
+
+/* The reply to @skb about @prov, as its sender may see it. */
+static int reply_provider(struct sk_buff *skb, struct genl_info *info,
+			  struct gpupath_provider *prov)
+{
+	struct gpupath_viewer who;
+	struct provider_msg m = { .prov = prov, .who = &who };
+	int ret;
+
+	gpupath_viewer_init(&who, skb);
+	ret = gpupath_nl_reply(info, put_provider_obj, &m);
+	gpupath_viewer_release(&who);
+	return ret;
 }
 
 /* A message with one object, put by @put: in a page if it fits. */
@@ -282,8 +306,10 @@ void gpupath_nl_multicast(struct sk_buff *msg, unsigned int grp)
  */
 void gpupath_notify_provider(struct gpupath_provider *prov, u8 cmd)
 {
+	struct provider_msg m = { .prov = prov };
+
 	if (gpupath_nl_ready())
-		gpupath_nl_multicast(gpupath_nl_msg(0, 0, cmd, put_provider_obj, prov),
+		gpupath_nl_multicast(gpupath_nl_msg(0, 0, cmd, put_provider_obj, &m),
 				     GPUPATH_NLGRP_CONFIG);
 }
 
@@ -362,7 +388,7 @@ int gpupath_nl_provider_get_doit(struct sk_buff *skb, struct genl_info *info)
 	prov = provider_from_info(info, tb);
 	if (IS_ERR(prov))
 		return PTR_ERR(prov);
-	ret = gpupath_nl_reply(info, put_provider_obj, prov);
+	ret = reply_provider(skb, info, prov);
 	gpupath_provider_put(prov);
 	return ret;
 }
@@ -370,18 +396,22 @@ int gpupath_nl_provider_get_doit(struct sk_buff *skb, struct genl_info *info)
 /* cb->args[0]: the id of the last provider dumped. */
 int gpupath_nl_provider_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct gpupath_provider *prov;
+	struct provider_msg m = {};
+	struct gpupath_viewer who;
 	int ret;
 
+	gpupath_viewer_init(&who, cb->skb);
+	m.who = &who;
 	cb->seq = gpupath_provider_generation();
-	while ((prov = gpupath_provider_next(cb->args[0]))) {
-		ret = gpupath_nl_dump_one(skb, cb, put_provider_obj, prov);
+	while ((m.prov = gpupath_provider_next(cb->args[0]))) {
+		ret = gpupath_nl_dump_one(skb, cb, put_provider_obj, &m);
 		if (!ret)
-			cb->args[0] = prov->id;
-		gpupath_provider_put(prov);
+			cb->args[0] = m.prov->id;
+		gpupath_provider_put(m.prov);
 		if (ret)
 			break;
 	}
+	gpupath_viewer_release(&who);
 	return skb->len;
 }
 
@@ -413,8 +443,56 @@ int gpupath_nl_need_sys_admin(struct sk_buff *skb, struct genl_info *info)
 	return -EPERM;
 }
 
+/**
+ * gpupath_viewer_init() - who reads the reply to @skb
+ * @v: filled in; release with gpupath_viewer_release()
+ * @skb: the request (its socket's credentials), read in the requester's context
+ */
+void gpupath_viewer_init(struct gpupath_viewer *v, struct sk_buff *skb)
+{
+	v->all = netlink_capable(skb, CAP_SYS_ADMIN);
+	v->uid = current_uid();
+	rcu_read_lock();
+	v->cgrp = task_dfl_cgroup(current);
+	if (!cgroup_tryget(v->cgrp))
+		v->cgrp = NULL;
+	rcu_read_unlock();
+}
+
+/**
+ * gpupath_viewer_release() - drop what gpupath_viewer_init() took
+ * @v: the viewer
+ */
+void gpupath_viewer_release(struct gpupath_viewer *v)
+{
+	if (v->cgrp)
+		cgroup_put(v->cgrp);
+}
+
+/**
+ * gpupath_viewer_sees() - whether a tenant's entry goes into the reply
+ * @v: the reader, NULL for a notification
+ * @cgrp: the entry's cgroup, or NULL for a user's entry
+ * @uid: the user's
+ *
+ * Return: true when @v may see it.
+ */
+bool gpupath_viewer_sees(const struct gpupath_viewer *v, struct cgroup *cgrp, kuid_t uid)
+{
+	if (!v)
+		return false;
+	if (v->all)
+		return true;
+	if (cgrp)
+		return v->cgrp && cgroup_is_descendant(cgrp, v->cgrp);
+	return uid_eq(uid, v->uid);
+}
+
 int gpupath_nl_provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	/* The caller has CAP_SYS_ADMIN: the provider is new, nobody holds any of it yet. */
+	static const struct gpupath_viewer admin = { .all = true };
+	struct provider_msg m = { .who = &admin };
 	struct nlattr *tb[GPUPATH_A_PROVIDER_MAX + 1];
 	struct gpupath_provider *prov;
 	struct pci_dev *pdev;
@@ -441,13 +519,17 @@ int gpupath_nl_provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 					    "PCI address must look like 0000:03:00.0");
 		return ret;
 	}
+	/* Its driver stays while it is looked at (unbinding it removes the provider). */
+	device_lock(&pdev->dev);
 	ret = gpupath_provider_add(pdev, GPUPATH_PROVIDER_P2PDMA, info->extack, &prov);
+	device_unlock(&pdev->dev);
 	ret = gpupath_nl_refused_at(info->extack, tb[GPUPATH_A_PROVIDER_PCI_DEV], ret);
 	pci_dev_put(pdev);
 	if (ret)
 		return ret;
+	m.prov = prov;
 	msg = gpupath_nl_msg(info->snd_portid, info->snd_seq, GPUPATH_CMD_PROVIDER_NEW,
-			     put_provider_obj, prov);
+			     put_provider_obj, &m);
 	id = prov->id;
 	gpupath_provider_put(prov);
 	if (!msg) {
@@ -549,7 +631,7 @@ int gpupath_nl_provider_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return PTR_ERR(prov);
 	ret = set_limits(prov, tb, info->extack);
 	if (!ret) {
-		ret = gpupath_nl_reply(info, put_provider_obj, prov);
+		ret = reply_provider(skb, info, prov);
 		gpupath_notify_provider(prov, GPUPATH_CMD_PROVIDER_SET);
 	}
 	gpupath_provider_put(prov);

@@ -32,4 +32,25 @@ int gpupath_nl_parse_nest(struct genl_info *info, int type, int max, struct nlat
 int gpupath_nl_refused_at(struct netlink_ext_ack *extack, const struct nlattr *attr, int ret);
 int gpupath_nl_need_sys_admin(struct sk_buff *skb, struct genl_info *info);
 
+struct cgroup;
+
+/**
+ * struct gpupath_viewer - what the reader of a reply may see of other
+ *	tenants' entries (users and cgroups holding memory, their counters)
+ * @all: everything: CAP_SYS_ADMIN in the initial user namespace
+ * @uid: else its own user's entries only
+ * @cgrp: and its own cgroup's and those below it (a reference)
+ *
+ * Notifications, which anyone may read, carry none of them (a NULL viewer).
+ */
+struct gpupath_viewer {
+	bool all;
+	kuid_t uid;
+	struct cgroup *cgrp;
+};
+
+void gpupath_viewer_init(struct gpupath_viewer *v, struct sk_buff *skb);
+void gpupath_viewer_release(struct gpupath_viewer *v);
+bool gpupath_viewer_sees(const struct gpupath_viewer *v, struct cgroup *cgrp, kuid_t uid);
+
 #endif /* _GPUPATH_NL_H */

@@ -290,8 +290,11 @@ static struct gpupath_provider *gpu_provider(phys_addr_t phys)
 	if (ret)
 		goto out;
 	prov = gpupath_provider_find(pdev);
-	if (!prov)
+	if (!prov) {
+		device_lock(&pdev->dev);
 		ret = gpupath_provider_add(pdev, GPUPATH_PROVIDER_NVIDIA, NULL, &prov);
+		device_unlock(&pdev->dev);
+	}
 out:
 	mutex_unlock(&setup_lock);
 	pci_dev_put(pdev);

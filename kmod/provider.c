@@ -90,6 +90,7 @@ static void provider_release(struct kref *ref)
 
 	forget_pgmap(prov);
 	gpupath_quota_destroy(&prov->quota);
+	xa_destroy(&prov->dists);
 	pci_dev_put(prov->pdev);
 	kfree_rcu(prov, rcu);
 }
@@ -199,18 +200,68 @@ static int p2p_bar_of(struct pci_dev *pdev)
 	return -1;
 }
 
-/**
- * gpupath_provider_peer_distance() - how far a device's DMA is from the memory
- * @prov: the provider
- * @peer: a PCI device
- *
- * Return: pci_p2pdma_distance()'s answer: negative when P2P is refused.
- */
-int gpupath_provider_peer_distance(struct gpupath_provider *prov, struct pci_dev *peer)
-{
-	struct device *client = &peer->dev;
+/* Bumped whenever a PCI device comes or goes: cached distances are stale. */
+static atomic_t topology_gen = ATOMIC_INIT(0);
 
-	return pci_p2pdma_distance_many(prov->pdev, &client, 1, false);
+#define DIST_BITS	16
+
+static unsigned long dist_key(struct device *client)
+{
+	struct pci_dev *pdev = to_pci_dev(client);
+
+	return (unsigned long)pci_domain_nr(pdev->bus) << 16 | pci_dev_id(pdev);
+}
+
+/**
+ * gpupath_provider_distance_cached() - how far a DMA engine is from the
+ *	memory, if that is known; never sleeps
+ * @prov: the provider
+ * @client: a PCI function
+ * @dist: the distance, negative when P2P is refused
+ *
+ * Return: false when it must be asked (gpupath_provider_distance()).
+ */
+bool gpupath_provider_distance_cached(struct gpupath_provider *prov, struct device *client,
+				      int *dist)
+{
+	void *entry = xa_load(&prov->dists, dist_key(client));
+	unsigned long v;
+
+	if (!xa_is_value(entry))
+		return false;
+	v = xa_to_value(entry);
+	if ((u32)(v >> DIST_BITS) != (u32)atomic_read(&topology_gen))
+		return false;
+	*dist = (int)(v & GENMASK(DIST_BITS - 1, 0)) - 1;
+	return true;
+}
+
+/**
+ * gpupath_provider_distance() - how far a DMA engine is from the memory
+ * @prov: the provider
+ * @client: a PCI function
+ *
+ * pci_p2pdma_distance() is asked once per function and PCI topology: it
+ * walks the tree and, on 6.1, stores into the provider's map-type cache
+ * in a way that must not be repeated per I/O. Sleeps.
+ *
+ * Return: the distance, negative when P2P is refused.
+ */
+int gpupath_provider_distance(struct gpupath_provider *prov, struct device *client)
+{
+	u32 gen = atomic_read(&topology_gen);
+	unsigned long v;
+	int dist;
+
+	if (gpupath_provider_distance_cached(prov, client, &dist))
+		return dist;
+	dist = pci_p2pdma_distance_many(prov->pdev, &client, 1, false);
+	if (dist < 0)
+		dist = -1;
+	v = (unsigned long)gen << DIST_BITS | (u16)min(dist + 1, (int)U16_MAX);
+	/* Without memory it is asked again next time. */
+	xa_store(&prov->dists, dist_key(client), xa_mk_value(v), GFP_KERNEL);
+	return dist;
 }
 
 /**
@@ -288,12 +339,15 @@ int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack 
 	if (!prov)
 		return -ENOMEM;
 	kref_init(&prov->ref);
+	xa_init(&prov->dists);
 	INIT_LIST_HEAD(&prov->node);
 	INIT_LIST_HEAD(&prov->mems);
 	gpupath_quota_init(&prov->quota);
 	prov->type = type;
 	prov->pdev = pci_dev_get(pdev);
 	prov->owned = to_pci_driver(pdev->dev.driver) == &stub_driver;
+	if (pdev->dev.driver)
+		strscpy(prov->driver, pdev->dev.driver->name, sizeof(prov->driver));
 	prov->bar = p2p_bar_of(pdev);
 	if (prov->bar >= 0)
 		learn_pgmap(prov, pfn_to_page(PHYS_PFN(pci_resource_start(pdev, prov->bar))));
@@ -588,12 +642,15 @@ static void stub_remove(struct pci_dev *pdev)
  * A driver that registered its own P2P memory (nvme-pci's CMB) is being
  * unbound: its teardown would wait for gpupath's allocations, so they are
  * taken back first, as from the stub. Called before the driver's remove,
- * with the device locked.
+ * with the device locked. A device coming or going makes the distances
+ * known so far stale.
  */
 static int bus_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
 	struct pci_dev *pdev = to_pci_dev(data);
 
+	if (action == BUS_NOTIFY_ADD_DEVICE || action == BUS_NOTIFY_DEL_DEVICE)
+		atomic_inc(&topology_gen);
 	if (action == BUS_NOTIFY_UNBIND_DRIVER && pdev->dev.driver &&
 	    to_pci_driver(pdev->dev.driver) != &stub_driver)
 		provider_revoke(pdev);

@@ -7,6 +7,7 @@
 #include <linux/list.h>
 #include <linux/netlink.h>
 #include <linux/pci.h>
+#include <linux/xarray.h>
 #include <linux/gpupath.h>
 
 #include "quota.h"
@@ -38,6 +39,10 @@ struct gpupath_stats {
  * @pgmap_node: in the list of known page maps (RCU), while @pgmap is set
  * @rcu: the provider is freed after an RCU grace period
  * @quota: its limits per user and per cgroup, and what each holds
+ * @dists: pci_p2pdma_distance() to the DMA engines asked about, by PCI
+ *	function, with the PCI topology's generation they were taken at
+ * @driver: the name of the driver its device had when it was added (the
+ *	provider goes when that driver unbinds)
  */
 struct gpupath_provider {
 	struct list_head node;
@@ -54,6 +59,8 @@ struct gpupath_provider {
 	struct list_head pgmap_node;
 	struct rcu_head rcu;
 	struct gpupath_quota quota;
+	struct xarray dists;
+	char driver[32];
 };
 
 int gpupath_provider_init(void);
@@ -69,6 +76,9 @@ struct gpupath_provider *gpupath_provider_of_page(struct page *page);
 int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack *extack,
 			 struct gpupath_provider **provp);
 int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack);
+bool gpupath_provider_distance_cached(struct gpupath_provider *prov, struct device *client,
+				      int *dist);
+int gpupath_provider_distance(struct gpupath_provider *prov, struct device *client);
 
 struct gpupath_p2p_mem;
 
@@ -105,6 +115,5 @@ int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_p2p_mem
 void gpupath_provider_free(struct gpupath_provider *prov, struct gpupath_p2p_mem *mem);
 u64 gpupath_provider_size(struct gpupath_provider *prov);
 u64 gpupath_provider_available(struct gpupath_provider *prov);
-int gpupath_provider_peer_distance(struct gpupath_provider *prov, struct pci_dev *peer);
 
 #endif /* _GPUPATH_PROVIDER_H */

@@ -20,6 +20,7 @@
 
 #include <uapi/linux/gpupath_nl.h>
 
+#include "nl.h"
 #include "quota.h"
 
 /**
@@ -409,11 +410,13 @@ cancel:
  * @skb: the message
  * @q: the provider's quota
  * @a: the provider's attributes for them
+ * @who: the reader: users and cgroups other than its own are left out
+ *	unless it may see them all; NULL: none (a notification)
  *
  * Return: 0, -EMSGSIZE, -ENOMEM.
  */
 int gpupath_quota_put(struct sk_buff *skb, struct gpupath_quota *q,
-		      const struct gpupath_quota_attrs *a)
+		      const struct gpupath_quota_attrs *a, const struct gpupath_viewer *who)
 {
 	struct gpupath_override *o;
 	struct gpupath_charge *c;
@@ -430,12 +433,14 @@ int gpupath_quota_put(struct sk_buff *skb, struct gpupath_quota *q,
 	list_for_each_entry(c, &q->charges, node) {
 		if (ret)
 			break;
-		ret = put_charge(skb, c, path, a->usage);
+		if (gpupath_viewer_sees(who, c->cgrp, c->uid))
+			ret = put_charge(skb, c, path, a->usage);
 	}
 	list_for_each_entry(o, &q->overrides, node) {
 		if (ret)
 			break;
-		ret = put_override(skb, o, path, a->override);
+		if (gpupath_viewer_sees(who, o->cgrp, INVALID_UID))
+			ret = put_override(skb, o, path, a->override);
 	}
 	mutex_unlock(&q->lock);
 	kfree(path);

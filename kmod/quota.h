@@ -55,7 +55,9 @@ struct gpupath_quota_attrs {
 	int user_limit, cgroup_limit, usage, override, pad;
 };
 
+struct gpupath_viewer;
+
 int gpupath_quota_put(struct sk_buff *skb, struct gpupath_quota *q,
-		      const struct gpupath_quota_attrs *a);
+		      const struct gpupath_quota_attrs *a, const struct gpupath_viewer *who);
 
 #endif

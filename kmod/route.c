@@ -220,7 +220,7 @@ int gpupath_dma_distance(const struct gpupath_dma *dma, struct gpupath_provider 
 
 	if (dma->reason != GPUPATH_REASON_NONE || !client)
 		return -1;
-	return pci_p2pdma_distance_many(prov->pdev, &client, 1, false);
+	return gpupath_provider_distance(prov, client);
 }
 
 /**

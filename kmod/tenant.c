@@ -158,12 +158,14 @@ cancel:
  */
 int gpupath_nl_cgroup_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct gpupath_viewer who;
 	struct tenant_view v;
 	int ret = 0;
 
 	v.path = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!v.path)
 		return -ENOMEM;
+	gpupath_viewer_init(&who, cb->skb);
 	for (; cb->args[0] <= GPUPATH_TENANTS_MAX; cb->args[0]++) {
 		v.t = &tenants[cb->args[0]];
 		spin_lock(&tenants_lock);
@@ -173,12 +175,19 @@ int gpupath_nl_cgroup_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 		spin_unlock(&tenants_lock);
 		if (cb->args[0] && !v.cgrp)
 			continue;
+		/* Slot 0 counts the cgroups with no slot: for who sees all. */
+		if (!(v.cgrp ? gpupath_viewer_sees(&who, v.cgrp, INVALID_UID) : who.all)) {
+			if (v.cgrp)
+				cgroup_put(v.cgrp);
+			continue;
+		}
 		ret = gpupath_nl_dump_one(skb, cb, put_tenant, &v);
 		if (v.cgrp)
 			cgroup_put(v.cgrp);
 		if (ret)
 			break;
 	}
+	gpupath_viewer_release(&who);
 	kfree(v.path);
 	return skb->len;
 }

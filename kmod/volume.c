@@ -677,7 +677,6 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 		return -ENOMEM;
 	path->vol = vol;
 	path->weight = 1;
-	atomic64_set(&path->p2p_cache, 0);
 	ret = gpupath_compat_bdev_open(device, vol, &path->dev);
 	if (ret) {
 		if (ret == -EBUSY)

@@ -52,7 +52,6 @@ struct gpupath_path_stats {
  * @inflight: clones on the path now
  * @credit: weighted: what smooth weighted round-robin owes it
  * @latency_ns: EWMA of the service time
- * @p2p_cache: the last provider's distance: id << 32 | (distance + 1)
  * @stats: counters
  * @free_work: releases the path once its I/O has ended, when the remover
  *	could not wait for that (it was killed)
@@ -86,7 +85,6 @@ struct gpupath_path {
 	atomic_t inflight;
 	atomic_t credit;
 	atomic64_t latency_ns;
-	atomic64_t p2p_cache;
 	struct gpupath_path_stats stats;
 	struct work_struct free_work;
 	bool unlisted;

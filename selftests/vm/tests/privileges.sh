@@ -9,6 +9,8 @@
 #    files for and turns into volumes, are refused with EPERM: they need
 #    CAP_SYS_ADMIN too;
 #  - a portal's secret-file paths are shown to CAP_SYS_ADMIN only;
+#  - of the users and cgroups holding a provider's memory, a user sees
+#    its own entries only (root sees all);
 #  - uses /dev/gpupath (mode 0666) for its own memory only: gp-priv check
 #    (selftests/vm/priv.c) runs as the user, each refusal with its errno;
 #  - cannot open a block device for writing that it may only read, so has
@@ -115,3 +117,30 @@ note "uid $U: $(sed -n 's/^started //p' /tmp/flood.out) I/Os started unreaped, t
 	"kernel memory grew $(sed -n 's/^kernel_kib //p' /tmp/flood.out) KiB"
 $GP provider show -j | jq -e '([.providers[].allocated] | add // 0) == 0' >/dev/null ||
 	fail "the user's device memory was not freed: $($GP provider show)"
+
+# Who holds the provider's memory: each user sees itself, root sees all.
+cat >/tmp/hold.py <<'PY'
+import fcntl, os, struct, sys
+fd = os.open("/dev/gpupath", os.O_RDWR)
+alloc = bytearray(struct.pack("IIQQQQII", int(sys.argv[1]), 0, 1 << 20, 0, 0, 0, 0, 0))
+fcntl.ioctl(fd, (3 << 30) | (len(alloc) << 16) | (0xB9 << 8) | 1, alloc)
+print("held", flush=True)
+sys.stdin.read()
+PY
+mkfifo /tmp/hold.root /tmp/hold.user
+python3 /tmp/hold.py "$prov" </tmp/hold.root >/tmp/held.root &
+user python3 /tmp/hold.py "$prov" </tmp/hold.user >/tmp/held.user &
+exec 5>/tmp/hold.root 6>/tmp/hold.user
+wait_for 10 grep -q held /tmp/held.root && wait_for 10 grep -q held /tmp/held.user ||
+	fail "holding device memory as root and as uid $U"
+usage() { jq -c --argjson p "$prov" '[.providers[] | select(.id == $p) | .usage[] | .uid // "cg"]'; }
+all=$($GP provider show -j | usage)
+mine=$(user $GP provider show -j | usage)
+exec 5>&- 6>&-
+wait
+rm -f /tmp/hold.root /tmp/hold.user
+note "provider usage: root sees $all, uid $U sees $mine"
+echo "$all" | jq -e 'index(0) != null and index(1000) != null' >/dev/null ||
+	fail "root does not see both users"
+echo "$mine" | jq -e 'index(1000) != null and index(0) == null' >/dev/null ||
+	fail "uid $U sees other users' memory"

@@ -51,6 +51,8 @@ nvme_ns() {
 ns=$(nvme_ns) || fail "no namespace of ${nvme##*/}"
 volume_new queue-timeout forever
 $GP path add "$vol" "$ns" -j >/tmp/rp.json || fail "path add $ns"
+# The partition table is read by the first open, while the path is up.
+dd if="$VOL" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null || fail "first read of $VOL"
 $GP path set "$(jq .id /tmp/rp.json)" state down || fail "path down"
 $GPIO -p direct read "$prov" "$VOL" 0 $MiB 505 >/tmp/parked.out 2>&1 &
 reader=$!
