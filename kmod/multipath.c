@@ -30,6 +30,12 @@
 #include "volume.h"
 
 #define GPUPATH_PROBE_MS		1000
+/*
+ * How often a volume with paths looks at them when nothing is wrong: a
+ * namespace resized, or its write cache turned on or off, tells nothing to
+ * the holders of its block device.
+ */
+#define GPUPATH_REFRESH_MS		5000
 
 /* Volume-level events waiting to be sent (bits of vol->pending). */
 enum {
@@ -1109,10 +1115,11 @@ void gpupath_multipath_refresh_locked(struct gpupath_volume *vol)
 }
 
 /*
- * Every second while a path has failed or I/O waits, and at once when a
- * path's disk is deleted: failed paths whose controller is live come back
- * (failback), those whose disk was deleted are gone; queued I/O past the
- * timeout fails.
+ * Every second while a path has failed or I/O waits, at once when a path's
+ * disk is deleted, and every GPUPATH_REFRESH_MS otherwise while the volume
+ * has paths: failed paths whose controller is live come back (failback),
+ * those whose disk was deleted are gone; queued I/O past the timeout fails;
+ * the volume's size and cache follow its paths'.
  */
 static void probe_work(struct work_struct *work)
 {
@@ -1164,6 +1171,9 @@ static void probe_work(struct work_struct *work)
 	}
 	if (again)
 		mod_delayed_work(system_wq, &vol->probe_work, probe_delay(vol));
+	else if (READ_ONCE(vol->npaths) && !READ_ONCE(vol->dead))
+		queue_delayed_work(system_wq, &vol->probe_work,
+				   msecs_to_jiffies(GPUPATH_REFRESH_MS));
 }
 
 /*

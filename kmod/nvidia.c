@@ -21,9 +21,10 @@
  * reference on the dev_pagemap of every page it uses (get_dev_pagemap())
  * until it is released or revoked, and memunmap_pages() waits for those: the
  * unbind blocks until then, and the pages never outlive their memmap. While
- * it waits, no new buffer can be registered there (the pagemap is dead); the
- * provider stays listed, and once the driver is bound again an admin's
- * REG_CUDA registers a new region.
+ * it waits, no new buffer can be registered there (the pagemap is dead). The
+ * provider leaves the list as the unbind starts (provider.c's bus notifier),
+ * so a REG_CUDA once the driver is bound again finds a new provider, whose
+ * page map is the new region's: no buffer is taken for the old one's.
  *
  * Revocation (cudaFree while registered). The NVIDIA driver calls revoke();
  * each I/O holds a use of the buffer (nv_io_begin()) from before

@@ -746,6 +746,7 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 	mutex_unlock(&volumes_lock);
 	/* I/O waiting for a path (an open's partition scan among it) goes ... */
 	gpupath_multipath_kick(vol);
+	queue_delayed_work(system_wq, &vol->probe_work, 0);
 	/* ... and lsblk and sysfs show the volume above the device. */
 	holder_link(vol, path);
 	if (atomic_dec_and_test(&path->inflight))

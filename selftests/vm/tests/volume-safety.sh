@@ -263,12 +263,25 @@ truncate -s 96M /tmp/resize.img
 echo 1 >$CFG/subsystems/$NQN2/namespaces/1/revalidate_size || fail "revalidate_size"
 wait_for 20 sh -c "[ \$(cat /sys/block/$RNS/size) = $((96 * 2048)) ]" ||
 	fail "the host did not see the namespace grow: $(cat /sys/block/$RNS/size)"
-$GP volume set "$vol" queue-timeout 30000 || fail "volume set"
-[ "$(cat /sys/block/${VOL#/dev/}/size)" = $((96 * 2048)) ] ||
+# Nothing tells the volume: it looks at its paths every 5 s.
+wait_for 10 sh -c "[ \$(cat /sys/block/${VOL#/dev/}/size) = $((96 * 2048)) ]" ||
 	fail "the volume did not follow its namespace: $(cat /sys/block/${VOL#/dev/}/size) sectors"
 dd if=/dev/zero of="$VOL" bs=$MiB seek=80 count=1 oflag=direct 2>/dev/null ||
 	fail "a write past the old end"
 note "the volume grew with its namespace to 96 MiB"
+# The namespace's write cache turned off and on: the volume follows; the
+# read-ahead its administrator set stays across its refreshes.
+VQ=/sys/block/${VOL#/dev/}/queue
+echo 4096 >$VQ/read_ahead_kb || fail "read_ahead_kb"
+wc=$(cat /sys/block/$RNS/queue/write_cache)
+for mode in "write through" "$wc"; do
+	echo "$mode" >/sys/block/$RNS/queue/write_cache || fail "write_cache $mode"
+	wait_for 10 sh -c "[ \"\$(cat $VQ/write_cache)\" = \"$mode\" ]" ||
+		fail "the volume's write cache did not follow ($mode): $(cat $VQ/write_cache)"
+done
+$GP volume set "$vol" queue-timeout 30000 || fail "volume set"
+[ "$(cat $VQ/read_ahead_kb)" = 4096 ] || fail "read-ahead reset to $(cat $VQ/read_ahead_kb) KiB"
+note "write cache followed ($wc, write through, $wc); read-ahead kept"
 $GP volume del "$vol" || fail "volume del"
 resize_teardown
 check_dmesg
