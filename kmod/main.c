@@ -12,6 +12,7 @@
 #include "netlink.h"
 #include "portal.h"
 #include "provider.h"
+#include "route.h"
 #include "tenant.h"
 #include "version.h"
 #include "volume.h"
@@ -64,6 +65,7 @@ static void __exit gpupath_exit(void)
 	gpupath_device_uninit();
 	/* Every request is freed: io_wq went with the device. */
 	gpupath_tenant_exit();
+	gpupath_route_exit();
 }
 
 module_init(gpupath_init);

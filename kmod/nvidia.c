@@ -34,12 +34,17 @@
  *   ACTIVE --release--> RELEASED                            (put_pages)
  *
  * under its lock: revoke() returns only when no I/O touches the memory any
- * more, no I/O starts after REVOKING, and the page table is given back
- * exactly once, by whichever of revoke() and release comes first (a release
- * during REVOKING waits for REVOKED). revoke() sleeps until the I/O drains:
- * it takes the NVIDIA driver to call it where it may sleep, and to
- * serialise it against put_pages of the same table. The VM tests check all
- * of this against a test double (selftests/vm/nvfake), not the real driver.
+ * more, and no I/O starts after REVOKING. The driver frees the page table,
+ * its pages and its DMA mappings itself once revoke() returns (from 515 on
+ * nvidia_p2p_free_page_table() does nothing; it is still called for the
+ * drivers before, which freed the table there): nothing reads the table
+ * after that, and a release after REVOKED gives nothing back (a release
+ * during REVOKING waits for REVOKED). The driver calls revoke() in process
+ * context with its API and GPU locks held: it may sleep, but nothing it
+ * waits for may need those locks. It waits for I/O in flight, which does
+ * not enter the driver, and fails the I/O of the memory that waits in a
+ * volume for a path, which might never end. The VM tests check all of this
+ * against a test double (selftests/vm/nvfake), not the real driver.
  */
 #include <linux/memremap.h>
 #include <linux/mm.h>

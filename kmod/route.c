@@ -9,6 +9,7 @@
  * memory as any other. The answer is a gpupath_reason, NONE for yes.
  */
 #include <linux/blkdev.h>
+#include <linux/hash.h>
 #include <linux/inet.h>
 #include <linux/inetdevice.h>
 #include <linux/major.h>
@@ -144,6 +145,72 @@ static void nvme_fabrics_dma(struct gpupath_dma *dma, struct device *ctrl, char 
 	rdma_dma(dma, strim(buf));
 }
 
+/*
+ * A fabrics namespace's DMA engine takes two sysfs reads, a route lookup and
+ * the RDMA core's answer: the last few answers are kept, by disk (its
+ * sequence number, never reused), for GPUPATH_DMA_CACHE_TTL, so that each
+ * I/O on a namespace does not ask again while a route change is still
+ * seen within that time.
+ */
+#define GPUPATH_DMA_CACHE		8
+#define GPUPATH_DMA_CACHE_TTL		HZ
+
+static struct dma_cached {
+	u64 diskseq;
+	unsigned long stamp;
+	struct gpupath_dma dma;
+} dma_cache[GPUPATH_DMA_CACHE];
+static DEFINE_SPINLOCK(dma_cache_lock);	/* dma_cache */
+
+static struct dma_cached *cache_slot(struct gendisk *disk)
+{
+	return &dma_cache[hash_64(disk->diskseq, ilog2(GPUPATH_DMA_CACHE))];
+}
+
+static bool cached(struct gendisk *disk, struct gpupath_dma *dma)
+{
+	struct dma_cached *c = cache_slot(disk);
+	bool hit;
+
+	spin_lock(&dma_cache_lock);
+	hit = c->diskseq == disk->diskseq &&
+	      time_before(jiffies, c->stamp + GPUPATH_DMA_CACHE_TTL);
+	if (hit) {
+		*dma = c->dma;
+		get_device(dma->dev);
+	}
+	spin_unlock(&dma_cache_lock);
+	return hit;
+}
+
+static void cache(struct gendisk *disk, const struct gpupath_dma *dma)
+{
+	struct dma_cached *c = cache_slot(disk);
+	struct device *old;
+
+	spin_lock(&dma_cache_lock);
+	old = c->dma.dev;
+	c->diskseq = disk->diskseq;
+	c->stamp = jiffies;
+	c->dma = *dma;
+	get_device(dma->dev);
+	spin_unlock(&dma_cache_lock);
+	put_device(old);
+}
+
+/**
+ * gpupath_route_exit() - forget the DMA engines kept, at unload
+ */
+void gpupath_route_exit(void)
+{
+	int i;
+
+	for (i = 0; i < GPUPATH_DMA_CACHE; i++) {
+		put_device(dma_cache[i].dma.dev);
+		dma_cache[i] = (struct dma_cached){};
+	}
+}
+
 /**
  * gpupath_dma_find() - the DMA engine of a block device
  * @bdev: the block device
@@ -189,11 +256,14 @@ void gpupath_dma_find(struct block_device *bdev, struct gpupath_dma *dma)
 	if (!ctrl || !ctrl->class || strcmp(ctrl->class->name, "nvme"))
 		return;
 	dma->fabrics = true;
+	if (cached(bdev->bd_disk, dma))
+		return;
 	buf = (char *)__get_free_page(GFP_KERNEL);
 	if (!buf)
 		return;
 	nvme_fabrics_dma(dma, ctrl, buf);
 	free_page((unsigned long)buf);
+	cache(bdev->bd_disk, dma);
 }
 
 /**

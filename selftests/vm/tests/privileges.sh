@@ -99,6 +99,7 @@ grep -q /tmp/host.key /tmp/uportal.json && fail "a user sees the portal's secret
 netadmin $GP portal show -j | grep -q /tmp/host.key && fail "CAP_NET_ADMIN sees the secret file"
 $GP portal del ps >/dev/null || fail "portal del"
 rm -f /tmp/host.key
+umask 022
 note "a portal's secret files: shown to CAP_SYS_ADMIN only"
 
 user $PRIV check "$prov" /dev/nullb0 >/tmp/priv.out 2>&1
@@ -128,6 +129,7 @@ print("held", flush=True)
 sys.stdin.read()
 PY
 mkfifo /tmp/hold.root /tmp/hold.user
+chmod 0644 /tmp/hold.py && chown $U /tmp/hold.user
 python3 /tmp/hold.py "$prov" </tmp/hold.root >/tmp/held.root &
 user python3 /tmp/hold.py "$prov" </tmp/hold.user >/tmp/held.user &
 exec 5>/tmp/hold.root 6>/tmp/hold.user
