@@ -483,8 +483,10 @@ bool gpupath_viewer_sees(const struct gpupath_viewer *v, struct cgroup *cgrp, ku
 		return false;
 	if (v->all)
 		return true;
+	/* Its cgroup's ancestors too: their limits bound it. */
 	if (cgrp)
-		return v->cgrp && cgroup_is_descendant(cgrp, v->cgrp);
+		return v->cgrp && (cgroup_is_descendant(cgrp, v->cgrp) ||
+				   cgroup_is_descendant(v->cgrp, cgrp));
 	return uid_eq(uid, v->uid);
 }
 

@@ -39,7 +39,8 @@ struct cgroup;
  *	tenants' entries (users and cgroups holding memory, their counters)
  * @all: everything: CAP_SYS_ADMIN in the initial user namespace
  * @uid: else its own user's entries only
- * @cgrp: and its own cgroup's and those below it (a reference)
+ * @cgrp: and its own cgroup's, those above it (whose limits bound it) and
+ *	those below it (a reference)
  *
  * Notifications, which anyone may read, carry none of them (a NULL viewer).
  */
