@@ -22,6 +22,11 @@
  *	when the revocation returned (reaped without waiting), and that I/O
  *	afterwards fails with ENODEV; retried up to 5 times while no I/O
  *	happened to be in flight at the revocation
+ *   gp-nvdouble parked VA SIZE BLKDEV
+ *	register, start one read of SIZE into it from BLKDEV, a volume whose
+ *	paths are all down (the read waits for one), check after a second that
+ *	it still waits, then revoke: the revocation must return within 5 s
+ *	and the read be complete by then, failed; prints "revoked in N ms"
  *   gp-nvdouble race-release VA SIZE BLKDEV ROUNDS
  *	ROUNDS times: register, on odd rounds start a read, then free the
  *	handle and revoke the memory at the same moment from two threads
@@ -38,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/gpupath.h>
@@ -243,6 +249,45 @@ struct racer {
 	struct gpupath_cuda_reg r;
 };
 
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A cudaFree while a read of the memory waits in a volume for a path. */
+static int cmd_parked(char **av)
+{
+	uint64_t va = num(av[0]), size = num(av[1]);
+	int ctl = dev_open_or_exit("gp-nvdouble"), blk = blk_open(av[2]);
+	struct gpupath_submit sub = { .count = 1 };
+	struct gpupath_completion c;
+	struct gpupath_cuda_reg r;
+	struct gpupath_io io;
+	long start, took;
+
+	expect("register", reg(ctl, va, size, &r), 0);
+	if (failures)
+		return 1;
+	io = read_io(r.handle, blk, 0, 0, size);
+	sub.ios = (uintptr_t)&io;
+	expect("submit a read that waits for a path", ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub) == 1 ?
+	       0 : -1, 0);
+	sleep(1);
+	expect("the read still waits after a second", reap_now(ctl, &c, 1) == 0 ? 0 : -1, 0);
+	start = now_ms();
+	expect("revoke", fake_revoke(va), 0);
+	took = now_ms() - start;
+	printf("revoked in %ld ms\n", took);
+	expect("the revocation did not wait for a path", took < 5000 ? 0 : -1, 0);
+	expect("the read is complete", reap_now(ctl, &c, 1) == 1 ? 0 : -1, 0);
+	expect("the read failed", c.result < 0 ? 0 : -1, 0);
+	close(ctl);
+	return failures ? 1 : 0;
+}
+
 static void *revoke_thread(void *arg)
 {
 	struct racer *x = arg;
@@ -355,6 +400,8 @@ int main(int argc, char **argv)
 		return cmd_read(argv + 2, 1);
 	if (!strcmp(cmd, "revoke") && argc == 6)
 		return cmd_revoke(argv + 2);
+	if (!strcmp(cmd, "parked") && argc == 5)
+		return cmd_parked(argv + 2);
 	if (!strcmp(cmd, "race-release") && argc == 6)
 		return cmd_race_release(argv + 2);
 	if (!strcmp(cmd, "race-reg") && argc == 5)

@@ -7,6 +7,7 @@
  *                                    no capabilities
  *   gp-priv check PROVIDER_ID BLOCKDEV
  *   gp-priv flood FILE
+ *   gp-priv copyout PROVIDER_ID
  *
  * check, as whoever runs it (the test runs it as a user), each with its
  * exact errno:
@@ -30,6 +31,11 @@
  * completion is reaped (each must be there, refused with EXDEV) and one
  * more batch must start. Exit 0 when the module stopped it with EAGAIN at
  * GPUPATH_INFLIGHT_MAX.
+ *
+ * copyout: ALLOC and REG_HOST whose argument is read-only memory (read in,
+ * the answer cannot be written back: EFAULT) must leave no buffer behind:
+ * the same allocation right after succeeds under a user limit of its size
+ * (the test sets 1 MiB), and the locked memory count is back where it was.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -210,6 +216,62 @@ static int flood(const char *path)
 	return failures ? 1 : 0;
 }
 
+/* /proc/self/status's VmLck, in KiB. */
+static long locked_kib(void)
+{
+	char line[128];
+	long v = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmLck: %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+static int copyout(uint32_t prov)
+{
+	long page = sysconf(_SC_PAGESIZE), before;
+	struct gpupath_alloc a = { .provider = prov, .size = MiB };
+	struct gpupath_host_reg *hr;
+	struct gpupath_alloc *ra;
+	int ctl = dev_open_or_exit("gp-priv");
+	void *ro, *mem;
+
+	ro = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	mem = mmap(NULL, MiB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ro == MAP_FAILED || mem == MAP_FAILED) {
+		perror("gp-priv copyout: mmap");
+		return 2;
+	}
+	ra = ro;
+	*ra = a;
+	mprotect(ro, page, PROT_READ);
+	expect("alloc whose answer cannot be written back", ioctl(ctl, GPUPATH_IOC_ALLOC, ra),
+	       EFAULT);
+	expect("alloc the same again (nothing was left held)", ioctl(ctl, GPUPATH_IOC_ALLOC, &a), 0);
+
+	before = locked_kib();
+	mprotect(ro, page, PROT_READ | PROT_WRITE);
+	hr = ro;
+	*hr = (struct gpupath_host_reg){ .addr = (uintptr_t)mem, .size = MiB };
+	mprotect(ro, page, PROT_READ);
+	expect("register host memory whose answer cannot be written back",
+	       ioctl(ctl, GPUPATH_IOC_REG_HOST, hr), EFAULT);
+	if (locked_kib() != before) {
+		printf("FAIL locked memory %ld KiB after the failed registration, %ld before\n",
+		       locked_kib(), before);
+		failures++;
+	} else {
+		printf("pass locked memory back to %ld KiB\n", before);
+	}
+	close(ctl);
+	return failures ? 1 : 0;
+}
+
 static int drop_to(const char *s, char **argv)
 {
 	char *end;
@@ -243,10 +305,13 @@ int main(int argc, char **argv)
 		return drop_to(argv[2], argv + 3);
 	if (argc == 3 && !strcmp(argv[1], "flood"))
 		return flood(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "copyout"))
+		return copyout(strtoul(argv[2], NULL, 10));
 	if (argc != 4 || strcmp(argv[1], "check")) {
 		fprintf(stderr, "Usage: gp-priv as UID CMD [ARG]...\n"
 			"       gp-priv check PROVIDER_ID BLOCKDEV\n"
-			"       gp-priv flood FILE\n");
+			"       gp-priv flood FILE\n"
+			"       gp-priv copyout PROVIDER_ID\n");
 		return 2;
 	}
 	prov = strtol(argv[2], &end, 10);

@@ -9,7 +9,8 @@
 #                         '-- NVMe nvme0n1 (nvme.img)
 #
 #   CUDA address = 0x700000000000 + BAR offset
-#   BAR 18 MiB     the release/revoke race
+#   BAR 14 MiB     a read parked in a volume when revoked (never lands)
+#       18 MiB     the release/revoke race
 #       20-22 MiB  read, checked in the guest and on the host
 #       22-24 MiB  read by a buffer held across an unbind, checked on the host
 #       24-32 MiB  reads in flight when revoked, checked on the host
@@ -23,10 +24,13 @@
 # GPUPATH_IOC_ALLOC on the nvidia provider fails (EOPNOTSUPP); NVMe data
 # lands in the "GPU" memory directly; cudaFree (nvfake's revoke knob) while
 # reads are in flight returns only after all of them completed, later I/O
-# fails with ENODEV; release racing revoke gives each page table back
+# fails with ENODEV; cudaFree while a read waits in a volume for a path fails
+# the read at once; release racing revoke gives each page table back
 # exactly once (nvfake's bad_put and bad_free stay 0, no mapping left);
 # unbinding the GPU while a buffer lives waits until it is released, and
-# the buffer's pages stay valid meanwhile (no dangling memmap, no crash).
+# the buffer's pages stay valid meanwhile (no dangling memmap, no crash);
+# the provider leaves the list as the unbind begins, and a new one comes
+# with the new region.
 . /src/selftests/vm/guest-lib.sh
 
 NVD=/usr/libexec/gpupath/gp-nvdouble
@@ -146,13 +150,31 @@ wait_for 30 sh -c "! kill -0 $upid" || fail "the unbind still waits after the bu
 wait $upid || flunk "the unbind failed"
 [ -z "$(gpu_driver)" ] || flunk "$GPU still bound to $(gpu_driver)"
 fake_clean 0 "the unbind"
-# Unbound: no CUDA memory; bound again: a new region, the same provider.
+# Unbound: no CUDA memory, and the provider went as the unbind began; bound
+# again: a new region, and a new provider whose page map is the region's
+# (the old one's identity would be stale: buffers refused as unknown memory,
+# or taken for another provider's).
 $NVD reg "$(va 0)" 65536 $ENODEV || flunk "REG_CUDA with the GPU unbound"
+$GP provider show -j | jq -e --argjson p "$prov" '[.providers[] | select(.id == $p)] | length == 0' \
+	>/dev/null || flunk "the unbound GPU's provider is still listed"
 nv_bind
 $NVD read "$(va $((20 * MiB)))" $((2 * MiB)) $NS $BASE >/tmp/read.out || flunk "read after rebinding"
 cat /tmp/read.out
-[ "$(sed -n 's/^provider=//p' /tmp/read.out)" = "$prov" ] || flunk "a new provider after rebinding"
+new=$(sed -n 's/^provider=//p' /tmp/read.out)
+[ -n "$new" ] && [ "$new" != "$prov" ] || flunk "the same provider after rebinding ($new)"
+prov=$new
 fake_clean 0 "rebinding"
+
+# cudaFree while a read of the memory waits in a volume whose only path is
+# down: the revocation fails the read and returns, it does not wait for a
+# path (the driver's locks are held meanwhile).
+volume_new queue-timeout forever
+$GP path add "$vol" "$NS" -j >/tmp/np.json || flunk "path add $NS"
+dd if="$VOL" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null || flunk "first read of $VOL"
+$GP path set "$(jq .id /tmp/np.json)" state down || flunk "path down"
+$NVD parked "$(va $((14 * MiB)))" $MiB "$VOL" || flunk "revoke with a read parked in a volume"
+$GP volume del "$vol" || flunk "volume del"
+fake_clean 0 "the parked revoke"
 
 # The region goes with each unbind of the GPU's driver: race again on a new one.
 for round in 2 3; do

@@ -15,6 +15,8 @@
 #    (selftests/vm/priv.c) runs as the user, each refusal with its errno;
 #  - cannot open a block device for writing that it may only read, so has
 #    no descriptor to write through;
+#  - an ALLOC or REG_HOST whose answer cannot be copied back leaves no
+#    buffer held (gp-priv copyout, under a user limit of 1 MiB);
 #  - cannot pile up kernel memory with I/Os it never reaps: past
 #    GPUPATH_INFLIGHT_MAX per open file, SUBMIT fails with EAGAIN (gp-priv
 #    flood, on a tmpfs file whose I/Os complete at once).
@@ -109,6 +111,12 @@ cat /tmp/priv.out
 grep -q "^uid $U euid $U$" /tmp/priv.out || fail "gp-priv check did not run as $U"
 note "uid $U: $(grep -c '^pass' /tmp/priv.out) device and host memory checks passed"
 ! user sh -c 'exec 3>/dev/nullb0' 2>/dev/null || fail "uid $U opened /dev/nullb0 for writing"
+$GP provider set "$prov" user-limit 1M || fail "user-limit 1M"
+user $PRIV copyout "$prov" >/tmp/copyout.out 2>&1
+rc=$?
+cat /tmp/copyout.out
+$GP provider set "$prov" user-limit none || fail "user-limit none"
+[ $rc = 0 ] || fail "gp-priv copyout as uid $U: exit $rc"
 echo flood >/tmp/flood.txt && chmod 0644 /tmp/flood.txt
 user $PRIV flood /tmp/flood.txt >/tmp/flood.out 2>&1
 rc=$?
