@@ -356,6 +356,7 @@ suite_stress() {
 # KERNEL_SERIES=6.12 make vm-test, make stress and make fuzz-vm.
 SECOND_KERNEL="bar datapath datapath-badinput file file-xfs odirect datapath-fabrics nvmeof netlink ynl compat volume fuzz show
 	metrics cufile trace module-reload provider-remove route-safety privileges
+	volume-hangs volume-safety pagecache path-identity tests-rails/rxe-nic
 	tests-flat/datapath-flat tests-flat/multipath-head tests-flat/volume-native
 	tests-rails/volume-flap tests-rails/daemon-config tests-rails/daemon-qos tests-rails/diagnose
 	tests-rails/file-volume tests-rails/daemon-auth tests-rails/daemon-ana tests-rails/daemon-autoconnect
