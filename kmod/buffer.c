@@ -109,8 +109,10 @@ int gpupath_buf_insert(struct gpupath_file *f, struct gpupath_buf *buf, u64 *han
 	u32 id;
 	int ret;
 
-	ret = xa_alloc(&f->bufs, &id, buf, HANDLE_LIMIT, GFP_KERNEL_ACCOUNT);
-	if (ret)
+	/* Cyclic: a handle just freed is not somebody else's new one. */
+	ret = xa_alloc_cyclic(&f->bufs, &id, buf, HANDLE_LIMIT, &f->next_handle,
+			      GFP_KERNEL_ACCOUNT);
+	if (ret < 0)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	*handle = id;
 	return 0;

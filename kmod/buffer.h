@@ -84,6 +84,8 @@ struct gpupath_buf {
  * @closed: the file is released: I/Os completing now free themselves
  * @wait: woken on each completion (poll)
  * @efd: signalled once per completion, or NULL
+ * @next_handle: where the search for a free handle starts (handles are
+ *	given in turn, not reused at once)
  * @reqs: its I/Os started and not yet freed (reaped, or ended unreaped),
  *	at most GPUPATH_INFLIGHT_MAX
  */
@@ -97,6 +99,7 @@ struct gpupath_file {
 	wait_queue_head_t wait;
 	struct eventfd_ctx *efd;
 	atomic_t reqs;
+	u32 next_handle;
 };
 
 void gpupath_file_init(struct gpupath_file *f, struct file *file);

@@ -324,6 +324,14 @@ static int start(struct gpupath_req *req)
 	/* Host memory too needs a file system that does direct I/O. */
 	if (req->is_file)
 		io->reason = gpupath_file_reason(req->target, io->op);
+	/*
+	 * A block device's direct write finishes through its page cache when
+	 * it cannot drop the range's pages (a process has them mapped): that
+	 * would copy device memory with the CPU.
+	 */
+	else if (io->op == GPUPATH_IO_WRITE && req->buf->prov &&
+		 mapping_writably_mapped(req->target->f_mapping))
+		io->reason = GPUPATH_REASON_FILE_MAPPED;
 	if (io->reason != GPUPATH_REASON_NONE) {
 		if (req->buf->prov)
 			count_refused(req);
@@ -601,7 +609,6 @@ int gpupath_io_submit(struct gpupath_file *f, void __user *arg)
 	struct gpupath_io __user *uios;
 	struct gpupath_submit sub;
 	struct gpupath_req *req;
-	struct blk_plug plug;
 	struct gpupath_io io;
 	int ret = 0;
 	u32 i;
@@ -611,7 +618,6 @@ int gpupath_io_submit(struct gpupath_file *f, void __user *arg)
 	if (sub.flags || !sub.count || sub.count > GPUPATH_SUBMIT_MAX)
 		return -EINVAL;
 	uios = u64_to_user_ptr(sub.ios);
-	blk_start_plug(&plug);
 	for (i = 0; i < sub.count; i++) {
 		ret = -EFAULT;
 		if (copy_from_user(&io, &uios[i], sizeof(io)))
@@ -620,15 +626,11 @@ int gpupath_io_submit(struct gpupath_file *f, void __user *arg)
 		if (ret)
 			break;
 		/*
-		 * A file system plugs each direct I/O's bios on its own: ours
-		 * would gather those of several buffers into one plug, where
-		 * bios of device memory and of host memory could merge.
+		 * No plug around the batch: the target's direct I/O plugs each
+		 * I/O's bios on its own, and one plug over several buffers
+		 * could merge bios of device memory with bios of host memory.
 		 */
-		if (req->is_file)
-			blk_finish_plug(&plug);
 		ret = start(req);
-		if (req->is_file)
-			blk_start_plug(&plug);
 		if (ret == -EXDEV) {
 			complete_refused(req, ret);
 		} else if (ret) {
@@ -639,7 +641,6 @@ int gpupath_io_submit(struct gpupath_file *f, void __user *arg)
 			break;
 		}
 	}
-	blk_finish_plug(&plug);
 	return i ? i : ret;
 }
 

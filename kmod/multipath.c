@@ -66,6 +66,10 @@ enum {
  *	until the bio ends), or NULL
  * @p2p: its data is device memory
  * @ana_held: it waited once for an ANA change its error may have been
+ * @failfast: the attempt in flight was sent fail-fast (see map_bio())
+ * @patient: fail-fast no more: an attempt so sent failed with an error the
+ *	NVMe driver might have retried
+ * @resend: to be sent again patiently, whatever the error was
  * @acct: @orig is in the disk's statistics (queue/iostats is on)
  * @clone: what goes to the paths; last, the bio_set's front pad precedes it
  */
@@ -82,6 +86,9 @@ struct gpupath_vio {
 	struct gpupath_path *suspect;
 	bool p2p;
 	bool ana_held;
+	bool failfast;
+	bool patient;
+	bool resend;
 	bool acct;
 	struct bio clone;
 };
@@ -660,6 +667,19 @@ static void clone_end_io(struct bio *clone)
 	}
 	atomic64_inc(&path->stats.errors);
 	vio->status = status;
+	/*
+	 * Sent fail-fast, it got no retry of the NVMe driver's (an
+	 * interrupted command, a namespace not ready): sent again, once,
+	 * without the flag, unless the error is the path's or a refusal.
+	 */
+	if (vio->failfast && !path_error(status) && status != BLK_STS_NOTSUPP &&
+	    status != BLK_STS_AGAIN && vio->tries < GPUPATH_TRIES_MAX) {
+		vio->patient = true;
+		vio->resend = true;
+		park(vol, &vol->failed, vio);
+		queue_work(system_wq, &vol->requeue_work);
+		return;
+	}
 	/* No-wait I/O that would have waited goes back to be sent again. */
 	if (!blk_path_error(status) || status == BLK_STS_AGAIN ||
 	    vio->tries >= GPUPATH_TRIES_MAX) {
@@ -780,11 +800,18 @@ static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 	atomic_set(&clone->__bi_remaining, 1);
 	clone_set_dev(vio, path);
 	/*
-	 * No fail-fast flag: the NVMe driver retries what it would retry for
-	 * any other I/O (an interrupted command, a namespace not ready, a
-	 * controller reconnecting within fast_io_fail_tmo), and fails over
-	 * only what it gives up on.
+	 * With other paths to go to, a per-controller path fails fast, as
+	 * native multipath's requests do: a controller reconnecting does not
+	 * hold the bio (the NVMe driver would requeue it until its
+	 * fast_io_fail_tmo, by default never). The flag also stops the
+	 * driver's own retries of an interrupted command or a namespace not
+	 * ready: such an error is sent again without it (clone_end_io()).
+	 * A path alone, or a bio sent again so, rides the reconnect out as
+	 * any O_DIRECT I/O does.
 	 */
+	vio->failfast = !path->head && !vio->patient && READ_ONCE(vol->npaths) > 1;
+	if (vio->failfast)
+		clone->bi_opf |= REQ_FAILFAST_TRANSPORT;
 	/*
 	 * Device memory never shares a request with host memory on the path:
 	 * bios a file system built for it carry no such flag of their own.
@@ -828,6 +855,8 @@ void gpupath_multipath_submit_bio(struct bio *bio)
 	vio->tries = 0;
 	vio->suspect = NULL;
 	vio->ana_held = false;
+	vio->patient = false;
+	vio->resend = false;
 	/*
 	 * One I/O in diskstats however many attempts it takes: accounted on
 	 * the bio received (its partition's and the whole volume's), from
@@ -926,6 +955,12 @@ static bool retry(struct gpupath_volume *vol, struct gpupath_vio *vio)
 {
 	struct gpupath_path *path = vio->path, *suspect = vio->suspect;
 
+	if (vio->resend) {
+		vio->resend = false;
+		path_put_io(vol, vio);
+		return true;
+	}
+
 	if (path_error(vio->status) || !disk_live(path->dev.bdev->bd_disk) ||
 	    !ctrl_live(path)) {
 		path_failed(path, vio->status);
@@ -978,10 +1013,16 @@ static void requeue_work(struct work_struct *work)
 	blk_start_plug(&plug);
 	while ((bio = bio_list_pop(&bios))) {
 		if (!map_bio(vol, container_of(bio, struct gpupath_vio, clone))) {
-			/* No path again: the rest wait too, in order. */
+			/* No path again: the rest wait too, in order ... */
 			spin_lock_irq(&vol->qlock);
-			bio_list_merge(&vol->queued, &bios);
+			if (!READ_ONCE(vol->dead)) {
+				bio_list_merge(&vol->queued, &bios);
+				bio_list_init(&bios);
+			}
 			spin_unlock_irq(&vol->qlock);
+			/* ... unless the volume's last pass over them is done. */
+			while ((bio = bio_list_pop(&bios)))
+				map_bio(vol, container_of(bio, struct gpupath_vio, clone));
 			break;
 		}
 	}

@@ -666,8 +666,12 @@ static struct file *route_target(const char *name, struct netlink_ext_ack *extac
 		NL_SET_ERR_MSG_ATTR(extack, attr, "not a block device or a regular file");
 		return ERR_PTR(S_ISDIR(mode) ? -EISDIR : -ENOTBLK);
 	}
-	/* dentry_open() checks no permission: the caller must be able to read it. */
-	ret = path_permission(&path, MAY_READ);
+	/*
+	 * dentry_open() checks no permission: the caller must be able to read
+	 * it, and a device node on a nodev mount opens for nobody.
+	 */
+	ret = S_ISBLK(mode) && (path.mnt->mnt_flags & MNT_NODEV) ? -EACCES :
+	      path_permission(&path, MAY_READ);
 	if (ret) {
 		path_put(&path);
 		NL_SET_ERR_MSG_ATTR(extack, attr, "permission denied: the caller cannot read it");

@@ -295,12 +295,14 @@ static struct gpupath_provider *gpu_provider(phys_addr_t phys)
 	ret = ensure_region(pdev, bar, phys);
 	if (ret)
 		goto out;
+	/*
+	 * Not under the GPU's device lock: an unbind holding it may be in the
+	 * driver's remove, calling revoke() for a buffer being set up here.
+	 * The driver's name stays while its symbols are held.
+	 */
 	prov = gpupath_provider_find(pdev);
-	if (!prov) {
-		device_lock(&pdev->dev);
+	if (!prov)
 		ret = gpupath_provider_add(pdev, GPUPATH_PROVIDER_NVIDIA, NULL, &prov);
-		device_unlock(&pdev->dev);
-	}
 out:
 	mutex_unlock(&setup_lock);
 	pci_dev_put(pdev);

@@ -259,8 +259,11 @@ int gpupath_provider_distance(struct gpupath_provider *prov, struct device *clie
 	if (dist < 0)
 		dist = -1;
 	v = (unsigned long)gen << DIST_BITS | (u16)min(dist + 1, (int)U16_MAX);
-	/* Without memory it is asked again next time. */
-	xa_store(&prov->dists, dist_key(client), xa_mk_value(v), GFP_KERNEL);
+	/*
+	 * Without memory it is asked again next time. No I/O is started to
+	 * find memory: this may run in a volume's submit_bio.
+	 */
+	xa_store(&prov->dists, dist_key(client), xa_mk_value(v), GFP_NOIO);
 	return dist;
 }
 

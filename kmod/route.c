@@ -15,7 +15,6 @@
 #include <linux/major.h>
 #include <linux/pci-p2pdma.h>
 #include <net/route.h>
-#include <rdma/ib_verbs.h>
 
 #include "devattr.h"
 #include "fault.h"
@@ -72,45 +71,34 @@ static struct net_device *egress_dev(const char *addr)
 	return ndev;
 }
 
-/*
- * Whether the RDMA device on @ndev is a software one (soft-RoCE, siw), whose
- * "DMA" is a CPU copy through the pages' kernel mapping, whatever the net
- * device is: the RDMA core says so by the device having no DMA device of
- * its own (ib_uses_virt_dma()). Looked up through the RDMA core only when it
- * is loaded (nvme-rdma needs it): gpupath does not depend on it.
- */
-static bool rdma_virtual(struct net_device *ndev)
+/* An RDMA device (class "infiniband") on @dev, or one level below it. */
+static int rdma_child(struct device *dev, void *depth)
 {
-#if IS_ENABLED(CONFIG_INFINIBAND)
-	struct ib_device *(*get)(struct net_device *ndev, enum rdma_driver_id id);
-	void (*put)(struct ib_device *ibdev);
-	struct ib_device *ibdev = NULL;
-	bool virt = false;
+	if (dev->class && !strcmp(dev->class->name, "infiniband"))
+		return 1;
+	return depth ? 0 : device_for_each_child(dev, (void *)1, rdma_child);
+}
 
-	get = symbol_get(ib_device_get_by_netdev);
-	put = symbol_get(ib_device_put);
-	if (get && put)
-		ibdev = get(ndev, RDMA_DRIVER_UNKNOWN);
-	if (ibdev) {
-		virt = !ibdev->dma_device;
-		put(ibdev);
-	}
-	if (get)
-		symbol_put(ib_device_get_by_netdev);
-	if (put)
-		symbol_put(ib_device_put);
-	return virt;
-#else
-	return false;
-#endif
+/*
+ * Whether a PCI function has an RDMA device of its own: a hardware RNIC
+ * registers its RDMA device below its PCI function (directly, or below an
+ * auxiliary device of it). A NIC without one carries only software RDMA
+ * (soft-RoCE, siw), which copies with the CPU through the pages' kernel
+ * mapping, whatever the net device is. (The RDMA core's lookups are not
+ * GPL exports: symbol_get() refuses them, and gpupath does not depend on
+ * the RDMA core.)
+ */
+static bool rdma_hardware(struct device *pci)
+{
+	return device_for_each_child(pci, NULL, rdma_child) > 0;
 }
 
 /*
  * nvme-rdma: the RDMA device is the one on the net device the connection
  * leaves through. A hardware RNIC is that net device's PCI function (RoCE);
- * a net device without a PCI function (veth, dummy) can only carry a
- * software RDMA device (soft-RoCE, siw), and one with a PCI function may
- * carry one too: both copy with the CPU.
+ * a net device without a PCI function (veth, dummy), or whose function has
+ * no RDMA device, can only carry a software one (soft-RoCE, siw): it copies
+ * with the CPU.
  */
 static void rdma_dma(struct gpupath_dma *dma, const char *addr)
 {
@@ -123,7 +111,7 @@ static void rdma_dma(struct gpupath_dma *dma, const char *addr)
 		return;
 	}
 	pci = pci_ancestor(ndev->dev.parent);
-	if (pci && !rdma_virtual(ndev))
+	if (pci && rdma_hardware(pci))
 		dma->dev = get_device(pci);
 	else
 		dma->reason = GPUPATH_REASON_VIRTUAL_DMA;

@@ -509,8 +509,9 @@ static void volume_teardown(struct gpupath_volume *vol)
 			break;
 		path_remove(vol, path);
 	}
-	cancel_delayed_work_sync(&vol->probe_work);
+	/* The requeue may arm the probe: it goes first. */
 	cancel_work_sync(&vol->requeue_work);
+	cancel_delayed_work_sync(&vol->probe_work);
 	flush_work(&vol->event_work);
 	gpupath_notify_volume(vol, GPUPATH_CMD_VOLUME_DEL);
 	/* The list's reference, and the deletion's own. */
