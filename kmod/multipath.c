@@ -1156,11 +1156,10 @@ void gpupath_multipath_refresh_locked(struct gpupath_volume *vol)
 }
 
 /*
- * Every second while a path has failed or I/O waits, at once when a path's
- * disk is deleted, and every GPUPATH_REFRESH_MS otherwise while the volume
- * has paths: failed paths whose controller is live come back (failback),
- * those whose disk was deleted are gone; queued I/O past the timeout fails;
- * the volume's size and cache follow its paths'.
+ * Every second while a path has failed or I/O waits, and at once when a
+ * path's disk is deleted: failed paths whose controller is live come back
+ * (failback), those whose disk was deleted are gone; queued I/O past the
+ * timeout fails.
  */
 static void probe_work(struct work_struct *work)
 {
@@ -1212,8 +1211,32 @@ static void probe_work(struct work_struct *work)
 	}
 	if (again)
 		mod_delayed_work(system_wq, &vol->probe_work, probe_delay(vol));
-	else if (READ_ONCE(vol->npaths) && !READ_ONCE(vol->dead))
-		queue_delayed_work(system_wq, &vol->probe_work,
+}
+
+/*
+ * Every GPUPATH_REFRESH_MS while the volume has paths: its size and cache
+ * follow its paths' (besides at each path event and probe).
+ */
+static void refresh_work(struct work_struct *work)
+{
+	struct gpupath_volume *vol = container_of(to_delayed_work(work), struct gpupath_volume,
+						  refresh_work);
+
+	mutex_lock(&vol->lock);
+	gpupath_multipath_refresh_locked(vol);
+	mutex_unlock(&vol->lock);
+	gpupath_multipath_refresh_soon(vol);
+}
+
+/**
+ * gpupath_multipath_refresh_soon() - have the volume look at its paths in
+ *	GPUPATH_REFRESH_MS, and every time after while it has any
+ * @vol: the volume
+ */
+void gpupath_multipath_refresh_soon(struct gpupath_volume *vol)
+{
+	if (READ_ONCE(vol->npaths) && !READ_ONCE(vol->dead))
+		queue_delayed_work(system_wq, &vol->refresh_work,
 				   msecs_to_jiffies(GPUPATH_REFRESH_MS));
 }
 
@@ -1296,6 +1319,7 @@ int gpupath_multipath_setup(struct gpupath_volume *vol)
 	INIT_WORK(&vol->requeue_work, requeue_work);
 	INIT_WORK(&vol->event_work, event_work);
 	INIT_DELAYED_WORK(&vol->probe_work, probe_work);
+	INIT_DELAYED_WORK(&vol->refresh_work, refresh_work);
 	return percpu_ref_init(&vol->io_ref, io_drained, 0, GFP_KERNEL);
 }
 

@@ -512,6 +512,7 @@ static void volume_teardown(struct gpupath_volume *vol)
 	/* The requeue may arm the probe: it goes first. */
 	cancel_work_sync(&vol->requeue_work);
 	cancel_delayed_work_sync(&vol->probe_work);
+	cancel_delayed_work_sync(&vol->refresh_work);
 	flush_work(&vol->event_work);
 	gpupath_notify_volume(vol, GPUPATH_CMD_VOLUME_DEL);
 	/* The list's reference, and the deletion's own. */
@@ -747,7 +748,7 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 	mutex_unlock(&volumes_lock);
 	/* I/O waiting for a path (an open's partition scan among it) goes ... */
 	gpupath_multipath_kick(vol);
-	queue_delayed_work(system_wq, &vol->probe_work, 0);
+	gpupath_multipath_refresh_soon(vol);
 	/* ... and lsblk and sysfs show the volume above the device. */
 	holder_link(vol, path);
 	if (atomic_dec_and_test(&path->inflight))

@@ -152,6 +152,7 @@ struct gpupath_volume_stats {
  * @event_work: sends the events
  * @probe_work: brings failed paths back, marks deleted ones gone, times
  *	queued I/O out
+ * @refresh_work: looks at the paths' size and cache every few seconds
  * @del_work: finishes a deletion whose caller was killed while waiting
  * @stats: counters
  */
@@ -192,6 +193,7 @@ struct gpupath_volume {
 	struct work_struct requeue_work;
 	struct work_struct event_work;
 	struct delayed_work probe_work;
+	struct delayed_work refresh_work;
 	struct work_struct del_work;
 	struct gpupath_volume_stats stats;
 };
@@ -255,5 +257,6 @@ void gpupath_multipath_fail_queued(struct gpupath_volume *vol, blk_status_t stat
 void gpupath_multipath_fail_memory(struct gpupath_volume *vol,
 				   bool (*match)(struct page *page, void *arg), void *arg);
 void gpupath_multipath_refresh_locked(struct gpupath_volume *vol);
+void gpupath_multipath_refresh_soon(struct gpupath_volume *vol);
 
 #endif /* _GPUPATH_VOLUME_H */
