@@ -13,7 +13,6 @@
 
 #include "buffer.h"
 #include "provider.h"
-#include "volume.h"
 
 /* Handles are xarray indices; 0 is never used. */
 #define HANDLE_LIMIT	XA_LIMIT(1, INT_MAX)
@@ -526,7 +525,7 @@ static void buf_revoke(struct gpupath_p2p_mem *mem)
 	unmap_mapping_range(&buf->f->mapping, (loff_t)buf->handle << PAGE_SHIFT,
 			    PAGE_ALIGN(buf->size), 1);
 	do {
-		gpupath_volumes_fail_memory(mem_has_page, mem);
+		gpupath_provider_memory_gone(mem_has_page, mem);
 	} while (!wait_event_timeout(buf_io_wait, !atomic_read(&buf->inflight), HZ));
 	gpupath_provider_free(buf->prov, mem);
 }

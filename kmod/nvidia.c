@@ -58,7 +58,6 @@
 #include "nv-p2p.h"
 #include "nvidia.h"
 #include "provider.h"
-#include "volume.h"
 
 /* Serialises setting up a GPU: its P2PDMA region and its provider. */
 static DEFINE_MUTEX(setup_lock);
@@ -167,7 +166,7 @@ static void revoke(void *data)
 	 */
 	while (nv->uses) {
 		spin_unlock_irq(&nv->lock);
-		gpupath_volumes_fail_memory(table_has_page, nv->table);
+		gpupath_provider_memory_gone(table_has_page, nv->table);
 		spin_lock_irq(&nv->lock);
 		wait_event_lock_irq_timeout(nv->wait, !nv->uses, nv->lock, HZ);
 	}

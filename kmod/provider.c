@@ -17,7 +17,6 @@
 #include "devattr.h"
 #include "notify.h"
 #include "provider.h"
-#include "volume.h"
 
 static int p2p_bar = -1;
 module_param(p2p_bar, int, 0644);
@@ -594,6 +593,44 @@ static struct gpupath_p2p_mem *next_mem(struct gpupath_provider *prov)
 	}
 }
 
+/* Told of memory taken back: the volumes, whose bios may wait for a path. */
+static BLOCKING_NOTIFIER_HEAD(gone_chain);
+
+/**
+ * gpupath_provider_memory_gone() - device memory is being taken back: what
+ *	waits on it (a volume's bios waiting for a path) must end now
+ * @match: whether a P2PDMA page is of that memory
+ * @arg: for @match
+ *
+ * For a revocation, which then waits for the I/O still on the memory.
+ */
+void gpupath_provider_memory_gone(bool (*match)(struct page *page, void *arg), void *arg)
+{
+	struct gpupath_memory_gone gone = { .match = match, .arg = arg };
+
+	blocking_notifier_call_chain(&gone_chain, 0, &gone);
+}
+
+/**
+ * gpupath_provider_watch() - be told of device memory taken back
+ * @nb: called with a struct gpupath_memory_gone
+ *
+ * Return: 0.
+ */
+int gpupath_provider_watch(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&gone_chain, nb);
+}
+
+/**
+ * gpupath_provider_unwatch() - no longer be told
+ * @nb: as registered
+ */
+void gpupath_provider_unwatch(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&gone_chain, nb);
+}
+
 /* Whether @page is of @arg, a provider's page map. */
 static bool pgmap_has_page(struct page *page, void *arg)
 {
@@ -630,7 +667,7 @@ static void provider_revoke(struct pci_dev *pdev)
 	}
 	pgmap = READ_ONCE(prov->pgmap);
 	if (pgmap && !IS_ERR(pgmap))
-		gpupath_volumes_fail_memory(pgmap_has_page, pgmap);
+		gpupath_provider_memory_gone(pgmap_has_page, pgmap);
 	/* The page map goes with the device's P2P memory, after this. */
 	forget_pgmap(prov);
 	gpupath_provider_put(prov);

@@ -6,6 +6,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/netlink.h>
+#include <linux/notifier.h>
 #include <linux/pci.h>
 #include <linux/xarray.h>
 #include <linux/gpupath.h>
@@ -79,6 +80,21 @@ int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack);
 bool gpupath_provider_distance_cached(struct gpupath_provider *prov, struct device *client,
 				      int *dist);
 int gpupath_provider_distance(struct gpupath_provider *prov, struct device *client);
+
+/**
+ * struct gpupath_memory_gone - device memory being taken back (a provider
+ *	removed, a cudaFree), told to those who may hold I/O of it waiting
+ * @match: whether a P2PDMA page is of that memory
+ * @arg: for @match
+ */
+struct gpupath_memory_gone {
+	bool (*match)(struct page *page, void *arg);
+	void *arg;
+};
+
+void gpupath_provider_memory_gone(bool (*match)(struct page *page, void *arg), void *arg);
+int gpupath_provider_watch(struct notifier_block *nb);
+void gpupath_provider_unwatch(struct notifier_block *nb);
 
 struct gpupath_p2p_mem;
 

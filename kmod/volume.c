@@ -29,6 +29,7 @@
 
 #include "devattr.h"
 #include "notify.h"
+#include "provider.h"
 #include "volume.h"
 
 #define GPUPATH_QUEUE_TIMEOUT_DEFAULT	30000
@@ -186,23 +187,25 @@ struct gpupath_volume *gpupath_volume_of_bdev(struct block_device *bdev)
 	return bdev->bd_disk->private_data;
 }
 
-/**
- * gpupath_volumes_fail_memory() - device memory is being taken back: the
- *	bios on it that wait for a path, in every volume, fail now
- * @match: whether a P2PDMA page is of that memory
- * @arg: for @match
- *
- * For a revocation, which then waits for the I/O still on the memory.
+/*
+ * Device memory is being taken back: the bios on it that wait for a path,
+ * in every volume, fail now (the revocation waits for them).
  */
-void gpupath_volumes_fail_memory(bool (*match)(struct page *page, void *arg), void *arg)
+static int memory_gone(struct notifier_block *nb, unsigned long action, void *data)
 {
+	struct gpupath_memory_gone *gone = data;
 	struct gpupath_volume *vol;
 
 	mutex_lock(&volumes_lock);
 	list_for_each_entry(vol, &volumes, node)
-		gpupath_multipath_fail_memory(vol, match, arg);
+		gpupath_multipath_fail_memory(vol, gone->match, gone->arg);
 	mutex_unlock(&volumes_lock);
+	return NOTIFY_DONE;
 }
+
+static struct notifier_block memory_gone_nb = {
+	.notifier_call = memory_gone,
+};
 
 /**
  * gpupath_volume_mode() - managed, native, or empty
@@ -852,6 +855,7 @@ int __init gpupath_volume_init(void)
 		ret = gpupath_major;
 		goto err_bioset;
 	}
+	gpupath_provider_watch(&memory_gone_nb);
 	return 0;
 
 err_bioset:
@@ -876,6 +880,7 @@ void gpupath_volume_uninit(void)
 		if (WARN_ON_ONCE(ret))
 			break;
 	}
+	gpupath_provider_unwatch(&memory_gone_nb);
 	/* Deletions and removals left to workers end first. */
 	destroy_workqueue(volume_wq);
 	unregister_blkdev(gpupath_major, "gpupath");

@@ -242,7 +242,6 @@ int gpupath_path_set(struct gpupath_volume *vol, u32 id, const struct gpupath_pa
 int gpupath_path_del(struct gpupath_volume *vol, u32 id, struct netlink_ext_ack *extack);
 
 struct gpupath_volume *gpupath_volume_of_bdev(struct block_device *bdev);
-void gpupath_volumes_fail_memory(bool (*match)(struct page *page, void *arg), void *arg);
 enum gpupath_reason gpupath_volume_reason(struct gpupath_volume *vol,
 					  struct gpupath_provider *prov);
 
