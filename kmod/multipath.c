@@ -668,12 +668,13 @@ static void clone_end_io(struct bio *clone)
 	atomic64_inc(&path->stats.errors);
 	vio->status = status;
 	/*
-	 * Sent fail-fast, it got no retry of the NVMe driver's (an
-	 * interrupted command, a namespace not ready): sent again, once,
-	 * without the flag, unless the error is the path's or a refusal.
+	 * Sent fail-fast, it got no retry of the NVMe driver's: an error the
+	 * volume would end the bio with at once (a namespace not ready, an
+	 * interrupted command: a target error) is sent again, once, without
+	 * the flag, unless it is a refusal. Others go through retry() as any.
 	 */
-	if (vio->failfast && !path_error(status) && status != BLK_STS_NOTSUPP &&
-	    status != BLK_STS_AGAIN && vio->tries < GPUPATH_TRIES_MAX) {
+	if (vio->failfast && !blk_path_error(status) && status != BLK_STS_NOTSUPP &&
+	    vio->tries < GPUPATH_TRIES_MAX) {
 		vio->patient = true;
 		vio->resend = true;
 		park(vol, &vol->failed, vio);
