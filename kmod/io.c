@@ -276,7 +276,8 @@ static int check_range(const struct gpupath_io *io, struct gpupath_buf *buf,
 /*
  * Whether device memory of @prov can go directly to or from @bdev: a
  * volume picks a path per bio among those that can DMA it; any other device
- * by its DMA engine. @dma, when given, gets that engine (release it with
+ * by its DMA engine. @fabrics, when given, says whether it is reached over
+ * a fabric; @dma, when given, gets that engine (release it with
  * gpupath_dma_put()). Sleeps.
  */
 static enum gpupath_reason device_reason(struct block_device *bdev, struct gpupath_provider *prov,
@@ -292,7 +293,8 @@ static enum gpupath_reason device_reason(struct block_device *bdev, struct gpupa
 		return gpupath_volume_reason(vol, prov);
 	gpupath_dma_find(bdev, &found);
 	reason = gpupath_dma_reason(&found, prov);
-	*fabrics = found.fabrics;
+	if (fabrics)
+		*fabrics = found.fabrics;
 	if (dma)
 		*dma = found;
 	else
@@ -308,7 +310,6 @@ static int start(struct gpupath_req *req)
 {
 	struct gpupath_io *io = &req->io;
 	struct block_device *bdev = req->bdev;
-	bool fabrics = false;
 	int ret;
 
 	if (req->is_file)
@@ -341,7 +342,7 @@ static int start(struct gpupath_req *req)
 		io->mode = GPUPATH_MODE_HOST;
 		return submit_iocb(req);
 	}
-	io->reason = device_reason(bdev, req->buf->prov, &fabrics, NULL);
+	io->reason = device_reason(bdev, req->buf->prov, NULL, NULL);
 	if (io->reason != GPUPATH_REASON_NONE) {
 		count_refused(req);
 		return -EXDEV;

@@ -478,7 +478,12 @@ static void event(struct gpupath_volume *vol, int bit)
 	schedule_work(&vol->event_work);
 }
 
-static void inflight_put(struct gpupath_volume *vol, struct gpupath_path *path)
+/**
+ * gpupath_multipath_inflight_put() - a hold on a path's in-flight count ends
+ * @vol: its volume
+ * @path: the path; its removal waits for the count to reach 0
+ */
+void gpupath_multipath_inflight_put(struct gpupath_volume *vol, struct gpupath_path *path)
 {
 	if (atomic_dec_and_test(&path->inflight))
 		wake_up_all(&vol->wait);
@@ -487,7 +492,7 @@ static void inflight_put(struct gpupath_volume *vol, struct gpupath_path *path)
 /* The attempt on vio->path is over. */
 static void path_put_io(struct gpupath_volume *vol, struct gpupath_vio *vio)
 {
-	inflight_put(vol, vio->path);
+	gpupath_multipath_inflight_put(vol, vio->path);
 	vio->path = NULL;
 }
 
@@ -511,7 +516,7 @@ static void orig_end(struct gpupath_volume *vol, struct gpupath_vio *vio, blk_st
 		atomic64_add(orig->bi_iter.bi_size, &vol->stats.bytes);
 	}
 	if (vio->suspect)
-		inflight_put(vol, vio->suspect);
+		gpupath_multipath_inflight_put(vol, vio->suspect);
 	if (vio->acct)
 		bio_end_io_acct(orig, vio->acct_start);
 	bio_put(&vio->clone);
@@ -756,7 +761,7 @@ static bool map_bio(struct gpupath_volume *vol, struct gpupath_vio *vio)
 		 * others failed meanwhile, and told nothing of the namespace):
 		 * it takes the bio again, or the bio waits for any path.
 		 */
-		inflight_put(vol, vio->suspect);
+		gpupath_multipath_inflight_put(vol, vio->suspect);
 		vio->suspect = NULL;
 		pk.exclude = 0;
 		pk.dist = -1;
@@ -983,7 +988,7 @@ static bool retry(struct gpupath_volume *vol, struct gpupath_vio *vio)
 	if (suspect) {
 		atomic_set(&suspect->ana_suspect, 1);
 		path_failed(suspect, vio->status);
-		inflight_put(vol, suspect);
+		gpupath_multipath_inflight_put(vol, suspect);
 		vio->suspect = NULL;
 	}
 	return true;

@@ -754,8 +754,7 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 	gpupath_multipath_refresh_soon(vol);
 	/* ... and lsblk and sysfs show the volume above the device. */
 	holder_link(vol, path);
-	if (atomic_dec_and_test(&path->inflight))
-		wake_up_all(&vol->wait);
+	gpupath_multipath_inflight_put(vol, path);
 	return 0;
 
 err_unlock:

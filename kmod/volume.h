@@ -251,6 +251,7 @@ void gpupath_multipath_exit(void);
 int gpupath_multipath_setup(struct gpupath_volume *vol);
 void gpupath_multipath_submit_bio(struct bio *bio);
 void gpupath_multipath_kick(struct gpupath_volume *vol);
+void gpupath_multipath_inflight_put(struct gpupath_volume *vol, struct gpupath_path *path);
 void gpupath_multipath_set_ana(struct gpupath_path *path, u32 ana);
 void gpupath_multipath_fail_queued(struct gpupath_volume *vol, blk_status_t status);
 void gpupath_multipath_fail_memory(struct gpupath_volume *vol,
