@@ -597,27 +597,42 @@ static void path_transport(struct gpupath_path *path)
 }
 
 /*
- * The device's identity against the volume's: wwid (and no other volume's),
- * size, block size. Under volumes_lock and vol->lock.
+ * The device's wwid, read before any of the volume's locks are taken: a
+ * sysfs read takes its file's locks, and a revocation (under its
+ * provider's locks) takes volumes_lock.
  */
-static int check_identity(struct gpupath_volume *vol, struct gpupath_path *path,
-			  struct netlink_ext_ack *extack)
+static int read_wwid(struct gpupath_path *path, char *wwid, size_t size,
+		     struct netlink_ext_ack *extack)
 {
 	struct block_device *bdev = path->dev.bdev;
-	struct gendisk *disk = vol->disk;
-	char wwid[GPUPATH_WWID_LEN];
 	int ret;
 
-	ret = gpupath_devattr_get(disk_to_dev(bdev->bd_disk), NULL, "wwid", wwid, sizeof(wwid));
+	ret = gpupath_devattr_get(disk_to_dev(bdev->bd_disk), NULL, "wwid", wwid, size);
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret == -E2BIG) {
 		NL_SET_ERR_MSG(extack, "the device's wwid is too long");
-		ret = -EINVAL;
-	} else if (ret) {
+		return -EINVAL;
+	}
+	if (ret) {
 		NL_SET_ERR_MSG(extack, "not an NVMe namespace: the device has no wwid");
-		ret = -EINVAL;
-	} else if (vol->wwid[0] && strcmp(vol->wwid, wwid)) {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The device's identity against the volume's: wwid (and no other volume's),
+ * size, block size. Under volumes_lock and vol->lock.
+ */
+static int check_identity(struct gpupath_volume *vol, struct gpupath_path *path,
+			  const char *wwid, struct netlink_ext_ack *extack)
+{
+	struct block_device *bdev = path->dev.bdev;
+	struct gendisk *disk = vol->disk;
+	int ret = 0;
+
+	if (vol->wwid[0] && strcmp(vol->wwid, wwid)) {
 		NL_SET_ERR_MSG(extack, "the device's wwid differs from the volume's");
 		ret = -EINVAL;
 	} else if (get_capacity(disk) && bdev_nr_sectors(bdev) != get_capacity(disk)) {
@@ -673,6 +688,7 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 		     const struct gpupath_path_cfg *cfg, struct netlink_ext_ack *extack,
 		     u32 *idp)
 {
+	char wwid[GPUPATH_WWID_LEN];
 	struct gpupath_path *path, *p;
 	struct device *parent;
 	int ret;
@@ -713,6 +729,9 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 	path_transport(path);
 	gpupath_dma_find(path->dev.bdev, &path->dma);
 	apply_path_cfg(path, cfg);
+	ret = read_wwid(path, wwid, sizeof(wwid), extack);
+	if (ret)
+		goto err_put;
 
 	/* volumes_lock: no other volume takes the same wwid meanwhile. */
 	mutex_lock(&volumes_lock);
@@ -729,7 +748,7 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 			goto err_unlock;
 		}
 	}
-	ret = check_identity(vol, path, extack);
+	ret = check_identity(vol, path, wwid, extack);
 	if (ret)
 		goto err_unlock;
 	/* The volume takes the device's limits (the strictest of all paths). */
@@ -760,6 +779,7 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 err_unlock:
 	mutex_unlock(&vol->lock);
 	mutex_unlock(&volumes_lock);
+err_put:
 	gpupath_dma_put(&path->dma);
 	put_device(path->ctrl);
 err_close:

@@ -113,8 +113,14 @@ host_expect bar.img $((20 * MiB)) $((2 * MiB)) 961 $BASE
 # The GPU's BAR is not gpupath's to hand out.
 $NVD alloc "$prov" $EOPNOTSUPP || flunk "ALLOC from the nvidia provider"
 
-# cudaFree while reads are in flight.
-$NVD revoke "$(va $((24 * MiB)))" $((8 * MiB)) $NS $BASE || flunk "revoke with I/O in flight"
+# cudaFree while reads are in flight. io.max holds the reads at 16 MiB/s so
+# that some are still in flight however slow the submission is.
+cgroup_setup
+mkdir -p $CG/nvslow
+echo "$(cat /sys/block/${NS#/dev/}/dev) rbps=$((16 * MiB))" >$CG/nvslow/io.max || fail "io.max"
+in_cg nvslow 0 $NVD revoke "$(va $((24 * MiB)))" $((8 * MiB)) $NS $BASE ||
+	flunk "revoke with I/O in flight"
+rmdir $CG/nvslow
 host_expect bar.img $((24 * MiB)) $((8 * MiB)) 961 $BASE
 note "the last revocation took $(fake_stat last_revoke_us) us"
 fake_clean 0 "revoke"
