@@ -39,7 +39,7 @@ static bool fs_allowed(struct super_block *sb)
 }
 
 /* What ext4 tells through its file attributes and its direct-I/O alignment. */
-static enum gpupath_reason ext4_reason(struct file *file, u32 op, const struct fileattr *fa)
+static enum gpupath_reason ext4_reason(struct file *file, u32 op, const struct file_kattr *fa)
 {
 	struct kstat st = {};
 
@@ -73,7 +73,7 @@ static enum gpupath_reason ext4_reason(struct file *file, u32 op, const struct f
 enum gpupath_reason gpupath_file_reason(struct file *file, u32 op)
 {
 	struct inode *inode = file_inode(file);
-	struct fileattr fa = {};
+	struct file_kattr fa = {};
 
 	if (!fs_allowed(inode->i_sb) || !(file->f_mode & FMODE_CAN_ODIRECT))
 		return GPUPATH_REASON_FS_UNSUPPORTED;

@@ -245,7 +245,7 @@ static struct pci_dev *bar_of(phys_addr_t phys, int *barp)
 /* A reference on the live P2PDMA pagemap holding @nr pages from @pfn, or NULL. */
 static struct dev_pagemap *p2p_pgmap(unsigned long pfn, unsigned int nr)
 {
-	struct dev_pagemap *pgmap = get_dev_pagemap(pfn, NULL);
+	struct dev_pagemap *pgmap = gpupath_compat_get_dev_pagemap(pfn);
 
 	if (pgmap && (pgmap->type != MEMORY_DEVICE_PCI_P2PDMA ||
 		      PFN_PHYS(pfn + nr) - 1 > pgmap->range.end)) {

@@ -310,6 +310,21 @@ struct gpupath_provider *gpupath_provider_of_page(struct page *page)
 	return found;
 }
 
+/*
+ * An attribute of the PCI core's p2pmem group, 0 if unknown: the pool's
+ * size and free space, and whether it is published, are told only there.
+ */
+static u64 p2pmem_attr(struct pci_dev *pdev, const char *name)
+{
+	char buf[32];
+	u64 val;
+
+	if (gpupath_devattr_get(&pdev->dev, "p2pmem", name, buf, sizeof(buf)) ||
+	    kstrtou64(buf, 0, &val))
+		return 0;
+	return val;
+}
+
 /**
  * gpupath_provider_add() - make a device's P2P memory a provider
  * @pdev: the PCI device
@@ -332,7 +347,7 @@ int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack 
 		NL_SET_ERR_MSG_MOD(extack, "this kernel has no PCI P2PDMA (CONFIG_PCI_P2PDMA)");
 		return -EOPNOTSUPP;
 	}
-	if (type == GPUPATH_PROVIDER_P2PDMA && !pci_has_p2pmem(pdev)) {
+	if (type == GPUPATH_PROVIDER_P2PDMA && !p2pmem_attr(pdev, "published")) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "device publishes no P2P memory: bind it to the gpupath driver with driver_override, or use a device whose driver publishes its BAR");
 		return -ENODEV;
@@ -488,17 +503,6 @@ void gpupath_provider_free(struct gpupath_provider *prov, struct gpupath_p2p_mem
 	}
 }
 
-static u64 p2pmem_attr(struct gpupath_provider *prov, const char *name)
-{
-	char buf[32];
-	u64 val;
-
-	if (gpupath_devattr_get(&prov->pdev->dev, "p2pmem", name, buf, sizeof(buf)) ||
-	    kstrtou64(buf, 0, &val))
-		return 0;
-	return val;
-}
-
 /**
  * gpupath_provider_size() - bytes of P2P memory the device publishes
  * @prov: the provider
@@ -507,7 +511,7 @@ static u64 p2pmem_attr(struct gpupath_provider *prov, const char *name)
  */
 u64 gpupath_provider_size(struct gpupath_provider *prov)
 {
-	return p2pmem_attr(prov, "size");
+	return p2pmem_attr(prov->pdev, "size");
 }
 
 /**
@@ -518,7 +522,7 @@ u64 gpupath_provider_size(struct gpupath_provider *prov)
  */
 u64 gpupath_provider_available(struct gpupath_provider *prov)
 {
-	return p2pmem_attr(prov, "available");
+	return p2pmem_attr(prov->pdev, "available");
 }
 
 /* ---- the stub driver ---------------------------------------------------- */

@@ -271,9 +271,13 @@ static inline int gpupath_compat_stack_bdev(struct gendisk *disk, struct block_d
 	int ret;
 
 	queue_limits_stack_bdev(&lim, bdev, 0, disk->disk_name);
+#ifdef GPUPATH_COMPAT_COMMIT_FROZEN
+	ret = queue_limits_commit_update_frozen(disk->queue, &lim);
+#else
 	blk_mq_freeze_queue(disk->queue);
 	ret = queue_limits_commit_update(disk->queue, &lim);
 	blk_mq_unfreeze_queue(disk->queue);
+#endif
 	return ret;
 }
 #else
@@ -293,10 +297,24 @@ static inline bool gpupath_compat_bdev_p2pdma(struct block_device *bdev)
 	return blk_queue_pci_p2pdma(bdev_get_queue(bdev));
 }
 
-/* The page map of a ZONE_DEVICE page: a field until 6.14. */
+/* The page map of a ZONE_DEVICE page: a field until 6.14 (probe). */
 static inline struct dev_pagemap *gpupath_compat_page_pgmap(struct page *page)
 {
+#ifdef GPUPATH_COMPAT_PAGE_PGMAP
+	return page_pgmap(page);
+#else
 	return page->pgmap;
+#endif
+}
+
+/* The live page map holding @pfn, with a reference, or NULL (probe: 6.16). */
+static inline struct dev_pagemap *gpupath_compat_get_dev_pagemap(unsigned long pfn)
+{
+#ifdef GPUPATH_COMPAT_GET_PGMAP_PFN
+	return get_dev_pagemap(pfn);
+#else
+	return get_dev_pagemap(pfn, NULL);
+#endif
 }
 
 /*
@@ -363,6 +381,11 @@ static inline void gpupath_compat_p2p_free(struct pci_dev *pdev, void *kaddr, si
 {
 	pci_free_p2pmem(pdev, kaddr, size);
 }
+#endif
+
+/* A file's attributes, struct file_kattr since 6.17 (probe). */
+#ifndef GPUPATH_COMPAT_FILE_KATTR
+#define file_kattr fileattr
 #endif
 
 /* eventfd_signal() lost its count in 6.8 (probe). */
