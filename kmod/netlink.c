@@ -521,6 +521,16 @@ int gpupath_nl_provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 					    "PCI address must look like 0000:03:00.0");
 		return ret;
 	}
+	/*
+	 * Memory its driver did not publish is not another's to use (looked
+	 * at before the device lock: the answer may be a sysfs read).
+	 */
+	if (IS_ENABLED(CONFIG_PCI_P2PDMA) && !gpupath_compat_p2pmem_published(pdev)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[GPUPATH_A_PROVIDER_PCI_DEV],
+				    "device publishes no P2P memory: bind it to the gpupath driver with driver_override, or use a device whose driver publishes its BAR");
+		pci_dev_put(pdev);
+		return -ENODEV;
+	}
 	/* Its driver stays while it is looked at (unbinding it removes the provider). */
 	device_lock(&pdev->dev);
 	ret = gpupath_provider_add(pdev, GPUPATH_PROVIDER_P2PDMA, info->extack, &prov);

@@ -326,6 +326,20 @@ static u64 p2pmem_attr(struct pci_dev *pdev, const char *name)
 }
 
 /**
+ * gpupath_p2pmem_published_attr() - whether @pdev's P2P memory is published,
+ *	as its sysfs attribute tells
+ * @pdev: the PCI function
+ *
+ * Sleeps; a sysfs read, so never under the device lock.
+ *
+ * Return: true when published.
+ */
+bool gpupath_p2pmem_published_attr(struct pci_dev *pdev)
+{
+	return p2pmem_attr(pdev, "published");
+}
+
+/**
  * gpupath_provider_add() - make a device's P2P memory a provider
  * @pdev: the PCI device
  * @type: %GPUPATH_PROVIDER_P2PDMA: memory the device publishes for anyone to
@@ -346,11 +360,6 @@ int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack 
 	if (!IS_ENABLED(CONFIG_PCI_P2PDMA)) {
 		NL_SET_ERR_MSG_MOD(extack, "this kernel has no PCI P2PDMA (CONFIG_PCI_P2PDMA)");
 		return -EOPNOTSUPP;
-	}
-	if (type == GPUPATH_PROVIDER_P2PDMA && !p2pmem_attr(pdev, "published")) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "device publishes no P2P memory: bind it to the gpupath driver with driver_override, or use a device whose driver publishes its BAR");
-		return -ENODEV;
 	}
 	prov = kzalloc(sizeof(*prov), GFP_KERNEL);
 	if (!prov)

@@ -383,6 +383,22 @@ static inline void gpupath_compat_p2p_free(struct pci_dev *pdev, void *kaddr, si
 }
 #endif
 
+/*
+ * Whether a device's driver published its P2P memory for others to use:
+ * pci_has_p2pmem() until it became static (probe), then the PCI core's
+ * p2pmem/published attribute, which tells the same (provider.c; a sysfs
+ * read: never under the device lock).
+ */
+bool gpupath_p2pmem_published_attr(struct pci_dev *pdev);
+static inline bool gpupath_compat_p2pmem_published(struct pci_dev *pdev)
+{
+#ifdef GPUPATH_COMPAT_HAS_P2PMEM
+	return pci_has_p2pmem(pdev);
+#else
+	return gpupath_p2pmem_published_attr(pdev);
+#endif
+}
+
 /* A file's attributes, struct file_kattr since 6.17 (probe). */
 #ifndef GPUPATH_COMPAT_FILE_KATTR
 #define file_kattr fileattr
