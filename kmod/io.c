@@ -276,12 +276,11 @@ static int check_range(const struct gpupath_io *io, struct gpupath_buf *buf,
 /*
  * Whether device memory of @prov can go directly to or from @bdev: a
  * volume picks a path per bio among those that can DMA it; any other device
- * by its DMA engine. @fabrics, when given, says whether it is reached over
- * a fabric; @dma, when given, gets that engine (release it with
+ * by its DMA engine. @dma, when given, gets that engine (release it with
  * gpupath_dma_put()). Sleeps.
  */
 static enum gpupath_reason device_reason(struct block_device *bdev, struct gpupath_provider *prov,
-					 bool *fabrics, struct gpupath_dma *dma)
+					 struct gpupath_dma *dma)
 {
 	struct gpupath_volume *vol = gpupath_volume_of_bdev(bdev);
 	enum gpupath_reason reason;
@@ -293,8 +292,6 @@ static enum gpupath_reason device_reason(struct block_device *bdev, struct gpupa
 		return gpupath_volume_reason(vol, prov);
 	gpupath_dma_find(bdev, &found);
 	reason = gpupath_dma_reason(&found, prov);
-	if (fabrics)
-		*fabrics = found.fabrics;
 	if (dma)
 		*dma = found;
 	else
@@ -342,7 +339,7 @@ static int start(struct gpupath_req *req)
 		io->mode = GPUPATH_MODE_HOST;
 		return submit_iocb(req);
 	}
-	io->reason = device_reason(bdev, req->buf->prov, NULL, NULL);
+	io->reason = device_reason(bdev, req->buf->prov, NULL);
 	if (io->reason != GPUPATH_REASON_NONE) {
 		count_refused(req);
 		return -EXDEV;
@@ -424,7 +421,7 @@ int gpupath_io_route(struct file *target, struct gpupath_provider *prov, u32 op,
 		route->reason = GPUPATH_REASON_FS_UNSUPPORTED;
 		return 0;
 	}
-	route->reason = device_reason(route->bdev, prov, &route->fabrics, &route->dma);
+	route->reason = device_reason(route->bdev, prov, &route->dma);
 	if (route->reason == GPUPATH_REASON_NONE)
 		route->distance = gpupath_dma_distance(&route->dma, prov);
 	return 0;

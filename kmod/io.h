@@ -13,16 +13,15 @@ struct gpupath_file;
  * struct gpupath_io_route - how device memory would move to or from a target
  * @reason: %GPUPATH_REASON_NONE when directly, else why not
  * @bdev: the block device the data is on, or NULL (a file system without one)
- * @dma: the DMA engine, when the block device is not a volume
+ * @dma: the DMA engine, when the block device is not a volume (its @fabrics
+ *	says whether it is reached over a fabric)
  * @distance: pci_p2pdma_distance() from @dma to the memory, -1 when none
- * @fabrics: the block device is reached over a fabric
  */
 struct gpupath_io_route {
 	enum gpupath_reason reason;
 	struct block_device *bdev;
 	struct gpupath_dma dma;
 	int distance;
-	bool fabrics;
 };
 
 void gpupath_io_init(struct gpupath_file *f);

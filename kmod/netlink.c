@@ -526,15 +526,15 @@ int gpupath_nl_provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 	 * at before the device lock: the answer may be a sysfs read).
 	 */
 	if (IS_ENABLED(CONFIG_PCI_P2PDMA) && !gpupath_compat_p2pmem_published(pdev)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[GPUPATH_A_PROVIDER_PCI_DEV],
-				    "device publishes no P2P memory: bind it to the gpupath driver with driver_override, or use a device whose driver publishes its BAR");
-		pci_dev_put(pdev);
-		return -ENODEV;
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "device publishes no P2P memory: bind it to the gpupath driver with driver_override, or use a device whose driver publishes its BAR");
+		ret = -ENODEV;
+	} else {
+		/* Its driver stays while it is looked at (unbinding it removes the provider). */
+		device_lock(&pdev->dev);
+		ret = gpupath_provider_add(pdev, GPUPATH_PROVIDER_P2PDMA, info->extack, &prov);
+		device_unlock(&pdev->dev);
 	}
-	/* Its driver stays while it is looked at (unbinding it removes the provider). */
-	device_lock(&pdev->dev);
-	ret = gpupath_provider_add(pdev, GPUPATH_PROVIDER_P2PDMA, info->extack, &prov);
-	device_unlock(&pdev->dev);
 	ret = gpupath_nl_refused_at(info->extack, tb[GPUPATH_A_PROVIDER_PCI_DEV], ret);
 	pci_dev_put(pdev);
 	if (ret)
@@ -711,7 +711,7 @@ static int put_route(struct sk_buff *skb, u32 prov, const char *target,
 	    (route->dma.dev && nla_put_string(skb, GPUPATH_A_ROUTE_DMA_DEV,
 					      dev_name(route->dma.dev))) ||
 	    (route->distance >= 0 && nla_put_u32(skb, GPUPATH_A_ROUTE_DISTANCE, route->distance)) ||
-	    (route->fabrics && nla_put_flag(skb, GPUPATH_A_ROUTE_FABRICS))) {
+	    (route->dma.fabrics && nla_put_flag(skb, GPUPATH_A_ROUTE_FABRICS))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -135,7 +135,7 @@ static void nvme_fabrics_dma(struct gpupath_dma *dma, struct device *ctrl, char 
 
 /*
  * A fabrics namespace's DMA engine takes two sysfs reads, a route lookup and
- * the RDMA core's answer: the last few answers are kept, by disk (its
+ * a walk of the NIC's child devices: the last few answers are kept, by disk (its
  * sequence number, never reused), for GPUPATH_DMA_CACHE_TTL, so that each
  * I/O on a namespace does not ask again while a route change is still
  * seen within that time.
