@@ -11,13 +11,12 @@
  */
 #include <linux/file.h>
 #include <linux/fs.h>
-#include <linux/fs_struct.h>
 #include <linux/gfp.h>
 #include <linux/kobject.h>
-#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "compat/compat.h"
 #include "devattr.h"
 
 /* /sys/... of an attribute of @dev, or NULL. */
@@ -39,9 +38,7 @@ static struct file *open_initns(const char *path)
 	struct path root;
 	struct file *file;
 
-	task_lock(&init_task);
-	get_fs_root(init_task.fs, &root);
-	task_unlock(&init_task);
+	gpupath_compat_init_root(&root);
 	file = file_open_root(&root, path, O_RDONLY | O_NOFOLLOW, 0);
 	path_put(&root);
 	return file;

@@ -790,7 +790,7 @@ void gpupath_io_release(struct gpupath_file *f)
  */
 int gpupath_io_wq_init(void)
 {
-	io_wq = alloc_workqueue("gpupath_io", WQ_MEM_RECLAIM, 0);
+	io_wq = alloc_workqueue("gpupath_io", WQ_MEM_RECLAIM | GPUPATH_COMPAT_WQ_PERCPU_FLAG, 0);
 	return io_wq ? 0 : -ENOMEM;
 }
 

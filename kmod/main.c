@@ -4,6 +4,7 @@
  */
 #include <linux/genetlink.h>
 #include <linux/module.h>
+#include <linux/utsname.h>
 #include <net/genetlink.h>
 
 #include "device.h"
@@ -41,6 +42,9 @@ static int __init gpupath_init(void)
 
 	pr_info("gpupath " GPUPATH_VERSION " loaded, P2PDMA %s\n",
 		gpupath_feature_p2pdma_str(gpupath_feature_p2pdma_status()));
+	if (GPUPATH_COMPAT_AFTER_TESTED)
+		pr_warn("gpupath: Linux %s is newer than the last series gpupath is tested on (%s): built on request, untested\n",
+			init_utsname()->release, GPUPATH_KERNEL_TESTED_TEXT);
 	return 0;
 
 err_fault:

@@ -863,7 +863,7 @@ int __init gpupath_volume_init(void)
 {
 	int ret;
 
-	volume_wq = alloc_workqueue("gpupath_volume", 0, 0);
+	volume_wq = alloc_workqueue("gpupath_volume", GPUPATH_COMPAT_WQ_PERCPU_FLAG, 0);
 	if (!volume_wq)
 		return -ENOMEM;
 	ret = gpupath_multipath_init();

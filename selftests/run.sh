@@ -176,6 +176,31 @@ suite_static() {
 			selftests/vm/build-module.sh "/lib/modules/$rel/build" "$build/kmod-stock-$series" \
 			W=1 C=1
 	done
+	static_trixie 7.3
+}
+
+# static_trixie SERIES: the module against Debian 13's stock headers of
+# SERIES, with its compiler, in the Debian 13 tree: W=1, and sparse where
+# the tree's sparse reads those headers. 7.x's headers use __typeof_unqual__
+# under sparse, which Debian's sparse 0.6.4 does not know (the kernel's own
+# scripts/checker-valid.sh turns the check off then): skipped, with that
+# reason, until Debian ships one that does.
+static_trixie() {
+	local series=$1 rel
+	rel=$(KERNEL_SERIES=$series stock_release) ||
+		{ notok "static: Debian 13's stock headers for $series"; return; }
+	check "static: module builds without warnings with W=1, linux-headers-$rel (Debian 13's gcc)" \
+		trixie_run "$top" selftests/vm/build-module.sh "/usr/src/linux-headers-$rel" \
+		"$build/kmod-stock-$series" W=1
+	if trixie_run "$top" sh -c 'printf "const int *q; __typeof_unqual__(*q) v;\n" |
+		sparse -x c - 2>&1 | grep -q error'; then
+		skipped "static: module is sparse clean, linux-headers-$rel" \
+			"Debian 13's sparse ($(trixie_run "$top" sparse --version)) does not know __typeof_unqual__, which $series's headers use under sparse"
+	else
+		check "static: module is sparse clean, linux-headers-$rel" \
+			trixie_run "$top" selftests/vm/build-module.sh "/usr/src/linux-headers-$rel" \
+			"$build/kmod-stock-$series-sparse" C=1
+	fi
 }
 
 # rng_before_smp CONSOLE: the guest's RNG became ready while its boot CPU
@@ -257,36 +282,62 @@ host_side_checks() {
 	fi
 }
 
-# vm_prepare NAME: the test kernel (KERNEL_SERIES, KERNEL_VARIANT) built or
-# cached, user space and the module built (W=1, sparse), the work directory
-# $build/NAME-KERNEL_VARIANT made with the module in it; sets kdir, work,
-# append and kv (SERIES-VARIANT). NAME carries the series (vm-6.12).
+# vm_prepare NAME: the kernel of KERNEL_SERIES and KERNEL_VARIANT ready, user
+# space and the module built, the work directory $build/NAME-KERNEL_VARIANT
+# made with the module in it; sets kimage and kmodroot (what the guest
+# boots), work, append and kv (SERIES-VARIANT). NAME carries the series
+# (vm-6.12). The 6.x kernels and every debug kernel are test kernels built
+# from Debian's linux-source (cached; the module built against them with
+# W=1 and sparse); 7.3 is Debian's stock kernel from trixie-backports, the
+# module built by DKMS against its stock headers in the Debian 13 tree.
 vm_prepare() {
-	local start
+	local start kdir kbuild
 	kv=$KERNEL_SERIES-$KERNEL_VARIANT
 	start=$(date +%s)
-	kdir=$(selftests/vm/build-kernel.sh) || { notok "$1: test kernel build"; return 1; }
-	ok "$1: test kernel $(basename "$kdir") ready after $(( $(date +%s) - start )) s"
+	if stock_series; then
+		kdir=$(selftests/vm/stock-kernel.sh) || { notok "$1: Debian's stock $KERNEL_SERIES kernel"; return 1; }
+		kimage=$kdir/vmlinuz kmodroot=$kdir/modroot
+		ok "$1: Debian's stock kernel $(cat "$kdir/release") ready after $(( $(date +%s) - start )) s"
+	else
+		kdir=$(selftests/vm/build-kernel.sh) || { notok "$1: test kernel build"; return 1; }
+		kimage=$kdir/bzImage kmodroot=$kdir/modroot
+		ok "$1: test kernel $(basename "$kdir") ready after $(( $(date +%s) - start )) s"
+	fi
 	check "$1: user space and test helpers build" $MAKE userspace test-bins || return 1
 	work=$build/$1-$KERNEL_VARIANT
 	rm -rf "$work"
 	mkdir -p "$work"
-	check "$1: module builds against the test kernel without warnings (W=1, sparse)" \
-		selftests/vm/build-module.sh "$kdir/build" "$build/kmod-test-$kv" W=1 C=1 ||
-		return 1
-	cp "$build/kmod-test-$kv/gpupath.ko" "$work/"
-	# The NVIDIA peer-memory test double (tests/nvidia-double.sh), as /out/nvfake.ko.
-	check "$1: nvfake (NVIDIA test double) builds against the test kernel" \
-		selftests/vm/nvfake/build.sh "$kdir/build" "$build/nvfake-$kv" W=1 ||
-		return 1
+	if stock_series; then
+		dkms_module "$1" "$(cat "$kdir/release")" "$work/gpupath.ko" || return 1
+		kbuild=/usr/src/linux-headers-$(cat "$kdir/release")
+		check "$1: nvfake (NVIDIA test double) builds against the stock headers" \
+			trixie_run "$top" selftests/vm/nvfake/build.sh "$kbuild" "$build/nvfake-$kv" W=1 ||
+			return 1
+	else
+		check "$1: module builds against the test kernel without warnings (W=1, sparse)" \
+			selftests/vm/build-module.sh "$kdir/build" "$build/kmod-test-$kv" W=1 C=1 ||
+			return 1
+		cp "$build/kmod-test-$kv/gpupath.ko" "$work/"
+		# The NVIDIA peer-memory test double (tests/nvidia-double.sh), as /out/nvfake.ko.
+		check "$1: nvfake (NVIDIA test double) builds against the test kernel" \
+			selftests/vm/nvfake/build.sh "$kdir/build" "$build/nvfake-$kv" W=1 ||
+			return 1
+		kbuild=$kdir/build
+	fi
 	cp "$build/nvfake-$kv/nvfake.ko" "$work/"
 	# The YNL client of Linux 6.12 (tests/ynl.sh), as /out/ynl.
 	check "$1: the YNL client (tools/net/ynl of linux-source-6.12) is ready" ynl_client "$work/ynl" ||
 		return 1
 	# The CLI, library and module of the last release before the spec
-	# (tests/compat.sh), as /out/old.
-	check "$1: gpupath ${COMPAT_BASE:0:12} (before the YNL spec) builds, its module for this kernel" \
-		old_build "$kdir/build" "$build/old-$kv" "$work/old" || return 1
+	# (tests/compat.sh), as /out/old; that release's module refuses the
+	# kernels after 6.12, so there its CLI comes alone.
+	if old_supports; then
+		check "$1: gpupath ${COMPAT_BASE:0:12} (before the YNL spec) builds, its module for this kernel" \
+			old_build "$kbuild" "$build/old-$kv" "$work/old" || return 1
+	else
+		check "$1: gpupath ${COMPAT_BASE:0:12} (before the YNL spec) builds (its module predates $KERNEL_SERIES)" \
+			old_build "" "$build/old-$kv" "$work/old" || return 1
+	fi
 	# Managed mode: every controller's namespace is its own block device.
 	append="EXPECT_P2PDMA=1 nvme_core.multipath=N"
 	[ "$KERNEL_VARIANT" = debug ] && append="$append panic_on_warn=1 kasan.fault=panic"
@@ -294,12 +345,45 @@ vm_prepare() {
 	return 0
 }
 
+# Whether the VM boots Debian's stock kernel (7.3) rather than a test kernel.
+stock_series() {
+	[ "$KERNEL_SERIES" = 7.3 ] && [ "$KERNEL_VARIANT" = default ]
+}
+
+# Whether COMPAT_BASE's module builds for KERNEL_SERIES.
+old_supports() {
+	case $KERNEL_SERIES in 6.*) return 0 ;; *) return 1 ;; esac
+}
+
+# dkms_module NAME RELEASE OUT: DKMS builds gpupath against the stock
+# headers of RELEASE (in the Debian 13 tree for 7.x), the module it made
+# (compressed as the kernel's own are) unpacked to OUT.
+dkms_module() {
+	local name=$1 rel=$2 out=$3 tree=$build/dkms-$KERNEL_SERIES ko
+	rm -rf "$tree"
+	if [ -n "$(series_root)" ]; then
+		check "$name: dkms build against linux-headers-$rel in Debian 13" \
+			trixie_run "$top" selftests/vm/dkms-build.sh "$tree" "$rel" || return
+	else
+		check "$name: dkms build against linux-headers-$rel" \
+			selftests/vm/dkms-build.sh "$tree" "$rel" || return
+	fi
+	ko=$(find "$tree/tree" -name 'gpupath.ko*' -path "*/$rel/*" | head -n 1)
+	[ -n "$ko" ] || { notok "$name: no gpupath.ko in the DKMS tree"; return 1; }
+	case $ko in
+	*.xz) xz -dc "$ko" >"$out" ;;
+	*.zst) zstd -qdc "$ko" >"$out" ;;
+	*.gz) gzip -dc "$ko" >"$out" ;;
+	*) cp "$ko" "$out" ;;
+	esac || { notok "$name: cannot decompress $ko"; return 1; }
+}
+
 # The commit whose binaries tests/compat.sh runs against today's, and the
 # reverse: the last one before the family came from its YNL spec.
 COMPAT_BASE=e69ed997200dec8f5dfee009ea752fec42e88e82
 
 # old_build KDIR BUILDDIR OUT: COMPAT_BASE's gpupath CLI (libgpupath linked in)
-# and its module built against KDIR, into OUT.
+# and its module built against KDIR (none where KDIR is ""), into OUT.
 old_build() {
 	local kdir=$1 dir=$2 out=$3
 
@@ -310,9 +394,11 @@ old_build() {
 	rm -rf "$dir" && mkdir -p "$dir/src" "$out" || return
 	git -C "$top" archive "$COMPAT_BASE" | tar -x -C "$dir/src" || return
 	$MAKE -C "$dir/src" -j2 tools/gpupath/gpupath || return
+	cp "$dir/src/tools/gpupath/gpupath" "$out/"
+	[ -n "$kdir" ] || return 0
 	MODULE_SRC="$dir/src/Kbuild $dir/src/kmod $dir/src/uapi" \
 		selftests/vm/build-module.sh "$kdir" "$dir/kmod" || return
-	cp "$dir/src/tools/gpupath/gpupath" "$dir/kmod/gpupath.ko" "$out/"
+	cp "$dir/kmod/gpupath.ko" "$out/"
 }
 
 # ynl_client DIR: Linux's YNL client, cli.py and its lib/, copied to DIR.
@@ -326,12 +412,12 @@ ynl_client() {
 # debug kernel unless KERNEL_VARIANT_LONG says otherwise, VARS on the kernel
 # command line (the guest's environment).
 long() {
-	local kdir work append start kv
+	local kimage kmodroot work append start kv
 	KERNEL_VARIANT=${KERNEL_VARIANT_LONG:-debug}
 	export KERNEL_VARIANT
 	vm_prepare "$1-$KERNEL_SERIES" || return
 	start=$(date +%s)
-	run_guest "$1-$KERNEL_SERIES" "$work" "$2" --kernel "$kdir/bzImage" --modroot "$kdir/modroot" \
+	run_guest "$1-$KERNEL_SERIES" "$work" "$2" --kernel "$kimage" --modroot "$kmodroot" \
 		--topology switch --append "$append $3" --timeout 5400
 	echo "# $1-$KERNEL_SERIES: guest ran for $(( $(date +%s) - start )) s"
 }
@@ -354,7 +440,7 @@ suite_stress() {
 # fabrics, volumes with flaps, the daemon, short fuzzing and the checks of
 # what users see; the long benchmarks, stress and fault runs are left to
 # KERNEL_SERIES=6.12 make vm-test, make stress and make fuzz-vm.
-SECOND_KERNEL="bar datapath datapath-badinput file file-xfs odirect datapath-fabrics nvmeof netlink ynl compat volume fuzz show
+SECOND_KERNEL="bar datapath datapath-badinput file file-xfs odirect datapath-fabrics nvmeof netlink ynl compat compat-old-module volume fuzz show
 	metrics cufile trace module-reload provider-remove route-safety privileges
 	volume-hangs volume-safety pagecache path-identity tests-rails/rxe-nic
 	tests-flat/datapath-flat tests-flat/multipath-head tests-flat/volume-native
@@ -382,11 +468,11 @@ vm_tests() {
 }
 
 suite_vm() {
-	local kdir work append start kv name=vm-$KERNEL_SERIES
+	local kimage kmodroot work append start kv name=vm-$KERNEL_SERIES
 	vm_prepare "$name" || return
 	start=$(date +%s)
 	run_guest "$name" "$work" "$(vm_tests tests)" \
-		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology switch \
+		--kernel "$kimage" --modroot "$kmodroot" --topology switch \
 		--append "$append" --timeout 1500
 	echo "# $name: guest ran for $(( $(date +%s) - start )) s"
 	host_side_checks "$name" "$work"
@@ -396,7 +482,7 @@ suite_vm() {
 	cp "$work/gpupath.ko" "$work-flat/"
 	# ... and with native NVMe multipath, as a kernel has it by default.
 	run_guest "$name-flat" "$work-flat" "$(vm_tests tests-flat)" \
-		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology flat \
+		--kernel "$kimage" --modroot "$kmodroot" --topology flat \
 		--append "${append/nvme_core.multipath=N/nvme_core.multipath=Y}" --timeout 600
 	host_side_checks "$name-flat" "$work-flat" data-only
 	# Two PCIe switches, each with a "GPU" and an NVMe controller, the two
@@ -406,14 +492,14 @@ suite_vm() {
 	mkdir -p "$work-rails"
 	cp "$work/gpupath.ko" "$work-rails/"
 	run_guest "$name-rails" "$work-rails" "$(vm_tests tests-rails)" \
-		--kernel "$kdir/bzImage" --modroot "$kdir/modroot" --topology rails \
+		--kernel "$kimage" --modroot "$kmodroot" --topology rails \
 		--append "$append" --timeout 1500
 	host_side_checks "$name-rails" "$work-rails" data-only
 }
 
 # TESTS="NAME..." grouped by directory, one guest per topology.
 suite_one() {
-	local kdir work append t dir topo tests mp kv
+	local kimage kmodroot work append t dir topo tests mp kv
 	[ -n "${TESTS:-}" ] || { notok "one: TESTS names no test"; return; }
 	vm_prepare "one-$KERNEL_SERIES" || return
 	for dir in tests tests-flat tests-rails; do
@@ -434,8 +520,8 @@ suite_one() {
 		rm -rf "$work-$dir"
 		mkdir -p "$work-$dir"
 		cp -r "$work/gpupath.ko" "$work/nvfake.ko" "$work/ynl" "$work/old" "$work-$dir/"
-		run_guest "one-$KERNEL_SERIES-$dir" "$work-$dir" "$tests" --kernel "$kdir/bzImage" \
-			--modroot "$kdir/modroot" --topology $topo \
+		run_guest "one-$KERNEL_SERIES-$dir" "$work-$dir" "$tests" --kernel "$kimage" \
+			--modroot "$kmodroot" --topology $topo \
 			--append "${append/nvme_core.multipath=N/nvme_core.multipath=$mp}" --timeout 1500
 		host_side_checks "one-$KERNEL_SERIES-$dir" "$work-$dir" data-only
 	done
@@ -444,26 +530,15 @@ suite_one() {
 # dkms_series SERIES: DKMS builds the module against Debian's stock headers
 # of SERIES, and the stock kernel boots with it (no P2PDMA there).
 dkms_series() {
-	local series=$1 stock rel work tree ko name=dkms-$1
+	local series=$1 stock rel work name=dkms-$1
 	stock=$(KERNEL_SERIES=$series selftests/vm/stock-kernel.sh) ||
 		{ notok "$name: fetch Debian's stock $series kernel"; return; }
 	rel=$(cat "$stock/release")
-	tree=$build/dkms-$series
-	rm -rf "$tree"
-	check "$name: dkms build against linux-headers-$rel (P2PDMA off there)" \
-		selftests/vm/dkms-build.sh "$tree" "$rel" || return
-	# Compressed as the kernel's own modules are (xz on Debian's 6.12).
-	ko=$(find "$tree/tree" -name 'gpupath.ko*' -path "*/$rel/*" | head -n 1)
-	[ -n "$ko" ] || { notok "$name: no gpupath.ko in the DKMS tree"; return; }
+	KERNEL_SERIES=$series dkms_module "$name" "$rel" "$build/vm-stock-$series.ko" || return
 	work=$build/vm-stock-$series
 	rm -rf "$work"
 	mkdir -p "$work"
-	case $ko in
-	*.xz) xz -dc "$ko" >"$work/gpupath.ko" ;;
-	*.zst) zstd -qdc "$ko" >"$work/gpupath.ko" ;;
-	*.gz) gzip -dc "$ko" >"$work/gpupath.ko" ;;
-	*) cp "$ko" "$work/gpupath.ko" ;;
-	esac || { notok "$name: cannot decompress $ko"; return; }
+	mv "$build/vm-stock-$series.ko" "$work/gpupath.ko"
 	run_guest "stock-$series" "$work" \
 		"/src/selftests/vm/tests/show.sh /src/selftests/vm/tests/module-reload.sh /src/selftests/vm/tests/bar.sh /src/selftests/vm/tests/trace.sh" \
 		--kernel "$stock/vmlinuz" --modroot "$stock/modroot" --topology flat \
@@ -578,6 +653,12 @@ suite_vm2() {
 	KERNEL_SERIES=6.12 ONLY=$SECOND_KERNEL suite_vm
 }
 
+# The whole VM suite on Debian's stock 7.3 kernel (trixie-backports), the
+# module built by DKMS in the Debian 13 tree against its stock headers.
+suite_vm3() {
+	KERNEL_SERIES=7.3 KERNEL_VARIANT=default suite_vm
+}
+
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=(all)
 both_kernels=
@@ -597,8 +678,8 @@ start=$(date +%s)
 times=()
 for s in "${suites[@]}"; do
 	case $s in
-	host | static | vm | vm2 | lab | dkms | deb | fuzz | stress | one) ;;
-	*) die "unknown suite '$s' (host, static, vm, lab, dkms, deb, fuzz, stress, one, all)" ;;
+	host | static | vm | vm2 | vm3 | lab | dkms | deb | fuzz | stress | one) ;;
+	*) die "unknown suite '$s' (host, static, vm, vm2, vm3, lab, dkms, deb, fuzz, stress, one, all)" ;;
 	esac
 	echo "# suite $s"
 	t0=$(date +%s)
@@ -608,6 +689,7 @@ for s in "${suites[@]}"; do
 	vm | one) label="$s ($KERNEL_SERIES, $KERNEL_VARIANT)" ;;
 	fuzz | stress) label="$s ($KERNEL_SERIES, ${KERNEL_VARIANT_LONG:-debug})" ;;
 	vm2) label="vm (6.12, second kernel)" ;;
+	vm3) label="vm (7.3, Debian's stock)" ;;
 	esac
 	times+=("$(printf '#   %-28s %5d s' "$label" $(( $(date +%s) - t0 )))")
 done

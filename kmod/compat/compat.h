@@ -11,17 +11,19 @@
 #include <linux/version.h>
 
 /*
- * The supported range, the same as BUILD_EXCLUSIVE_KERNEL in dkms.conf: the
- * 6.1 and 6.12 LTS series are built and tested, the kernels between them are
- * covered by the helpers below. A later kernel is refused rather than built
- * against APIs nobody has checked.
+ * The range, from range.h. A kernel after the last tested series is refused
+ * rather than built against APIs nobody has checked, unless the build asks
+ * for it (GPUPATH_UNTESTED_KERNEL=1: see range.h).
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
-#error "gpupath supports Linux 6.1 to 6.12: this kernel is older"
+#include "range.h"
+#if LINUX_VERSION_CODE < GPUPATH_KERNEL_FIRST
+#error "gpupath supports Linux 6.1 to 7.3: this kernel is older"
 #endif
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#error "gpupath supports Linux 6.1 to 6.12: this kernel is newer"
+#if LINUX_VERSION_CODE >= GPUPATH_KERNEL_REFUSED && !defined(GPUPATH_UNTESTED_KERNEL)
+#error "gpupath is tested up to Linux 7.3: this kernel is newer (GPUPATH_UNTESTED_KERNEL=1 builds it anyway)"
 #endif
+/* Built for a kernel after the last tested series, on request: said at load. */
+#define GPUPATH_COMPAT_AFTER_TESTED	(LINUX_VERSION_CODE >= GPUPATH_KERNEL_REFUSED)
 
 /* vm_flags became read-only behind helpers in 6.3. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
@@ -347,9 +349,20 @@ static inline vm_fault_t gpupath_compat_p2p_insert(struct vm_area_struct *vma,
 	return VM_FAULT_NOPAGE;
 }
 
-/* A new allocation of @size bytes at @kaddr: one page map reference a page. */
+/*
+ * A new allocation of @size bytes at @kaddr: one page map reference and one
+ * page reference a page. The pool's free pages hold one reference up to
+ * 6.14; from 6.15 on they hold none (the mm stopped initialising P2PDMA
+ * pages' counts, no header says so), and the allocator sets it to one, as
+ * the PCI core's own p2pmem mappings do.
+ */
 static inline void gpupath_compat_p2p_own(void *kaddr, size_t size)
 {
+	size_t off;
+
+	for (off = 0; off < size; off += PAGE_SIZE)
+		if (!page_ref_count(virt_to_page(kaddr + off)))
+			set_page_count(virt_to_page(kaddr + off), 1);
 	if (size > PAGE_SIZE)
 		percpu_ref_get_many(&gpupath_compat_page_pgmap(virt_to_page(kaddr))->ref,
 				    (size >> PAGE_SHIFT) - 1);
@@ -539,5 +552,30 @@ static inline void gpupath_compat_genl_ops_free(struct genl_family *fam)
 	kfree(fam->ops);
 }
 #endif
+
+/* Per-CPU workqueues are asked for by name from 6.17 on; before, by default. */
+#ifdef GPUPATH_COMPAT_WQ_PERCPU
+#define GPUPATH_COMPAT_WQ_PERCPU_FLAG WQ_PERCPU
+#else
+#define GPUPATH_COMPAT_WQ_PERCPU_FLAG 0
+#endif
+
+/*
+ * The root of the initial mount namespace as user space sees it: the init
+ * task's root until it became an empty nullfs under the real root (probe,
+ * 7.0), then that of the first user-space process.
+ */
+#include <linux/fs_struct.h>
+#include <linux/sched/task.h>
+static inline void gpupath_compat_init_root(struct path *root)
+{
+#ifdef GPUPATH_COMPAT_USERSPACE_INIT_FS
+	get_fs_root(userspace_init_fs, root);
+#else
+	task_lock(&init_task);
+	get_fs_root(init_task.fs, root);
+	task_unlock(&init_task);
+#endif
+}
 
 #endif /* _GPUPATH_COMPAT_H */

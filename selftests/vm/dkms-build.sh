@@ -21,7 +21,9 @@ cp -r "$top/Kbuild" "$top/Makefile" "$top/dkms.conf" "$top/kmod" "$top/uapi" \
 	"$tree/src/gpupath-$ver/"
 opts=(--sourcetree "$tree/src" --dkmstree "$tree/tree" --installtree "$tree/install")
 dkms add -m gpupath -v "$ver" "${opts[@]}"
-dkms build -m gpupath -v "$ver" -k "$rel" "${opts[@]}" || {
+# DKMS 3.2 (Debian 13) looks for the headers in the private install tree:
+# name them.
+dkms build -m gpupath -v "$ver" -k "$rel" --kernelsourcedir "/lib/modules/$rel/build" "${opts[@]}" || {
 	cat "$tree/tree/gpupath/$ver/build/make.log" 2>/dev/null
 	die "dkms build failed"
 }

@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A kernel outside the supported range, as a node gets it in an upgrade:
+# A kernel after the last tested series, as a node gets it in an upgrade:
 # DKMS skips it with its BUILD_EXCLUSIVE message and leaves nothing behind,
 # and a build forced past DKMS stops at compat.h's bound with a clear error.
-# The kernel is a copy of Debian's stock 6.12 headers that says 6.13.0.
+# Asked for with GPUPATH_UNTESTED_KERNEL=1, dkms builds it; its automatic
+# builds (a kernel's postinst) still never try. The kernel is a copy of
+# Debian's stock 6.12 headers that says 7.4.0, built by Debian 12's DKMS.
 # Prints TAP.
 #
 #   dkms-exclude.sh WORKDIR
@@ -13,7 +15,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/vm/lib.sh"
 
 [ $# -eq 1 ] || die "usage: dkms-exclude.sh WORKDIR"
-work=$1 rel=6.13.0-gpupath-fake
+work=$1 rel=7.4.0-gpupath-fake
 ver=$(gpupath_version "$top")
 base=$(KERNEL_SERIES=6.12 stock_release) || exit 1
 rm -rf "$work"
@@ -26,8 +28,8 @@ cp -a "/usr/src/linux-headers-$base" "$hdr"
 for l in scripts tools; do
 	ln -sfn "$(readlink -f "/usr/src/linux-headers-$base/$l")" "$hdr/$l"
 done
-printf '#define LINUX_VERSION_CODE %d\n#define KERNEL_VERSION(a,b,c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))\n#define LINUX_VERSION_MAJOR 6\n#define LINUX_VERSION_PATCHLEVEL 13\n#define LINUX_VERSION_SUBLEVEL 0\n' \
-	$(( (6 << 16) + (13 << 8) )) >"$hdr/include/generated/uapi/linux/version.h"
+printf '#define LINUX_VERSION_CODE %d\n#define KERNEL_VERSION(a,b,c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))\n#define LINUX_VERSION_MAJOR 7\n#define LINUX_VERSION_PATCHLEVEL 4\n#define LINUX_VERSION_SUBLEVEL 0\n' \
+	$(( (7 << 16) + (4 << 8) )) >"$hdr/include/generated/uapi/linux/version.h"
 echo "#define UTS_RELEASE \"$rel\"" >"$hdr/include/generated/utsrelease.h"
 echo "$rel" >"$hdr/include/config/kernel.release"
 
@@ -69,11 +71,32 @@ res $? "dkms autoinstall for $base, inside the range, installs gpupath (exit $rc
 
 # Past DKMS, compat.h refuses the kernel by name.
 out=$work/module
+msg='gpupath is tested up to Linux 7.3: this kernel is newer (GPUPATH_UNTESTED_KERNEL=1 builds it anyway)'
 if selftests/vm/build-module.sh "$hdr" "$out" >"$work/module.log" 2>&1; then
 	res 1 "a forced build against $rel stops at compat.h's bound"
 else
-	grep -o 'error: #error "gpupath supports Linux 6.1 to 6.12: this kernel is newer"' \
-		"$out/build.log" | head -n 1 | sed 's/^/# /'
-	grep -q 'gpupath supports Linux 6.1 to 6.12: this kernel is newer' "$out/build.log"
+	grep -o "error: #error \"$msg\"" "$out/build.log" | head -n 1 | sed 's/^/# /'
+	grep -qF "$msg" "$out/build.log"
 	res $? "a forced build against $rel stops at compat.h's bound"
 fi
+
+# Asked for: dkms builds it (installing would run depmod on a kernel this
+# machine does not have), and the module says it is untested.
+GPUPATH_UNTESTED_KERNEL=1 dkms build -m gpupath -v "$ver" -k "$rel" --kernelsourcedir "$hdr" \
+	"${opts[@]}" >"$work/untested.log" 2>&1
+rc=$?
+ko=$(find "$tree/tree/gpupath/$ver/$rel" -name 'gpupath.ko*' 2>/dev/null | head -n 1)
+[ $rc = 0 ] && [ -n "$ko" ]
+res $? "GPUPATH_UNTESTED_KERNEL=1 dkms build for $rel builds it (exit $rc)"
+[ $rc = 0 ] || sed 's/^/# /' "$work/untested.log" | tail -20
+[ -n "$ko" ] && [ "$(case $ko in *.xz) xz -dc "$ko" ;; *.zst) zstd -qdc "$ko" ;; *) cat "$ko" ;; esac |
+	strings | grep -c 'newer than the last series gpupath is tested on')" = 1 ]
+res $? "that module warns at load that its kernel is untested"
+# The automatic build of a kernel's postinst never asks, even with the
+# variable set where it runs.
+dkms remove -m gpupath -v "$ver" -k "$rel" "${opts[@]}" >/dev/null 2>&1
+GPUPATH_UNTESTED_KERNEL=1 dkms autoinstall -k "$rel" --kernelsourcedir "$hdr" "${opts[@]}" \
+	>"$work/autoinstall-untested.log" 2>&1
+rc=$?
+[ $rc = 0 ] && ! find "$tree/install/$rel" -name 'gpupath.ko*' | grep -q .
+res $? "dkms autoinstall for $rel with GPUPATH_UNTESTED_KERNEL=1 still builds nothing (exit $rc)"

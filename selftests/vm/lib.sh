@@ -2,25 +2,50 @@
 # Shared settings of the VM harness scripts; sourced, not run.
 
 GPUPATH_CACHE=${GPUPATH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpupath}
-# The kernel series the VM tests run (Debian 12 ships linux-source for both
-# LTS series gpupath supports) and the variant: default, or debug (KASAN,
-# lockdep, kmemleak, panic_on_warn).
+# The kernel series the VM tests run and the variant: default, or debug
+# (KASAN, lockdep, kmemleak, panic_on_warn). Debian 12 ships linux-source
+# for the 6.1 and 6.12 LTS series; 7.3 comes from trixie-backports, into a
+# Debian 13 tree of its own (setup-trixie.sh), where its stock headers'
+# compiler is.
 KERNEL_SERIES=${KERNEL_SERIES:-6.1}
 case $KERNEL_SERIES in
-6.1 | 6.12) ;;
-*) printf 'error: KERNEL_SERIES must be 6.1 or 6.12, not %s\n' "$KERNEL_SERIES" >&2; exit 1 ;;
+6.1 | 6.12 | 7.3) ;;
+*) printf 'error: KERNEL_SERIES must be 6.1, 6.12 or 7.3, not %s\n' "$KERNEL_SERIES" >&2; exit 1 ;;
 esac
 KSRC_PACKAGE=linux-source-$KERNEL_SERIES
-KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/$KSRC_PACKAGE.tar.xz}
 KERNEL_VARIANT=${KERNEL_VARIANT:-default}
+
+# The Debian 13 tree (made by setup-trixie.sh; its name changes with what
+# goes into it).
+trixie_tree_dir() {
+	echo "$GPUPATH_CACHE/trixie-$(sed -n '/^pkgs=/,/^backports=/p' \
+		"$(dirname "${BASH_SOURCE[0]}")/setup-trixie.sh" | sha256sum | cut -c1-12)"
+}
+
+# Where a series' packages are: the host's dpkg database, or the trixie
+# tree's (7.x). Prints the root ("" for the host).
+series_root() {
+	case $KERNEL_SERIES in
+	6.*) echo "" ;;
+	*) trixie_tree_dir ;;
+	esac
+}
+KSRC_TARBALL=${KSRC_TARBALL:-$(series_root)/usr/src/$KSRC_PACKAGE.tar.xz}
+
+# dpkg-query on the series' dpkg database.
+series_dpkg_query() {
+	local root
+	root=$(series_root)
+	dpkg-query ${root:+--admindir="$root/var/lib/dpkg"} "$@"
+}
 
 msg() { printf '  %-8s %s\n' "$1" "$2" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Debian package version of the kernel source, part of every cache key.
 ksrc_version() {
-	dpkg-query -W -f='${Version}' "$KSRC_PACKAGE" 2>/dev/null ||
-		die "$KSRC_PACKAGE is not installed (run selftests/vm/setup-host.sh)"
+	series_dpkg_query -W -f='${Version}' "$KSRC_PACKAGE" 2>/dev/null ||
+		die "$KSRC_PACKAGE is not installed (run selftests/vm/setup-host.sh, and for 7.x setup-trixie.sh)"
 }
 
 # The config fragments that make up a variant, in merge order: the common
@@ -72,22 +97,47 @@ ksrc_dir() {
 }
 
 # The release of Debian's stock kernel of KERNEL_SERIES whose headers are
-# installed: linux-headers-amd64's for 6.1; for 6.12, which has no
-# metapackage in Debian 12, the newest linux-headers-6.12.*+deb12-amd64.
+# installed: linux-headers-amd64's for 6.1 (on the host) and 7.3 (in the
+# trixie tree, from trixie-backports); for 6.12, which has no metapackage in
+# Debian 12, the newest linux-headers-6.12.*+deb12-amd64.
 stock_release() {
 	local hdr
 	case $KERNEL_SERIES in
-	6.1) hdr=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
-		   grep -o 'linux-headers-[^ ,]*') ;;
-	*) hdr=$(dpkg-query -W -f='${db:Status-Status} ${Package}\n' \
+	6.12) hdr=$(dpkg-query -W -f='${db:Status-Status} ${Package}\n' \
 		 "linux-headers-$KERNEL_SERIES.*+deb12-amd64" 2>/dev/null |
 		 awk '$1 == "installed" { print $2 }' | sort -V | tail -n 1) ;;
+	*) hdr=$(series_dpkg_query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+		   grep -o 'linux-headers-[^ ,]*') ;;
 	esac
-	[ -n "$hdr" ] || die "no stock linux-headers for $KERNEL_SERIES (run selftests/vm/setup-host.sh)"
+	[ -n "$hdr" ] || die "no stock linux-headers for $KERNEL_SERIES (run selftests/vm/setup-host.sh, and for 7.x setup-trixie.sh)"
+	case ${hdr#linux-headers-} in
+	"$KERNEL_SERIES".*) ;;
+	*) die "the stock headers installed for $KERNEL_SERIES are ${hdr#linux-headers-}" ;;
+	esac
 	echo "${hdr#linux-headers-}"
 }
 
 # The module's version, from kmod/version.h.
 gpupath_version() {
 	sed -n 's/^#define GPUPATH_VERSION[[:space:]]*"\(.*\)"/\1/p' "$1/kmod/version.h"
+}
+
+# trixie_run DIR CMD...: CMD in the Debian 13 tree (made if need be), in a
+# mount namespace of its own holding /proc, /dev and DIR (a directory of
+# this machine, seen inside at the same path), in the current directory
+# (which is in DIR). For what needs Debian 13's compiler: modules for the
+# stock 7.x headers.
+trixie_run() {
+	local tree dir=$1
+	shift
+	tree=$("$(dirname "${BASH_SOURCE[0]}")/setup-trixie.sh") || return
+	cwd=$PWD unshare --mount --propagation private sh -ec '
+		tree=$1 dir=$2
+		shift 2
+		mount -t proc proc "$tree/proc"
+		mount --bind /dev "$tree/dev"
+		mkdir -p "$tree$dir"
+		mount --bind "$dir" "$tree$dir"
+		exec chroot "$tree" env -C "$cwd" PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
+	' sh "$tree" "$dir" "$@"
 }

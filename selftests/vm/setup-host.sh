@@ -14,6 +14,8 @@ pkgs=(
 	# test kernels (both LTS series), module, static checks
 	linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev libssl-dev
 	ccache xz-utils sparse perl dkms openssl linux-headers-amd64 kmod
+	# the Debian 13 tree for the 7.x kernels (selftests/vm/setup-trixie.sh)
+	debootstrap
 	# VM and what goes into its initramfs
 	qemu-system-x86 cpio busybox-static nvme-cli iproute2 fio jq dmsetup tcpdump strace udev
 	dbus-daemon dpkg

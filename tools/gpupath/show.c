@@ -4,8 +4,43 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+#include "../../kmod/compat/range.h"
+
+/*
+ * Whether the module's kernel (its release, as uname -r gives it) is of a
+ * tested series, in the range gpupath builds for but untested, or after
+ * the last tested series (built with GPUPATH_UNTESTED_KERNEL=1).
+ */
+static const char *kernel_status(const char *release)
+{
+	static const unsigned int tested[] = GPUPATH_KERNEL_TESTED;
+	unsigned int major, minor, i, code;
+
+	if (sscanf(release, "%u.%u", &major, &minor) != 2 || major > 255 || minor > 255)
+		return "unknown";
+	for (i = 0; i < sizeof(tested) / sizeof(tested[0]); i++)
+		if (tested[i] == (major << 8 | minor))
+			return "tested";
+	code = major << 16 | minor << 8;
+	if (code >= GPUPATH_KERNEL_REFUSED)
+		return "after-tested";
+	return code >= GPUPATH_KERNEL_FIRST ? "untested" : "unknown";
+}
+
+static const char *kernel_status_text(const char *status)
+{
+	if (!strcmp(status, "tested"))
+		return "a tested series (tested: " GPUPATH_KERNEL_TESTED_TEXT ")";
+	if (!strcmp(status, "untested"))
+		return "supported, not a tested series (tested: " GPUPATH_KERNEL_TESTED_TEXT ")";
+	if (!strcmp(status, "after-tested"))
+		return "NEWER than the last tested series, built on request (tested: "
+		       GPUPATH_KERNEL_TESTED_TEXT ")";
+	return "not a release gpupath knows";
+}
 
 static void print_features_json(struct json *j, uint64_t features)
 {
@@ -25,6 +60,7 @@ static void print_info_json(struct json *j, const struct gpupath_info *info)
 	json_obj_open(j, "module");
 	json_str(j, "version", info->version);
 	json_str(j, "kernel", info->kernel);
+	json_str(j, "kernel_status", kernel_status(info->kernel));
 	json_u64(j, "genl_version", info->genl_version);
 	json_u64(j, "ioctl_version", info->ioctl_version);
 	print_features_json(j, info->features);
@@ -45,6 +81,7 @@ static void print_info_text(const struct gpupath_info *info)
 
 	printf("module gpupath %s on %s (genl %" PRIu32 ", ioctl %" PRIu32 ")\n",
 	       info->version, info->kernel, info->genl_version, info->ioctl_version);
+	printf("  kernel: %s\n", kernel_status_text(kernel_status(info->kernel)));
 	printf("  p2pdma: %s (%s)\n", usable ? "usable" : "unavailable",
 	       gpupath_p2pdma_status_text(info->p2pdma_status));
 	printf("  nvidia-p2p: %s\n",

@@ -13,6 +13,11 @@ jq -e --arg v "$want_ver" --arg k "$(uname -r)" \
 	'.module.version == $v and .module.kernel == $k and
 	 .module.genl_version == 1 and .module.ioctl_version == 1' \
 	/out/show.json >/dev/null || fail "version, kernel or protocol versions wrong"
+# Every kernel the tests boot is of a tested series (kmod/compat/range.h).
+jq -e '.module.kernel_status == "tested"' /out/show.json >/dev/null ||
+	fail "$(uname -r) not reported as a tested kernel"
+$GP show | grep -q '^  kernel: a tested series (tested: 6.1, 6.12 and 7.3)$' ||
+	fail "text output does not say the kernel is tested: $($GP show | grep kernel:)"
 if [ "${EXPECT_P2PDMA:-1}" = 1 ]; then
 	jq -e '.module.p2pdma == {"built": true, "usable": true, "status": "ok",
 	       "reason": .module.p2pdma.reason} and
