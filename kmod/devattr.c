@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reading another driver's sysfs device attributes from the kernel: the
- * NVMe controller's state, transport and address, and the P2P pool's free
- * space are published only there.
+ * NVMe controller's state, transport and address, the P2P pool's free
+ * space, an md array's level and members and a multipath head's paths are
+ * published only there.
  *
  * They are read as any reader of sysfs reads them, through a file opened
  * in the initial mount namespace: kernfs then holds the attribute active
@@ -33,13 +34,13 @@ static char *attr_path(struct device *dev, const char *group, const char *name)
 	return path;
 }
 
-static struct file *open_initns(const char *path)
+static struct file *open_initns(const char *path, int flags)
 {
 	struct path root;
 	struct file *file;
 
 	gpupath_compat_init_root(&root);
-	file = file_open_root(&root, path, O_RDONLY | O_NOFOLLOW, 0);
+	file = file_open_root(&root, path, flags, 0);
 	path_put(&root);
 	return file;
 }
@@ -67,7 +68,7 @@ ssize_t gpupath_devattr_read(struct device *dev, const char *group,
 	path = attr_path(dev, group, name);
 	if (!path)
 		return -ENOMEM;
-	file = open_initns(path);
+	file = open_initns(path, O_RDONLY | O_NOFOLLOW);
 	kfree(path);
 	if (IS_ERR(file))
 		return PTR_ERR(file) == -ENOMEM ? -ENOMEM : -ENOENT;
@@ -76,6 +77,67 @@ ssize_t gpupath_devattr_read(struct device *dev, const char *group,
 	if (ret >= 0)
 		buf[ret] = '\0';
 	return ret;
+}
+
+struct list_ctx {
+	struct dir_context ctx;
+	struct gpupath_devattr_name *names;
+	int n, max;
+	bool overflow;
+};
+
+/* Called under the directory's lock: only copies the name. */
+static bool list_actor(struct dir_context *ctx, const char *name, int len, loff_t off,
+		       u64 ino, unsigned int type)
+{
+	struct list_ctx *l = container_of(ctx, struct list_ctx, ctx);
+
+	if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
+		return true;
+	if (l->n == l->max || len >= sizeof(l->names->name)) {
+		l->overflow = true;
+		return false;
+	}
+	memcpy(l->names[l->n].name, name, len);
+	l->names[l->n].name[len] = '\0';
+	l->n++;
+	return true;
+}
+
+/**
+ * gpupath_devattr_list() - the entries of a directory of a device in sysfs
+ * @dev: the device, kept alive by the caller (it may be deleted)
+ * @dir: the directory, below the device's own (slaves, multipath)
+ * @names: where the names go
+ * @max: room at @names
+ *
+ * Listed as ls would list it, through the initial mount namespace's /sys.
+ *
+ * Return: how many entries, -ENOENT if there is no such directory (or the
+ * device is no longer in sysfs), -E2BIG if they do not fit, -ENOMEM.
+ */
+int gpupath_devattr_list(struct device *dev, const char *dir,
+			 struct gpupath_devattr_name *names, int max)
+{
+	struct list_ctx l = { .ctx.actor = list_actor, .names = names, .max = max };
+	struct file *file;
+	char *path;
+	int ret;
+
+	if (!dev->kobj.state_in_sysfs)
+		return -ENOENT;
+	path = attr_path(dev, NULL, dir);
+	if (!path)
+		return -ENOMEM;
+	file = open_initns(path, O_RDONLY | O_DIRECTORY);
+	kfree(path);
+	if (IS_ERR(file))
+		return PTR_ERR(file) == -ENOMEM ? -ENOMEM : -ENOENT;
+	ret = iterate_dir(file, &l.ctx);
+	fput(file);
+	if (ret)
+		return ret;
+	return l.overflow ? -E2BIG : l.n;
 }
 
 /**

@@ -27,6 +27,7 @@
 #include "nvidia.h"
 #include "provider.h"
 #include "route.h"
+#include "stack.h"
 #include "tenant.h"
 #include "volume.h"
 
@@ -280,18 +281,27 @@ static int check_range(const struct gpupath_io *io, struct gpupath_buf *buf,
  * gpupath_dma_put()). Sleeps.
  */
 static enum gpupath_reason device_reason(struct block_device *bdev, struct gpupath_provider *prov,
-					 struct gpupath_dma *dma)
+					 struct gpupath_dma *dma, int *distance)
 {
 	struct gpupath_volume *vol = gpupath_volume_of_bdev(bdev);
 	enum gpupath_reason reason;
 	struct gpupath_dma found;
+	int dist;
 
 	if (dma)
 		memset(dma, 0, sizeof(*dma));
 	if (vol)
 		return gpupath_volume_reason(vol, prov);
+	if (gpupath_stacked(bdev)) {
+		reason = gpupath_stack_reason(bdev, prov, &dist);
+		if (distance && reason == GPUPATH_REASON_NONE)
+			*distance = dist;
+		return reason;
+	}
 	gpupath_dma_find(bdev, &found);
 	reason = gpupath_dma_reason(&found, prov);
+	if (distance && reason == GPUPATH_REASON_NONE)
+		*distance = gpupath_dma_distance(&found, prov);
 	if (dma)
 		*dma = found;
 	else
@@ -339,7 +349,7 @@ static int start(struct gpupath_req *req)
 		io->mode = GPUPATH_MODE_HOST;
 		return submit_iocb(req);
 	}
-	io->reason = device_reason(bdev, req->buf->prov, NULL);
+	io->reason = device_reason(bdev, req->buf->prov, NULL, NULL);
 	if (io->reason != GPUPATH_REASON_NONE) {
 		count_refused(req);
 		return -EXDEV;
@@ -421,9 +431,7 @@ int gpupath_io_route(struct file *target, struct gpupath_provider *prov, u32 op,
 		route->reason = GPUPATH_REASON_FS_UNSUPPORTED;
 		return 0;
 	}
-	route->reason = device_reason(route->bdev, prov, &route->dma);
-	if (route->reason == GPUPATH_REASON_NONE)
-		route->distance = gpupath_dma_distance(&route->dma, prov);
+	route->reason = device_reason(route->bdev, prov, &route->dma, &route->distance);
 	return 0;
 }
 
@@ -507,6 +515,8 @@ static enum gpupath_reason route_refused(struct gpupath_req *req)
 
 	if (vol)
 		return gpupath_volume_reason(vol, req->buf->prov);
+	if (gpupath_stacked(bdev))
+		return gpupath_stack_reason(bdev, req->buf->prov, &dist);
 	gpupath_dma_find(bdev, &dma);
 	dist = gpupath_dma_distance(&dma, req->buf->prov);
 	gpupath_dma_put(&dma);

@@ -13,6 +13,7 @@
 #include <linux/inet.h>
 #include <linux/inetdevice.h>
 #include <linux/major.h>
+#include <linux/pci.h>
 #include <linux/pci-p2pdma.h>
 #include <net/route.h>
 
@@ -118,19 +119,60 @@ static void rdma_dma(struct gpupath_dma *dma, const char *addr)
 	dev_put(ndev);
 }
 
-static void nvme_fabrics_dma(struct gpupath_dma *dma, struct device *ctrl, char *buf)
+/*
+ * The DMA engine of an NVMe controller from its transport and address
+ * attributes: @group of @dev is the controller's directory (NULL: @dev is
+ * the controller). PCIe only where @pcie (a path of a native head: the head
+ * stacked the PCI P2PDMA capability from its paths' queues); the PCI
+ * function of a namespace's own disk is found from the disk.
+ */
+static void nvme_ctrl_dma(struct gpupath_dma *dma, struct device *dev, const char *group,
+			  bool pcie, char *buf)
 {
 	dma->reason = GPUPATH_REASON_NO_DMA_DEVICE;
-	if (gpupath_devattr_read(ctrl, NULL, "transport", buf) <= 0)
+	if (gpupath_devattr_read(dev, group, "transport", buf) <= 0)
 		return;
+	if (pcie && sysfs_streq(buf, "pcie")) {
+		if (gpupath_devattr_read(dev, group, "address", buf) <= 0)
+			return;
+		dma->dev = bus_find_device_by_name(&pci_bus_type, NULL, strim(buf));
+		if (dma->dev)
+			dma->reason = GPUPATH_REASON_NONE;
+		return;
+	}
+	dma->fabrics = true;
 	if (sysfs_streq(buf, "tcp")) {
 		dma->reason = GPUPATH_REASON_CPU_COPY;
 		return;
 	}
-	if (!sysfs_streq(buf, "rdma") || gpupath_devattr_read(ctrl, NULL, "address", buf) <= 0)
+	if (!sysfs_streq(buf, "rdma") || gpupath_devattr_read(dev, group, "address", buf) <= 0)
 		return;
 	dma->reason = GPUPATH_REASON_NONE;
 	rdma_dma(dma, strim(buf));
+}
+
+/**
+ * gpupath_dma_find_ctrl() - the DMA engine of an NVMe controller
+ * @dev: a device in sysfs
+ * @group: the controller's directory below @dev's (a head's
+ *	multipath/nvme0c1n1/device), or NULL when @dev is the controller
+ * @dma: filled in; release with gpupath_dma_put()
+ *
+ * For a path of a native head, which has no block device of its own: the
+ * PCI function of an NVMe-PCIe controller, the RDMA device's of nvme-rdma.
+ * Sleeps.
+ */
+void gpupath_dma_find_ctrl(struct device *dev, const char *group, struct gpupath_dma *dma)
+{
+	char *buf;
+
+	memset(dma, 0, sizeof(*dma));
+	dma->reason = GPUPATH_REASON_NO_DMA_DEVICE;
+	buf = (char *)__get_free_page(GFP_KERNEL);
+	if (!buf)
+		return;
+	nvme_ctrl_dma(dma, dev, group, true, buf);
+	free_page((unsigned long)buf);
 }
 
 /*
@@ -249,7 +291,7 @@ void gpupath_dma_find(struct block_device *bdev, struct gpupath_dma *dma)
 	buf = (char *)__get_free_page(GFP_KERNEL);
 	if (!buf)
 		return;
-	nvme_fabrics_dma(dma, ctrl, buf);
+	nvme_ctrl_dma(dma, ctrl, NULL, false, buf);
 	free_page((unsigned long)buf);
 	cache(bdev->bd_disk, dma);
 }

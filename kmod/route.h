@@ -21,6 +21,7 @@ struct gpupath_dma {
 };
 
 void gpupath_dma_find(struct block_device *bdev, struct gpupath_dma *dma);
+void gpupath_dma_find_ctrl(struct device *dev, const char *group, struct gpupath_dma *dma);
 void gpupath_route_exit(void);
 void gpupath_dma_put(struct gpupath_dma *dma);
 int gpupath_dma_distance(const struct gpupath_dma *dma, struct gpupath_provider *prov);

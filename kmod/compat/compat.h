@@ -155,6 +155,66 @@ static inline void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h, void
 #endif
 
 /*
+ * A look at a block device by number, opened for reading and not claimed:
+ * what gpupath_compat_bdev_open() opens, without a holder.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+static inline int gpupath_compat_bdev_open_dev(dev_t dev, struct gpupath_compat_bdev *h)
+{
+	h->bdev = blkdev_get_by_dev(dev, FMODE_READ, NULL);
+	return PTR_ERR_OR_ZERO(h->bdev);
+}
+
+static inline void gpupath_compat_bdev_close_dev(struct gpupath_compat_bdev *h)
+{
+	blkdev_put(h->bdev, FMODE_READ);
+}
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+static inline int gpupath_compat_bdev_open_dev(dev_t dev, struct gpupath_compat_bdev *h)
+{
+	h->bdev = blkdev_get_by_dev(dev, BLK_OPEN_READ, NULL, NULL);
+	return PTR_ERR_OR_ZERO(h->bdev);
+}
+
+static inline void gpupath_compat_bdev_close_dev(struct gpupath_compat_bdev *h)
+{
+	blkdev_put(h->bdev, NULL);
+}
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+static inline int gpupath_compat_bdev_open_dev(dev_t dev, struct gpupath_compat_bdev *h)
+{
+	struct bdev_handle *handle = bdev_open_by_dev(dev, BLK_OPEN_READ, NULL, NULL);
+
+	if (IS_ERR(handle))
+		return PTR_ERR(handle);
+	h->priv = handle;
+	h->bdev = handle->bdev;
+	return 0;
+}
+
+static inline void gpupath_compat_bdev_close_dev(struct gpupath_compat_bdev *h)
+{
+	bdev_release(h->priv);
+}
+#else
+static inline int gpupath_compat_bdev_open_dev(dev_t dev, struct gpupath_compat_bdev *h)
+{
+	struct file *file = bdev_file_open_by_dev(dev, BLK_OPEN_READ, NULL, NULL);
+
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	h->priv = file;
+	h->bdev = file_bdev(file);
+	return 0;
+}
+
+static inline void gpupath_compat_bdev_close_dev(struct gpupath_compat_bdev *h)
+{
+	fput(h->priv);
+}
+#endif
+
+/*
  * A bio-based disk that stacks on other block devices, and its features
  * (write cache, FUA, stable pages, no-wait submission, P2PDMA pages). Until 6.11 features
  * are queue flags set on the live queue; from 6.11 they are bits of the

@@ -15,6 +15,9 @@ IP=/usr/sbin/ip		# busybox sh would run its own ip applet otherwise
 
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
+# skip_part WHAT WHY: a part of the test this kernel cannot run; the rest
+# goes on. Reported as a skipped test point of its own (guest-run.sh).
+skip_part() { echo "SKIP-PART: $1 # $2"; }
 note() { echo "$*"; }
 
 module_loaded() { [ -d /sys/module/gpupath ]; }
@@ -724,6 +727,13 @@ kmemleak_check() {
 # submission (fail_make_request); fmr_spent: all TIMES have failed;
 # fmr_off DEV stops it.
 FMR=/sys/kernel/debug/fail_make_request
+# have_fmr WHAT: whether this kernel has fail_make_request; if not, WHAT is
+# reported as a skipped part (Debian's stock kernels have no fault injection).
+have_fmr() {
+	[ -d $FMR ] && return 0
+	skip_part "$1" "this kernel has no fail_make_request (CONFIG_FAIL_MAKE_REQUEST)"
+	return 1
+}
 fmr_fail() {
 	echo 100 >$FMR/probability
 	echo 1 >$FMR/interval

@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the VM: each argument is a test script; prints TAP. A test
-# exits 0 (pass), 4 (skip, last line says why) or anything else (fail).
+# exits 0 (pass), 4 (skip, last line says why) or anything else (fail). A
+# part of a test that this kernel cannot run (skip_part in guest-lib.sh) is
+# a test point of its own, skipped, after the test's. The plan comes last
+# (the number of points is known then); "# tests: N" first says how many
+# scripts are to report, so that a guest that died in one is told.
 echo "TAP version 13"
-echo "1..$#"
+echo "# tests: $#"
 n=0
 failed=0
 for t in "$@"; do
@@ -21,6 +25,11 @@ for t in "$@"; do
 	4) echo "ok $n $name # SKIP $(tail -n 1 "/tmp/$name.log" | sed 's/^SKIP: //')" ;;
 	*) echo "not ok $n $name # exit $rc"; failed=1 ;;
 	esac
+	sed -n 's/^SKIP-PART: \(.*\) # \(.*\)/\1\t\2/p' "/tmp/$name.log" | while IFS='	' read -r what why; do
+		n=$((n + 1))
+		echo "ok $n $name: $what # SKIP $why"
+	done
+	n=$((n + $(grep -c '^SKIP-PART: ' "/tmp/$name.log")))
 	# Every test starts from the same state: no daemon left running, the
 	# BAR device unbound from gpupath's stub, the module unloaded.
 	killall -q gpupathd 2>/dev/null && sleep 1
@@ -31,4 +40,5 @@ for t in "$@"; do
 	done
 	[ -d /sys/module/gpupath ] && rmmod gpupath
 done
+echo "1..$n"
 exit $failed

@@ -81,6 +81,20 @@ jq=$(find_tool jq /usr/bin/jq)
 kmod=$(find_tool kmod /usr/bin/kmod /bin/kmod)
 dmsetup=$(find_tool dmsetup /usr/sbin/dmsetup /sbin/dmsetup)
 tcpdump=$(find_tool tcpdump /usr/bin/tcpdump /usr/sbin/tcpdump)
+# mdadm, for the md arrays over volumes (tests-stack): Debian's own binary,
+# unpacked from its package into the cache rather than installed here (its
+# initramfs hook and array monitor have no business on this machine).
+mdadm=$GPUPATH_CACHE/mdadm/sbin/mdadm
+[ -x /sbin/mdadm ] && mdadm=/sbin/mdadm
+if [ ! -x "$mdadm" ]; then
+	dl=$(mktemp -d)
+	(cd "$dl" && apt-get download mdadm >/dev/null 2>&1) ||
+		die "apt-get download mdadm failed (run apt-get update?)"
+	rm -rf "$GPUPATH_CACHE/mdadm"
+	dpkg-deb -x "$dl"/mdadm_*.deb "$GPUPATH_CACHE/mdadm"
+	rm -rf "$dl"
+	[ -x "$mdadm" ] || die "the mdadm package has no sbin/mdadm"
+fi
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/gpupath-initrd.XXXXXX")
 trap 'rm -rf "$root" "$out.tmp.$$"' EXIT
@@ -151,6 +165,7 @@ install_bin "$fio" /usr/bin/fio
 install_bin "$jq" /usr/bin/jq
 install_bin "$dmsetup" /usr/sbin/dmsetup /sbin/dmsetup
 install_bin "$tcpdump" /usr/bin/tcpdump /usr/sbin/tcpdump
+install_bin "$mdadm" /usr/sbin/mdadm /sbin/mdadm
 install_bin "$(find_tool util-linux /usr/bin/setpriv)" /usr/bin/setpriv
 install_bin "$(find_tool strace /usr/bin/strace)" /usr/bin/strace
 install_bin "$(find_tool dbus-daemon /usr/bin/dbus-daemon)" /usr/bin/dbus-daemon

@@ -21,10 +21,16 @@
 #                  rails   two switches, each with one "GPU", one NVMe
 #                          controller and one NIC; the two controllers
 #                          share one namespace (below)
+#                  stack   one switch with a "GPU" and two NVMe controllers
+#                          of one subsystem, which share two namespaces
+#                          (stack1.img, stack2.img, 256 MiB each): two
+#                          paths to each, both near the GPU (md arrays over
+#                          volumes, native-multipath heads)
 #   --append S     extra kernel command line
 #   --timeout S    hard limit for the whole run (default 600)
 #   --mem M        guest memory (default 2G)
-#   --smp N        virtual CPUs (default 2)
+#   --smp N        virtual CPUs (default 1; more run in turn on one host
+#                  thread, below)
 #   --icount SHIFT count instead of time: guest time advances 2^SHIFT ns per
 #                  instruction and never while the vCPU sleeps (QEMU's
 #                  -icount shift=SHIFT,sleep=off; the lab: selftests/lab)
@@ -71,7 +77,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/vm/lib.sh"
 
-kernel= modroot= modules= workdir= topology=switch append= timeout=600 mem=2G smp=2 icount=
+kernel= modroot= modules= workdir= topology=switch append= timeout=600 mem=2G smp=1 icount=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -100,8 +106,14 @@ userland=$GPUPATH_CACHE/initramfs/userland-$( { cat "$top/selftests/vm/mkinitram
 		python3.11-minimal python3-yaml; } | sha256sum | cut -c1-12).cpio.gz
 if [ ! -f "$userland" ]; then
 	mkdir -p "$(dirname "$userland")"
-	"$top/selftests/vm/mkinitramfs.sh" "$userland.tmp"
-	mv "$userland.tmp" "$userland"
+	# One maker at a time (make test boots guests in parallel).
+	(
+		flock 9
+		if [ ! -f "$userland" ]; then
+			"$top/selftests/vm/mkinitramfs.sh" "$userland.tmp"
+			mv "$userland.tmp" "$userland"
+		fi
+	) 9>"$userland.lock"
 fi
 
 # Modules (all, or a list plus dependencies) and /init, in a second archive.
@@ -147,7 +159,7 @@ cat "$userland" "$stage/extra.cpio.gz" >"$stage/initrd.gz"
 printf '%s\n' "$*" >"$workdir/cmd"
 : >"$workdir/console.log"
 : >"$workdir/tap.log"
-rm -f "$workdir/bar.img" "$workdir/bar0.img" "$workdir/bar1.img" "$workdir"/qmp*
+rm -f "$workdir/bar.img" "$workdir/bar0.img" "$workdir/bar1.img" "$workdir"/stack*.img "$workdir"/qmp*
 # Sparse: 1600 MiB so that the file benchmark's 1 GiB file has room in a
 # partition above what the other tests use (tests/bench.sh).
 truncate -s 1600M "$workdir/nvme.img"
@@ -193,33 +205,45 @@ rails)
 	# Created after both controllers, so attached to both (shared=on).
 	devs+=(-drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw
 	       -device nvme-ns,drive=nvm0,bus=nvme0,nsid=1,shared=on) ;;
-*) die "run-vm.sh: --topology must be switch, flat or rails" ;;
+stack)
+	devs+=(-device pcie-root-port,id=rp1,chassis=1,slot=1
+	       -device x3130-upstream,id=up1,bus=rp1
+	       -device xio3130-downstream,id=dn1,bus=up1,chassis=2,slot=0
+	       -device xio3130-downstream,id=dn2,bus=up1,chassis=2,slot=1
+	       -device xio3130-downstream,id=dn3,bus=up1,chassis=2,slot=2
+	       -device nvme-subsys,id=subsys0,nqn=nqn.2026-12.io.gpupath:stack)
+	truncate -s 64M "$workdir/bar.img"
+	devs+=(-object memory-backend-file,id=bar0,mem-path="$workdir/bar.img",share=on,size=64M
+	       -device ivshmem-plain,id=gpu0,memdev=bar0,bus=dn1
+	       -device nvme,id=nvme0,serial=stack,subsys=subsys0,bus=dn2
+	       -device nvme,id=nvme1,serial=stack,subsys=subsys0,bus=dn3)
+	# Created after both controllers, so attached to both (shared=on).
+	for i in 1 2; do
+		truncate -s 256M "$workdir/stack$i.img"
+		devs+=(-drive file="$workdir/stack$i.img",if=none,id=stk$i,format=raw
+		       -device nvme-ns,drive=stk$i,bus=nvme0,nsid=$i,shared=on)
+	done ;;
+*) die "run-vm.sh: --topology must be switch, flat, rails or stack" ;;
 esac
 
-# The CPU has RDRAND and the kernel trusts it, so the random number
-# generator is ready while the boot CPU runs alone: 6.12 then flips its
-# crng_is_ready static branch before the second CPU starts. Flipped later,
-# the patch raced the other emulated CPU running get_random_u64() (an int3
-# oops under TCG, once in four 6.12 boots without this).
+# One virtual CPU, or several run in turn on one host thread: never two
+# emulated CPUs at once. Under multi-threaded TCG a static branch the
+# kernel patched while another vCPU ran it (text_poke_bp's int3) could
+# leave that vCPU on the int3 after the patch was done: an oops, once in a
+# few 6.12 boots, on whichever key flipped after the second CPU started
+# (the RNG's, the timers' as NOHZ started, the scheduler's tracepoint).
+# With one CPU running at a time QEMU invalidates the patched code before
+# anything runs it again, for every key. make test's guests take one vCPU
+# each and run two at a time, a host core each; make stress and make
+# fuzz-vm take two in turn, for their races. The CPU has RDRAND and the
+# kernel trusts it, so that the RNG is ready early either way.
 cmdline="console=ttyS0 panic=-1 oops=panic random.trust_cpu=on nvme.use_cmb_sqes=0 $append"
-# Kernels after 6.1 on more than one vCPU boot with nohz=off. Under
-# multi-threaded TCG, a static branch that 6.12 patched while another vCPU
-# ran it left that vCPU on the patch's int3 now and then: 1.3 s into a
-# boot, in __mod_timer, when the timers' keys (timers_nohz_active,
-# timers_migration_enabled) flipped as NOHZ started; without NOHZ they
-# never flip. (The RNG's key is settled above; the trace test leaves the
-# scheduler's alone.) Running the vCPUs in turn on one thread
-# (thread=single) avoids every such race, but starved a throttled tenant
-# of I/O (tenants-io) and was dropped. 6.1 never showed it; the lab runs one
-# vCPU.
-case $release in
-6.1.*) ;;
-*) if [ "$smp" -gt 1 ]; then cmdline="$cmdline nohz=off"; fi ;;
-esac
+accel=tcg
+[ "$smp" -le 1 ] || accel=tcg,thread=single
 "$top/selftests/vm/qmp-agent.py" "$stage/qmp.sock" "$workdir" &
 agent=$!
 set +e
-timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -M q35 -cpu qemu64,+rdrand -m "$mem" -smp "$smp" \
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel "$accel" -M q35 -cpu qemu64,+rdrand -m "$mem" -smp "$smp" \
 	${icount:+-icount "shift=$icount,sleep=off"} \
 	-display none -monitor none -no-reboot -nic none \
 	-qmp unix:"$stage/qmp.sock",server=on,wait=off \

@@ -105,6 +105,9 @@ int cli_output_end(struct cli *cli, int r);
 
 /* Print a module description, as text or JSON members of the open object. */
 void cli_print_info(struct cli *cli, const struct gpupath_info *info);
+/* Of a kernel release: "tested", "untested", "after-tested" or "unknown". */
+const char *cli_kernel_status(const char *release);
+const char *cli_kernel_status_text(const char *status);
 /* Dump the providers: text, or a JSON array member "providers". */
 int cli_print_providers(struct cli *cli, struct gpupath_ctl *ctl);
 /*

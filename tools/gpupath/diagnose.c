@@ -878,11 +878,74 @@ static int diagnose_file(struct cli *cli, const char *path)
 	return r;
 }
 
+/*
+ * What the running kernel does for device memory by itself, and what
+ * gpupath adds on it: by the release (these are upstream's, by version;
+ * a distribution may carry them earlier) and the module's P2PDMA status.
+ */
+static void kernel_out(struct diag *d, const struct gpupath_info *info)
+{
+	static const struct {
+		unsigned int since;	/* major << 8 | minor */
+		const char *what;
+	} upstream[] = {
+		{ 0x0414, "P2PDMA between PCI devices for the kernel's own users (nvmet, RDMA)" },
+		{ 0x0602, "user-space O_DIRECT into P2PDMA memory on NVMe-PCIe namespaces" },
+		{ 0x0701, "nvme-rdma namespaces take P2PDMA memory where the RNIC can map it" },
+		{ 0x0702, "native-multipath heads and md RAID0/1/10 take P2PDMA memory from their "
+			  "paths and members" },
+	};
+	static const char *const adds[] = {
+		"GPU memory as providers: BARs bound to gpupath, NVMe CMBs, NVIDIA peer memory",
+		"volumes that pick a path per I/O by the GPU's place in the PCIe tree",
+		"a reason for every I/O that cannot go direct, and the bounce that keeps it working",
+		"files on ext4 and XFS, checked file by file",
+		"md RAID0/1/10 and native-multipath heads seen through for its own I/O on every kernel",
+		"the fabric daemon (connections, RoCEv2 QoS, path states) and tenants' limits",
+	};
+	bool usable = info->features & GPUPATH_FEATURE_P2PDMA_USABLE;
+	const char *status = cli_kernel_status(info->kernel);
+	unsigned int major = 0, minor = 0, v;
+	struct json *j = &d->cli->j;
+	size_t k;
+
+	if (sscanf(info->kernel, "%u.%u", &major, &minor) != 2)
+		major = minor = 0;
+	v = major << 8 | minor;
+	if (d->cli->json) {
+		json_obj_open(j, "kernel");
+		json_str(j, "release", info->kernel);
+		json_str(j, "status", status);
+		json_bool(j, "p2pdma", usable);
+		json_arr_open(j, "upstream");
+		for (k = 0; usable && k < sizeof(upstream) / sizeof(upstream[0]); k++)
+			if (v >= upstream[k].since)
+				json_str(j, NULL, upstream[k].what);
+		json_arr_close(j);
+		json_arr_open(j, "gpupath_adds");
+		for (k = 0; k < sizeof(adds) / sizeof(adds[0]); k++)
+			json_str(j, NULL, adds[k]);
+		json_arr_close(j);
+		json_obj_close(j);
+		return;
+	}
+	printf("kernel %s: %s\n", info->kernel, cli_kernel_status_text(status));
+	printf("  upstream does by itself:%s\n", usable ? "" : " nothing with device memory "
+	       "(P2PDMA unavailable: every device-memory I/O bounces through host memory)");
+	for (k = 0; usable && k < sizeof(upstream) / sizeof(upstream[0]); k++)
+		if (v >= upstream[k].since)
+			printf("    - %s\n", upstream[k].what);
+	printf("  gpupath adds:\n");
+	for (k = 0; k < sizeof(adds) / sizeof(adds[0]); k++)
+		printf("    - %s\n", adds[k]);
+}
+
 static const char usage[] = "gpupath diagnose [-j] [--no-probe] [FILE]";
 
 int cmd_diagnose(struct cli *cli, int argc, char **argv)
 {
 	struct diag d = { .cli = cli, .probe = !cli_take_flag(&argc, argv, "--no-probe") };
+	struct gpupath_info info;
 	const char **pci = NULL;
 	struct gpupath_ctl *ctl;
 	const char *what;
@@ -919,6 +982,8 @@ int cmd_diagnose(struct cli *cli, int argc, char **argv)
 	if (d.probe && gpupath_dev_open(&d.dev) < 0)
 		d.dev = NULL;
 	cli_output_begin(cli);
+	if (!gpupath_ctl_get_info(ctl, &info))
+		kernel_out(&d, &info);
 	if (cli->json)
 		json_arr_open(&cli->j, "providers");
 	else if (!d.st.nprov)

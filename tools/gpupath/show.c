@@ -14,7 +14,7 @@
  * tested series, in the range gpupath builds for but untested, or after
  * the last tested series (built with GPUPATH_UNTESTED_KERNEL=1).
  */
-static const char *kernel_status(const char *release)
+const char *cli_kernel_status(const char *release)
 {
 	static const unsigned int tested[] = GPUPATH_KERNEL_TESTED;
 	unsigned int major, minor, i, code;
@@ -30,7 +30,7 @@ static const char *kernel_status(const char *release)
 	return code >= GPUPATH_KERNEL_FIRST ? "untested" : "unknown";
 }
 
-static const char *kernel_status_text(const char *status)
+const char *cli_kernel_status_text(const char *status)
 {
 	if (!strcmp(status, "tested"))
 		return "a tested series (tested: " GPUPATH_KERNEL_TESTED_TEXT ")";
@@ -60,7 +60,7 @@ static void print_info_json(struct json *j, const struct gpupath_info *info)
 	json_obj_open(j, "module");
 	json_str(j, "version", info->version);
 	json_str(j, "kernel", info->kernel);
-	json_str(j, "kernel_status", kernel_status(info->kernel));
+	json_str(j, "kernel_status", cli_kernel_status(info->kernel));
 	json_u64(j, "genl_version", info->genl_version);
 	json_u64(j, "ioctl_version", info->ioctl_version);
 	print_features_json(j, info->features);
@@ -81,7 +81,7 @@ static void print_info_text(const struct gpupath_info *info)
 
 	printf("module gpupath %s on %s (genl %" PRIu32 ", ioctl %" PRIu32 ")\n",
 	       info->version, info->kernel, info->genl_version, info->ioctl_version);
-	printf("  kernel: %s\n", kernel_status_text(kernel_status(info->kernel)));
+	printf("  kernel: %s\n", cli_kernel_status_text(cli_kernel_status(info->kernel)));
 	printf("  p2pdma: %s (%s)\n", usable ? "usable" : "unavailable",
 	       gpupath_p2pdma_status_text(info->p2pdma_status));
 	printf("  nvidia-p2p: %s\n",

@@ -196,11 +196,15 @@ static const struct {
 	},
 	[GPUPATH_REASON_STACKED_DEVICE] = {
 		"stacked-device",
-		"the block device is a stacking or memory-backed driver gpupath cannot see through (device mapper, md, loop, zram)",
+		"the block device is a stacking or memory-backed driver gpupath cannot see through (device mapper, loop, zram, md other than RAID0/1/10 and linear)",
 	},
 	[GPUPATH_REASON_FILE_MAPPED] = {
 		"file-mapped",
 		"a write to a file mapped shared and writable, which the file system may finish through the page cache",
+	},
+	[GPUPATH_REASON_STACKED_TRANSFORM] = {
+		"stacked-transform",
+		"the block device computes over the data with the CPU on its way to the devices below (md RAID4/5/6 parity, dm-crypt, dm-integrity)",
 	},
 };
 

@@ -274,13 +274,20 @@ enum gpupath_portal_discover {
  *   when it fills a hole.
  * @GPUPATH_REASON_FILE_REALTIME: An XFS realtime file: its data lives on the
  *   realtime device, not on the file system's block device.
- * @GPUPATH_REASON_STACKED_DEVICE: The file system's block device is a stacking
- *   or memory-backed driver gpupath cannot see through (device mapper, md,
- *   loop, zram).
+ * @GPUPATH_REASON_STACKED_DEVICE: The block device is a stacking or
+ *   memory-backed driver gpupath cannot see through (device mapper, loop,
+ *   zram, md personalities other than RAID0/1/10 and linear): md RAID0/1/10
+ *   and linear arrays are seen through to their members, and a
+ *   native-multipath head to its paths where the kernel lets it take P2PDMA
+ *   pages.
  * @GPUPATH_REASON_FILE_MAPPED: A write to a file someone has mapped shared and
  *   writable: the file system may fail to drop the range's cached pages and
  *   then finish the write through the page cache, the CPU copying the device
  *   memory.
+ * @GPUPATH_REASON_STACKED_TRANSFORM: The block device stacks on others and
+ *   computes over the data with the CPU on the way (md RAID4/5/6 parity,
+ *   dm-crypt, dm-integrity): device memory would be read and written by the
+ *   CPU.
  */
 enum gpupath_reason {
 	GPUPATH_REASON_NONE,
@@ -304,6 +311,7 @@ enum gpupath_reason {
 	GPUPATH_REASON_FILE_REALTIME,
 	GPUPATH_REASON_STACKED_DEVICE,
 	GPUPATH_REASON_FILE_MAPPED,
+	GPUPATH_REASON_STACKED_TRANSFORM,
 
 	/* private: */
 	__GPUPATH_REASON_MAX,

@@ -38,11 +38,22 @@ $P "$D | .findings[] | select(.problem == \"no-p2p\" and .path == \$n1) |
 	fail "no reason given for P2P refused on $n1"
 $P "$D | (.verdict | contains(\$n1)) and (.fix | contains(\$n0))" /tmp/diag.json >/dev/null ||
 	fail "the verdict does not name $n1 with the fix"
+# What the kernel does by itself and what gpupath adds, by the release.
+case $(uname -r) in
+6.1.*) want_up=1 ;;
+6.*) want_up=2 ;;
+*) want_up=4 ;;
+esac
+jq -e --argjson n "$want_up" '.kernel.status == "tested" and .kernel.p2pdma == true and
+	(.kernel.upstream | length) == $n and (.kernel.gpupath_adds | length) > 0' /tmp/diag.json \
+	>/dev/null || fail "diagnose's kernel section: $(jq -c .kernel /tmp/diag.json)"
 # The table says the same.
 $GP diagnose --no-probe >/tmp/diag.txt || fail "diagnose"
 cat /tmp/diag.txt
 grep -q "^  $n1 .* MISALIGNED " /tmp/diag.txt || fail "the table does not flag $n1"
 grep -q "verdict: waits on $n1" /tmp/diag.txt || fail "no verdict line for $n1"
+grep -q "^kernel $(uname -r): a tested series" /tmp/diag.txt &&
+	grep -q "^  gpupath adds:" /tmp/diag.txt || fail "the table has no kernel section"
 $GP diagnose --bogus >/dev/null 2>&1 && fail "an unknown option was accepted"
 note "diagnose: $n0 aligned and direct, $n1 misaligned with the fix: $(jq -r --arg g "$g0" \
 	'.providers[] | select(.pci_dev == $g) | .fix' /tmp/diag.json)"

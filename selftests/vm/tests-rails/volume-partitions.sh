@@ -36,7 +36,7 @@ cleanup() {
 	exec 3<&- 2>/dev/null
 	kill $(jobs -p) 2>/dev/null
 	wait
-	fmr_off "$n1" 2>/dev/null
+	[ ! -d $FMR ] || fmr_off "$n1" 2>/dev/null
 	volumes_del_all
 	fabric_teardown
 	echo 1 >/sys/bus/pci/rescan
@@ -117,10 +117,12 @@ ns_break() { fmr_fail "${1#/dev/}" -1; }
 ns_mend() { fmr_off "${1#/dev/}"; }
 chmod 0666 "$VOL" "$TCPNS"
 vcases=$(rrpart_cases "$VOL" vol_break vol_mend)
-ncases=$(rrpart_cases "$TCPNS" ns_break ns_mend)
 note "BLKRRPART on $VOL:   $vcases"
-note "BLKRRPART on $TCPNS: $ncases"
-[ "$vcases" = "$ncases" ] || fail "BLKRRPART on the volume differs from an NVMe namespace's"
+if have_fmr "BLKRRPART on an NVMe namespace failing every read, beside the volume's"; then
+	ncases=$(rrpart_cases "$TCPNS" ns_break ns_mend)
+	note "BLKRRPART on $TCPNS: $ncases"
+	[ "$vcases" = "$ncases" ] || fail "BLKRRPART on the volume differs from an NVMe namespace's"
+fi
 want="empty:ok/0 written:0 reread:ok/2 p1-open:EBUSY/2 on-p1:EINVAL p1=$P1+$PSIZE as-user:EACCES"
 case $vcases in
 "$want unreadable:ok/0 back:ok/2" | "$want unreadable:EIO/0 back:ok/2") ;;
@@ -171,8 +173,10 @@ sleep 2
 # until the next probe, a second later), then rail 0's controller leaves
 # under I/O. One after the other: an I/O error on the only path left would
 # be the caller's, as on a namespace with one path.
-fmr_fail "$n1" 2
-wait_for 10 fmr_spent || fail "rail 1's path did not fail its 2 bios"
+if have_fmr "2 failures injected on rail 1's path under fio"; then
+	fmr_fail "$n1" 2
+	wait_for 10 fmr_spent || fail "rail 1's path did not fail its 2 bios"
+fi
 pcie_flap 0 || fail "flap: $flap_err"
 note "flap: rail 0's controller $flap_ctrl removed and back as /dev/$flap_ns under I/O"
 # fio_failed N: what fio job N printed, its error, and the kernel's last words.
@@ -185,7 +189,7 @@ fio_failed() {
 }
 wait $f1 || fio_failed 1
 wait $f2 || fio_failed 2
-fmr_off "$n1"
+[ ! -d $FMR ] || fmr_off "$n1"
 retries=$(($($GP volume show "$vol" -j | jq .stats.retries) - retries0))
 # fio's counts: reads, read sectors, writes, written sectors.
 fio4() {

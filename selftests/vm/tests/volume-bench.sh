@@ -28,13 +28,15 @@ NS=/dev/nvme0n1
 PAIRS=${PAIRS:-12}
 SECS=${SECS:-1}
 DM=/dev/mapper/gpbench
+# The last CPU: the second where the guest has two.
+CPU=$(($(nproc) - 1))
 load_module
 
 # jobfile KIND RAW DEV: fio jobs raw-N (RAW) and cmp-N (DEV), N the pair, in
 # ABBA order.
 jobfile() {
 	printf '[global]\ndirect=1\nioengine=libaio\nsize=256M\ntime_based\n'
-	printf 'ramp_time=250ms\nruntime=%s\ncpus_allowed=1\nstonewall\n' "$SECS"
+	printf 'ramp_time=250ms\nruntime=%s\ncpus_allowed=%s\nstonewall\n' "$SECS" "$CPU"
 	if [ "$1" = bw ]; then
 		printf 'rw=read\nbs=128k\niodepth=16\n'
 	else

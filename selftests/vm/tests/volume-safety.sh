@@ -65,6 +65,11 @@ fabric_paths 4 404
 volume_new queue-timeout 2000
 $GP path add "$vol" "$RDMA" -j >/tmp/p1.json || fail "path add"
 p1=$(jq .id /tmp/p1.json)
+# The partition table read with the path up, as udev's first open would:
+# a scan with no path waits for the queue timeout on every read, and 7.3's
+# reads block 0 again for each partition format (8 reads, 11 s, measured),
+# holding the open_mutex every dd below needs.
+dd if="$VOL" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null || fail "first read"
 $GP path set "$p1" state down || fail "state down"
 start=$(cut -d. -f1 /proc/uptime)
 dd if="$VOL" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null &
@@ -89,38 +94,40 @@ $GP path set "$p1" state up || fail "state up"
 $GP path add "$vol" "$TCP" -j >/tmp/p2.json || fail "path add tcp"
 p2=$(jq .id /tmp/p2.json)
 $GP volume set "$vol" queue-timeout 30000 || fail "queue-timeout"
-errors() { $GP volume show "$vol" -j | jq .stats.errors; }
-e0=$(errors)
-echo 1 >"/sys/block/${TCP#/dev/}/make-it-fail"
-fmr_fail "${RDMA#/dev/}" -1
-start=$(cut -d. -f1 /proc/uptime)
-timeout 20 dd if="$VOL" of=/dev/null bs=4k count=1 iflag=direct 2>/tmp/dd.err
-rc=$?
-took=$(( $(cut -d. -f1 /proc/uptime) - start ))
-fmr_off "${RDMA#/dev/}"
-fmr_off "${TCP#/dev/}"
-note "an error on every path: dd exit $rc after ~${took} s: $(cat /tmp/dd.err)"
-[ $rc = 124 ] && fail "I/O failing on every path kept retrying (still running after 20 s)"
-[ $rc != 0 ] && grep -q "Input/output error" /tmp/dd.err || fail "expected EIO, got exit $rc"
-[ $took -le 5 ] || fail "the error took ${took} s to reach the caller"
-[ "$(errors)" = $((e0 + 1)) ] || fail "volume errors went from $e0 to $(errors), expected +1"
-$GP volume show "$vol" -j | jq -e '.usable == 2' >/dev/null ||
-	fail "an error of every path failed a path: $($GP volume show "$vol")"
+if have_fmr "errors on every path, and on one"; then
+	errors() { $GP volume show "$vol" -j | jq .stats.errors; }
+	e0=$(errors)
+	echo 1 >"/sys/block/${TCP#/dev/}/make-it-fail"
+	fmr_fail "${RDMA#/dev/}" -1
+	start=$(cut -d. -f1 /proc/uptime)
+	timeout 20 dd if="$VOL" of=/dev/null bs=4k count=1 iflag=direct 2>/tmp/dd.err
+	rc=$?
+	took=$(( $(cut -d. -f1 /proc/uptime) - start ))
+	fmr_off "${RDMA#/dev/}"
+	fmr_off "${TCP#/dev/}"
+	note "an error on every path: dd exit $rc after ~${took} s: $(cat /tmp/dd.err)"
+	[ $rc = 124 ] && fail "I/O failing on every path kept retrying (still running after 20 s)"
+	[ $rc != 0 ] && grep -q "Input/output error" /tmp/dd.err || fail "expected EIO, got exit $rc"
+	[ $took -le 5 ] || fail "the error took ${took} s to reach the caller"
+	[ "$(errors)" = $((e0 + 1)) ] || fail "volume errors went from $e0 to $(errors), expected +1"
+	$GP volume show "$vol" -j | jq -e '.usable == 2' >/dev/null ||
+		fail "an error of every path failed a path: $($GP volume show "$vol")"
 
-# One path failing: the I/O goes through on the other, the failing path is
-# taken out of use and comes back.
-fmr_fail "${RDMA#/dev/}" 4
-for i in 1 2 3 4; do
-	dd if="$VOL" of=/tmp/one.out bs=64k count=1 skip=$i iflag=direct 2>/dev/null ||
-		fail "I/O failed although one path works"
-	$PATTERN check /tmp/one.out 0 65536 404 $((i * 65536)) || fail "wrong data after failover"
-done
-fmr_off "${RDMA#/dev/}"
-$GP volume show "$vol" -j | jq -e '.stats.failovers > 0 and .stats.errors == '"$((e0 + 1))" \
-	>/dev/null || fail "no failover counted: $($GP volume show "$vol" -j | jq -c .stats)"
-wait_for 10 sh -c "$GP volume show $vol -j | jq -e '.usable == 2'" ||
-	fail "the RDMA path did not come back"
-note "an error on one path: failed over, path back"
+	# One path failing: the I/O goes through on the other, the failing path is
+	# taken out of use and comes back.
+	fmr_fail "${RDMA#/dev/}" 4
+	for i in 1 2 3 4; do
+		dd if="$VOL" of=/tmp/one.out bs=64k count=1 skip=$i iflag=direct 2>/dev/null ||
+			fail "I/O failed although one path works"
+		$PATTERN check /tmp/one.out 0 65536 404 $((i * 65536)) || fail "wrong data after failover"
+	done
+	fmr_off "${RDMA#/dev/}"
+	$GP volume show "$vol" -j | jq -e '.stats.failovers > 0 and .stats.errors == '"$((e0 + 1))" \
+		>/dev/null || fail "no failover counted: $($GP volume show "$vol" -j | jq -c .stats)"
+	wait_for 10 sh -c "$GP volume show $vol -j | jq -e '.usable == 2'" ||
+		fail "the RDMA path did not come back"
+	note "an error on one path: failed over, path back"
+fi
 
 # ---- no queueing: a flapping path beside a healthy one fails nothing ------
 $GP volume set "$vol" queue-timeout 0 || fail "queue-timeout 0"

@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0
+# md arrays over gpupath volumes, seen through to the volumes (stack
+# topology, per-path devices: two NVMe controllers under the GPU's switch
+# share two namespaces; each namespace is a volume of its two paths):
+#  - RAID0, RAID1 and RAID10 over the two volumes: gpupath's ioctls read and
+#    write device memory direct through the array, on every kernel; the
+#    bytes read land in the BAR (checked on the host), those written land
+#    on the namespaces; both volumes count direct I/O;
+#  - RAID5 computes parity with the CPU: refused, stacked-transform, and
+#    bounced with the right bytes; a member that cannot take device memory
+#    (null_blk) refuses the array with its own reason; a device-mapper
+#    target over a volume is refused, stacked-device;
+#  - where the kernel's md takes P2PDMA pages (7.2 on), any program's
+#    O_DIRECT: fio writes and verifies through RAID0 from device memory
+#    while one controller leaves the bus and comes back, with no error.
+. /src/selftests/vm/guest-lib.sh
+
+MiB=1048576
+load_module
+prov=$(bind_bar) || fail "no provider"
+BAR=/sys/bus/pci/devices/$(gpu_bdf 0)
+cleanup() {
+	mdadm --stop /dev/md0 >/dev/null 2>&1
+	dmsetup remove gpstk 2>/dev/null
+	rmmod null_blk 2>/dev/null
+	volumes_del_all
+	unbind_bar
+}
+trap cleanup EXIT
+
+# The per-path devices of namespace N, one per controller.
+paths_of() { ls /sys/block | grep -E "^nvme[0-9]+n$1\$" | sort; }
+[ "$(paths_of 1 | wc -l)" = 2 ] && [ "$(paths_of 2 | wc -l)" = 2 ] ||
+	fail "two paths to each of two namespaces expected: $(ls /sys/block | tr '\n' ' ')"
+for n in 1 2; do
+	volume_new
+	for p in $(paths_of $n); do
+		$GP path add "$vol" "/dev/$p" >/dev/null || fail "path add /dev/$p"
+	done
+	eval "vol$n=$vol VOL$n=$VOL"
+done
+note "volumes: $VOL1 over $(paths_of 1 | tr '\n' ' '), $VOL2 over $(paths_of 2 | tr '\n' ' ')"
+direct() { $GP volume show "$1" -j | jq '[.path_list[].stats.direct_ios] | add // 0'; }
+
+# md_new LEVEL: /dev/md0 over the two volumes.
+md_new() {
+	mdadm --create /dev/md0 --run --force --quiet --metadata=1.2 --level="$1" \
+		--raid-devices=2 --chunk=64 --assume-clean "$VOL1" "$VOL2" >/tmp/md.out 2>&1 ||
+		fail "mdadm --create $1: $(cat /tmp/md.out)"
+	wait_for 10 test -b /dev/md0 || fail "no /dev/md0"
+}
+md_del() {
+	mdadm --stop /dev/md0 >/dev/null || fail "mdadm --stop"
+	mdadm --zero-superblock "$VOL1" "$VOL2" >/dev/null 2>&1
+}
+
+seed=700
+# BAR offsets well above where fio's buffer goes (first fit, below).
+off=40
+for level in raid0 raid1 raid10; do
+	seed=$((seed + 1))
+	md_new $level
+	d1=$(direct "$vol1") d2=$(direct "$vol2")
+	# 4 MiB of pattern through the array, then into the BAR direct.
+	$PATTERN gen $((4 * MiB)) $seed | dd of=/dev/md0 bs=$MiB oflag=direct 2>/dev/null ||
+		fail "$level: writing the pattern"
+	expect_io 0 "mode=direct reason=none" -p direct -o $((off * MiB)) read "$prov" /dev/md0 \
+		0 $((4 * MiB)) $seed
+	host_expect bar.img "$(bar_offset)" $((4 * MiB)) $seed 0
+	# Device memory written through the array reads back from it.
+	expect_io 0 "mode=direct reason=none" -p direct write "$prov" /dev/md0 $((8 * MiB)) \
+		$((2 * MiB)) $((seed + 50))
+	dd if=/dev/md0 of=/tmp/md.w bs=$MiB skip=8 count=2 iflag=direct 2>/dev/null &&
+		$PATTERN check /tmp/md.w 0 $((2 * MiB)) $((seed + 50)) $((8 * MiB)) ||
+		fail "$level: the direct write through the array is not on it"
+	n1=$(($(direct "$vol1") - d1)) n2=$(($(direct "$vol2") - d2))
+	note "$level: direct through /dev/md0; direct I/Os on the volumes: $n1, $n2"
+	# (RAID1 reads from one member, but writes to both.)
+	[ "$n1" -gt 0 ] && [ "$n2" -gt 0 ] || fail "$level: a member had no direct I/O"
+	md_del
+	off=$((off + 4))
+done
+
+md_new raid0
+# Any program's O_DIRECT into device memory, where md takes P2PDMA pages.
+ALLOC=$BAR/p2pmem/allocate
+fio_md() {
+	fio --name=md --filename=/dev/md0 --direct=1 --ioengine=psync --iodepth=1 --bs=128k \
+		--iomem=mmapshared:$ALLOC "$@" >/tmp/fio.out 2>&1
+}
+if ! fio_md --rw=read --size=$MiB; then
+	grep -m1 -iE 'error|err=' /tmp/fio.out | sed 's/^/fio: /'
+	skip_part "fio's O_DIRECT from device memory through md RAID0, across a controller flap" \
+		"this kernel's md takes no P2PDMA pages from user space (md stacks that from 7.2 on)"
+else
+	fio_md --rw=randwrite --size=$((32 * MiB)) --verify=crc32c --verify_state_save=0 \
+		--loops=4 &
+	f=$!
+	sleep 2
+	ctrl=$(basename "$(readlink -f /sys/block/$(paths_of 1 | head -n 1)/device/device)")
+	echo 1 >/sys/bus/pci/devices/$ctrl/remove || fail "remove $ctrl"
+	sleep 2
+	echo 1 >/sys/bus/pci/rescan
+	wait_for 30 sh -c "[ \$(ls /sys/block | grep -cE '^nvme[0-9]+n1\$') = 2 ]" ||
+		fail "controller $ctrl did not come back"
+	for n in 1 2; do
+		eval "v=\$vol$n"
+		for p in $(paths_of $n); do
+			$GP path add "$v" "/dev/$p" >/dev/null 2>&1
+		done
+	done
+	wait $f || { cat /tmp/fio.out; fail "fio through md RAID0 across the flap"; }
+	grep -q "err= 0" /tmp/fio.out || { cat /tmp/fio.out; fail "fio errors"; }
+	note "fio: O_DIRECT from device memory through /dev/md0, controller $ctrl removed and back: no error"
+fi
+md_del
+
+# RAID5: parity by the CPU.
+mdadm --create /dev/md0 --run --force --quiet --metadata=1.2 --level=5 --raid-devices=2 \
+	--chunk=64 --assume-clean "$VOL1" "$VOL2" >/tmp/md.out 2>&1 || fail "raid5: $(cat /tmp/md.out)"
+$PATTERN gen $MiB 790 | dd of=/dev/md0 bs=$MiB oflag=direct 2>/dev/null || fail "raid5: write"
+expect_io 3 "mode=none reason=stacked-transform" -p direct read "$prov" /dev/md0 0 $MiB 790
+expect_io 0 "mode=bounce reason=stacked-transform" read "$prov" /dev/md0 0 $MiB 790
+md_del
+
+# A member that cannot take device memory gives the array its reason.
+modprobe null_blk nr_devices=1 gb=1 || fail "null_blk"
+mdadm --create /dev/md0 --run --force --quiet --metadata=1.2 --level=1 --raid-devices=2 \
+	--assume-clean "$VOL1" /dev/nullb0 >/tmp/md.out 2>&1 || fail "raid1 with null_blk: $(cat /tmp/md.out)"
+expect_io 3 "mode=none reason=no-dma-device" -p direct read "$prov" /dev/md0 0 $MiB 791
+mdadm --stop /dev/md0 >/dev/null || fail "mdadm --stop"
+mdadm --zero-superblock "$VOL1" /dev/nullb0 >/dev/null 2>&1
+rmmod null_blk
+
+# Device mapper keeps its table to itself: refused.
+dmsetup create gpstk --table "0 $(blockdev --getsz "$VOL1") linear $VOL1 0" || fail "dmsetup"
+expect_io 3 "mode=none reason=stacked-device" -p direct read "$prov" /dev/mapper/gpstk 0 $MiB 0
+dmsetup remove gpstk || fail "dmsetup remove"
+check_dmesg
+exit 0
