@@ -349,25 +349,12 @@ old_supports() {
 
 # dkms_module NAME RELEASE OUT: DKMS builds gpupath against the stock
 # headers of RELEASE (in the Debian 13 tree for 7.x), the module it made
-# (compressed as the kernel's own are) unpacked to OUT.
+# unpacked to OUT (lib.sh's stock_module), as a TAP line.
 dkms_module() {
-	local name=$1 rel=$2 out=$3 tree=$build/dkms-$KERNEL_SERIES ko
-	rm -rf "$tree"
-	if [ -n "$(series_root)" ]; then
-		check "$name: dkms build against linux-headers-$rel in Debian 13" \
-			trixie_run "$top" selftests/vm/dkms-build.sh "$tree" "$rel" || return
-	else
-		check "$name: dkms build against linux-headers-$rel" \
-			selftests/vm/dkms-build.sh "$tree" "$rel" || return
-	fi
-	ko=$(find "$tree/tree" -name 'gpupath.ko*' -path "*/$rel/*" | head -n 1)
-	[ -n "$ko" ] || { notok "$name: no gpupath.ko in the DKMS tree"; return 1; }
-	case $ko in
-	*.xz) xz -dc "$ko" >"$out" ;;
-	*.zst) zstd -qdc "$ko" >"$out" ;;
-	*.gz) gzip -dc "$ko" >"$out" ;;
-	*) cp "$ko" "$out" ;;
-	esac || { notok "$name: cannot decompress $ko"; return 1; }
+	local where=
+	[ -z "$(series_root)" ] || where=" in Debian 13"
+	check "$1: dkms build against linux-headers-$2$where" \
+		stock_module "$build/dkms-$KERNEL_SERIES" "$2" "$3"
 }
 
 # The commit whose binaries tests/compat.sh runs against today's, and the

@@ -7,13 +7,13 @@
 # LAB_MODE=paths (nvme_core.multipath=N): 8 loop controllers of one
 #   subsystem, 8 block devices of one namespace; measured: the raw namespace,
 #   dm-linear on it, gpupath volumes of 1, 2, 4 and 8 paths under each
-#   policy, the namespace and a one-path volume over NVMe/TCP and NVMe/RDMA
+#   policy, md RAID0 over two namespaces (raw, and as one-path volumes), the namespace and a one-path volume over NVMe/TCP and NVMe/RDMA
 #   (soft-RoCE), and the data path (gpupath-bench: compat and host reads of 1 MiB
 #   from the namespace, from a memory-backed null_blk and from a file on
 #   XFS on it).
 # LAB_MODE=head (nvme_core.multipath=Y): the native multipath head with 1
-#   path, with 8 paths (iopolicy numa and round-robin), and a gpupath volume
-#   over the one-path head.
+#   path, with 8 paths (iopolicy numa and round-robin), a gpupath volume
+#   over the one-path head, and md RAID0 over the two one-path heads.
 # LAB_MS (default 500) ms of guest time for each job after LAB_RAMP_MS (100)
 # of ramp (fio reads "0.5" as 5 seconds: whole milliseconds here), after
 # LAB_WARMUP_MS (3000) of each job uncounted on the first device;
@@ -119,6 +119,16 @@ fio_run() {
 		join(", ")' /tmp/lab.json) IOPS"
 }
 
+# md_run CONFIG DEV1 DEV2: fio_run on md RAID0 (no superblock, 64 KiB
+# chunks) over DEV1 and DEV2.
+md_run() {
+	wanted "$1" || return 0
+	mdadm --build /dev/md0 --quiet --level=0 --raid-devices=2 --chunk=64 "$2" "$3" ||
+		fail "mdadm --build $1"
+	fio_run "$1" /dev/md0
+	mdadm --stop /dev/md0 >/dev/null || fail "mdadm --stop"
+}
+
 # bench_run CONFIG DEV|FILE MODE: gpupath-bench reads of 1 MiB (MODE
 # compat or host) into device memory of $prov, LAB_REPS times LAB_MS (its
 # start, the buffers' setup, would weigh on shorter runs).
@@ -143,9 +153,13 @@ echo $HUGEPAGES >/proc/sys/vm/nr_hugepages
 [ "$(awk '/^HugePages_Total:/ { print $2 }' /proc/meminfo)" = $HUGEPAGES ] ||
 	fail "$HUGEPAGES huge pages: $(grep -i huge /proc/meminfo | tr '\n' ' ')"
 export GPUPATH_HUGEPAGES=1
-modprobe null_blk nr_devices=1 gb=1 || fail "null_blk"
+modprobe null_blk nr_devices=2 gb=1 || fail "null_blk"
 modprobe -a nvmet nvme-loop || fail "nvmet, nvme-loop"
 nvmet_subsys $NQN /dev/nullb0 || fail "nvmet subsystem"
+# A second namespace, for the md arrays (each controller's nvmeXn2).
+ns2=$CFG/subsystems/$NQN/namespaces/2
+mkdir $ns2 && echo -n /dev/nullb1 >$ns2/device_path && echo 1 >$ns2/enable ||
+	fail "namespace 2"
 mkdir $CFG/ports/1 && echo loop >$CFG/ports/1/addr_trtype && nvmet_link 1 || fail "loop port"
 # connect I: controller I of the subsystem over the loop port, as host I,
 # through the kernel's fabrics device (nvme-cli 2.3 takes every loop
@@ -187,6 +201,8 @@ if [ "$MODE" = head ]; then
 	$GP path add "$vol" /dev/$head >/dev/null || fail "path add the head"
 	fio_run vol-head "$VOL"
 	$GP volume del "$vol" || fail "volume del"
+	head2=$(ls $sub | grep -E '^nvme[0-9]+n2$') || fail "no second head in $sub"
+	md_run md0-head /dev/$head /dev/$head2
 	i=2
 	while [ $i -le $NPATHS ]; do
 		connect $i
@@ -226,6 +242,21 @@ for policy in $POLICIES; do
 		$GP volume del "$vol" || fail "volume del"
 	done
 done
+
+# md RAID0 over the two namespaces of the first controller, raw and as
+# one-path volumes.
+NS2=/dev/$(basename "$NS")
+NS2=${NS2%n1}n2
+md_run md0-raw $NS $NS2
+if wanted md0-vol; then
+	volume_new policy round-robin
+	$GP path add "$vol" $NS >/dev/null || fail "path add $NS"
+	v1=$VOL id1=$vol
+	volume_new policy round-robin
+	$GP path add "$vol" $NS2 >/dev/null || fail "path add $NS2"
+	md_run md0-vol "$v1" "$VOL"
+	$GP volume del "$vol" && $GP volume del "$id1" || fail "volume del"
+fi
 
 # The same namespace over NVMe/TCP and NVMe/RDMA (soft-RoCE on a veth pair
 # inside the guest): the network stacks are guest CPU work as well.

@@ -56,7 +56,7 @@ def stats(vals):
 
 def config_order(c):
     fixed = ["raw", "dm-linear", "head-1", "head-8-numa", "head-8-round-robin", "vol-head",
-             "tcp-raw", "vol-tcp", "rdma-raw", "vol-rdma"]
+             "md0-raw", "md0-vol", "md0-head", "tcp-raw", "vol-tcp", "rdma-raw", "vol-rdma"]
     if c in fixed:
         return (fixed.index(c), 0, 0)
     for i, p in enumerate(POLICIES):
@@ -113,6 +113,8 @@ def summarize(recs):
                     base = head[j]
                 elif c in ("vol-tcp", "vol-rdma") and j in cfgs.get(c[4:] + "-raw", {}):
                     base = cfgs[c[4:] + "-raw"][j]
+                elif c in ("md0-vol", "md0-head") and j in cfgs.get("md0-raw", {}):
+                    base = cfgs["md0-raw"][j]
                 elif c in ("tcp-raw", "rdma-raw"):
                     continue
                 e["added"] = round(e["instructions_per_io"] - base["instructions_per_io"], 1)
@@ -161,7 +163,8 @@ def report(out):
         print(table([[c] + [cell(cfgs[c].get(j), "abs") for j in BLOCK_JOBS] for c in block],
                     ["device"] + BLOCK_JOBS))
         print(f"\nLinux {k}: instructions added per I/O over the raw namespace "
-              "(vol-head: over the head, vol-tcp and vol-rdma: over that namespace); "
+              "(vol-head: over the head, vol-tcp and vol-rdma: over that namespace, "
+              "md0-vol and md0-head: over md RAID0 on the raw namespaces); "
               "(Nx): against what the native head adds")
         print(table([[c] + [cell(cfgs[c].get(j), "add") for j in BLOCK_JOBS]
                      for c in block if c not in ("raw", "tcp-raw", "rdma-raw")],

@@ -9,7 +9,8 @@
 # (selftests/lab/report.py). Figures are counted, not timed: they repeat
 # from boot to boot and do not depend on the host's load.
 #
-#   LAB_KERNELS  test kernel series (default "6.1 6.12")
+#   LAB_KERNELS  kernel series (default "6.1 6.12 7.3": the test kernels,
+#                and Debian's stock 7.3 with the module built by DKMS)
 #   LAB_BOOTS    boots per kernel and mode (default 3)
 #   LAB_MODES    "paths", "head" or both (default)
 #   LAB_SHIFT    icount shift (default 1: 2 ns of guest time per instruction)
@@ -33,7 +34,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/vm/lib.sh"
 cd "$top"
 
-kernels=${LAB_KERNELS:-6.1 6.12}
+kernels=${LAB_KERNELS:-6.1 6.12 7.3}
 boots=${LAB_BOOTS:-3}
 modes=${LAB_MODES:-paths head}
 shift_=${LAB_SHIFT:-1}
@@ -67,10 +68,22 @@ qemu=$(qemu-system-x86_64 --version | head -1)
 start=$(date +%s)
 for series in $kernels; do
 	export KERNEL_SERIES=$series KERNEL_VARIANT=default
-	kdir=$(selftests/vm/build-kernel.sh) || die "test kernel $series"
-	kmod=$top/selftests/build/kmod-test-$series-default
-	selftests/vm/build-module.sh "$kdir/build" "$kmod" >"$out/module-$series.log" 2>&1 ||
-		{ tail -20 "$out/module-$series.log"; die "module for $series"; }
+	kmod=$top/selftests/build/kmod-lab-$series
+	mkdir -p "$kmod"
+	case $series in
+	6.*)
+		kdir=$(selftests/vm/build-kernel.sh) || die "test kernel $series"
+		kimage=$kdir/bzImage kmodroot=$kdir/modroot
+		selftests/vm/build-module.sh "$kdir/build" "$kmod" >"$out/module-$series.log" 2>&1 ||
+			{ tail -20 "$out/module-$series.log"; die "module for $series"; } ;;
+	*)
+		# Debian's stock kernel, the module built by DKMS in Debian 13.
+		kdir=$(selftests/vm/stock-kernel.sh) || die "stock kernel $series"
+		kimage=$kdir/vmlinuz kmodroot=$kdir/modroot
+		stock_module "$top/selftests/build/dkms-lab-$series" "$(cat "$kdir/release")" \
+			"$kmod/gpupath.ko" >"$out/module-$series.log" 2>&1 ||
+			{ tail -20 "$out/module-$series.log"; die "module for $series"; } ;;
+	esac
 	for b in $(seq "$boots"); do
 		for mode in $modes; do
 			[ $mode = head ] && mp=Y || mp=N
@@ -78,8 +91,8 @@ for series in $kernels; do
 			mkdir -p "$work"
 			cp "$kmod/gpupath.ko" "$work/"
 			t0=$(date +%s)
-			selftests/vm/run-vm.sh --workdir "$work" --kernel "$kdir/bzImage" \
-				--modroot "$kdir/modroot" --topology switch --smp 1 --icount "$shift_" \
+			selftests/vm/run-vm.sh --workdir "$work" --kernel "$kimage" \
+				--modroot "$kmodroot" --topology switch --smp 1 --icount "$shift_" \
 				--append "kmemleak=off nvme_core.multipath=$mp${LAB_APPEND:+ $LAB_APPEND} LAB_MODE=$mode LAB_MS=$ms LAB_WARMUP_MS=$warm LAB_REPS=$reps${only:+ LAB_ONLY=$only}" \
 				--timeout 3600 -- "sh /src/selftests/lab/guest.sh" >"$work/vm.log" 2>&1
 			rc=$?

@@ -31,13 +31,8 @@ case $KERNEL_SERIES in
 *)
 	kdir=$("$top/selftests/vm/stock-kernel.sh") || die "stock kernel"
 	kimage=$kdir/vmlinuz kmodroot=$kdir/modroot
-	rel=$(cat "$kdir/release")
-	trixie_run "$top" selftests/vm/dkms-build.sh "$work/dkms" "$rel" >/dev/null || die "dkms build"
-	ko=$(find "$work/dkms/tree" -name 'gpupath.ko*' -path "*/$rel/*" | head -n 1)
-	case $ko in
-	*.xz) xz -dc "$ko" >"$work/gpupath.ko" ;;
-	*) cp "$ko" "$work/gpupath.ko" ;;
-	esac ;;
+	stock_module "$work/dkms" "$(cat "$kdir/release")" "$work/gpupath.ko" >/dev/null ||
+		die "dkms build" ;;
 esac
 make -C "$top" --no-print-directory userspace test-bins >/dev/null || die "user space"
 

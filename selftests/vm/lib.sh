@@ -141,3 +141,26 @@ trixie_run() {
 		exec chroot "$tree" env -C "$cwd" PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
 	' sh "$tree" "$dir" "$@"
 }
+
+# stock_module TREE RELEASE OUT: DKMS builds gpupath (dkms-build.sh, into the
+# private DKMS tree TREE) against the stock headers of RELEASE of
+# KERNEL_SERIES, in the Debian 13 tree for 7.x; the module it made,
+# decompressed (Debian compresses modules as the kernel's own), goes to OUT.
+stock_module() {
+	local tree=$1 rel=$2 out=$3 ko here
+	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	rm -rf "$tree"
+	if [ -n "$(series_root)" ]; then
+		trixie_run "$(cd "$here/../.." && pwd)" "$here/dkms-build.sh" "$tree" "$rel" || return
+	else
+		"$here/dkms-build.sh" "$tree" "$rel" || return
+	fi
+	ko=$(find "$tree/tree" -name 'gpupath.ko*' -path "*/$rel/*" | head -n 1)
+	[ -n "$ko" ] || { echo "no gpupath.ko in $tree" >&2; return 1; }
+	case $ko in
+	*.xz) xz -dc "$ko" >"$out" ;;
+	*.zst) zstd -qdc "$ko" >"$out" ;;
+	*.gz) gzip -dc "$ko" >"$out" ;;
+	*) cp "$ko" "$out" ;;
+	esac
+}

@@ -8,7 +8,7 @@
 #    on the namespaces; both volumes count direct I/O;
 #  - RAID5 computes parity with the CPU: refused, stacked-transform, and
 #    bounced with the right bytes; a member that cannot take device memory
-#    (null_blk) refuses the array with its own reason; a device-mapper
+#    (NVMe/TCP) refuses the array with its own reason; a device-mapper
 #    target over a volume is refused, stacked-device;
 #  - where the kernel's md takes P2PDMA pages (7.2 on), any program's
 #    O_DIRECT: fio writes and verifies through RAID0 from device memory
@@ -22,8 +22,8 @@ BAR=/sys/bus/pci/devices/$(gpu_bdf 0)
 cleanup() {
 	mdadm --stop /dev/md0 >/dev/null 2>&1
 	dmsetup remove gpstk 2>/dev/null
-	rmmod null_blk 2>/dev/null
 	volumes_del_all
+	fabric_teardown
 	unbind_bar
 }
 trap cleanup EXIT
@@ -44,8 +44,10 @@ direct() { $GP volume show "$1" -j | jq '[.path_list[].stats.direct_ios] | add /
 
 # md_new LEVEL: /dev/md0 over the two volumes.
 md_new() {
+	local chunk=--chunk=64
+	[ "$1" != raid1 ] || chunk=
 	mdadm --create /dev/md0 --run --force --quiet --metadata=1.2 --level="$1" \
-		--raid-devices=2 --chunk=64 --assume-clean "$VOL1" "$VOL2" >/tmp/md.out 2>&1 ||
+		--raid-devices=2 $chunk --assume-clean "$VOL1" "$VOL2" >/tmp/md.out 2>&1 ||
 		fail "mdadm --create $1: $(cat /tmp/md.out)"
 	wait_for 10 test -b /dev/md0 || fail "no /dev/md0"
 }
@@ -123,16 +125,22 @@ expect_io 3 "mode=none reason=stacked-transform" -p direct read "$prov" /dev/md0
 expect_io 0 "mode=bounce reason=stacked-transform" read "$prov" /dev/md0 0 $MiB 790
 md_del
 
-# A member that cannot take device memory gives the array its reason.
-modprobe null_blk nr_devices=1 gb=1 || fail "null_blk"
+# A member that cannot take device memory gives the array its reason: a
+# namespace over NVMe/TCP (nvmet on null_blk), which copies with the CPU.
+fabric_common
+fabric_connect tcp 4421
+TCPNS=$(fabric_ns tcp) || fail "no NVMe/TCP namespace"
 mdadm --create /dev/md0 --run --force --quiet --metadata=1.2 --level=1 --raid-devices=2 \
-	--assume-clean "$VOL1" /dev/nullb0 >/tmp/md.out 2>&1 || fail "raid1 with null_blk: $(cat /tmp/md.out)"
-expect_io 3 "mode=none reason=no-dma-device" -p direct read "$prov" /dev/md0 0 $MiB 791
+	--assume-clean "$VOL1" "$TCPNS" >/tmp/md.out 2>&1 ||
+	fail "raid1 with $TCPNS: $(cat /tmp/md.out)"
+expect_io 3 "mode=none reason=cpu-copy" -p direct read "$prov" /dev/md0 0 $MiB 791
 mdadm --stop /dev/md0 >/dev/null || fail "mdadm --stop"
-mdadm --zero-superblock "$VOL1" /dev/nullb0 >/dev/null 2>&1
-rmmod null_blk
+mdadm --zero-superblock "$VOL1" "$TCPNS" >/dev/null 2>&1
+fabric_teardown
 
-# Device mapper keeps its table to itself: refused.
+# Device mapper keeps its table to itself: refused. (No udev in the guest
+# to make /dev/mapper's nodes: dmsetup makes them.)
+export DM_DISABLE_UDEV=1
 dmsetup create gpstk --table "0 $(blockdev --getsz "$VOL1") linear $VOL1 0" || fail "dmsetup"
 expect_io 3 "mode=none reason=stacked-device" -p direct read "$prov" /dev/mapper/gpstk 0 $MiB 0
 dmsetup remove gpstk || fail "dmsetup remove"
