@@ -45,6 +45,29 @@ static struct file *open_initns(const char *path, int flags)
 	return file;
 }
 
+/*
+ * @name (in @group) of @dev in sysfs, opened with @flags: ERR_PTR -ENOENT
+ * when there is no such file (or the device is no longer in sysfs), or
+ * -ENOMEM.
+ */
+static struct file *open_attr(struct device *dev, const char *group, const char *name,
+			      int flags)
+{
+	struct file *file;
+	char *path;
+
+	if (!dev->kobj.state_in_sysfs)
+		return ERR_PTR(-ENOENT);
+	path = attr_path(dev, group, name);
+	if (!path)
+		return ERR_PTR(-ENOMEM);
+	file = open_initns(path, flags);
+	kfree(path);
+	if (IS_ERR(file) && PTR_ERR(file) != -ENOMEM)
+		return ERR_PTR(-ENOENT);
+	return file;
+}
+
 /**
  * gpupath_devattr_read() - read a device attribute as sysfs would
  * @dev: the device, kept alive by the caller (it may be deleted)
@@ -61,17 +84,10 @@ ssize_t gpupath_devattr_read(struct device *dev, const char *group,
 	struct file *file;
 	loff_t pos = 0;
 	ssize_t ret;
-	char *path;
 
-	if (!dev->kobj.state_in_sysfs)
-		return -ENOENT;
-	path = attr_path(dev, group, name);
-	if (!path)
-		return -ENOMEM;
-	file = open_initns(path, O_RDONLY | O_NOFOLLOW);
-	kfree(path);
+	file = open_attr(dev, group, name, O_RDONLY | O_NOFOLLOW);
 	if (IS_ERR(file))
-		return PTR_ERR(file) == -ENOMEM ? -ENOMEM : -ENOENT;
+		return PTR_ERR(file);
 	ret = kernel_read(file, buf, PAGE_SIZE - 1, &pos);
 	fput(file);
 	if (ret >= 0)
@@ -121,18 +137,11 @@ int gpupath_devattr_list(struct device *dev, const char *dir,
 {
 	struct list_ctx l = { .ctx.actor = list_actor, .names = names, .max = max };
 	struct file *file;
-	char *path;
 	int ret;
 
-	if (!dev->kobj.state_in_sysfs)
-		return -ENOENT;
-	path = attr_path(dev, NULL, dir);
-	if (!path)
-		return -ENOMEM;
-	file = open_initns(path, O_RDONLY | O_DIRECTORY);
-	kfree(path);
+	file = open_attr(dev, NULL, dir, O_RDONLY | O_DIRECTORY);
 	if (IS_ERR(file))
-		return PTR_ERR(file) == -ENOMEM ? -ENOMEM : -ENOENT;
+		return PTR_ERR(file);
 	ret = iterate_dir(file, &l.ctx);
 	fput(file);
 	if (ret)
