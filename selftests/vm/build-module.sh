@@ -31,3 +31,10 @@ cat "$log"
 if grep -E '(warning|error):' "$log"; then
 	die "the module build printed warnings"
 fi
+# C=1 that checked nothing (the kernel's Makefile turns it off, with a note
+# and no "warning:", when it finds the checker missing or too old) fails.
+case " $* " in
+*" C=1 "* | *" C=2 "*)
+	grep -q '^  CHECK ' "$log" || die "C=1 was given but no file was checked (is the checker there and new enough?)"
+	;;
+esac

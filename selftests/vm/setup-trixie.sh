@@ -21,7 +21,7 @@ pkgs="gcc-14 gcc make libc6-dev dkms kmod sparse xz-utils zstd bc flex bison
       libelf-dev libssl-dev"
 backports="linux-headers-amd64 linux-source"
 tree=$(trixie_tree_dir)
-[ -f "$tree/.done" ] && { echo "$tree"; exit 0; }
+[ -f "$tree/.done" ] && [ -f "$tree/.sparse" ] && { echo "$tree"; exit 0; }
 
 [ "$(id -u)" = 0 ] || die "setup-trixie.sh: making the Debian 13 tree needs root (debootstrap, chroot)"
 command -v debootstrap >/dev/null || die "debootstrap is not installed (run selftests/vm/setup-host.sh)"
@@ -29,11 +29,50 @@ mirror=${TRIXIE_MIRROR:-$(sed -n 's|^URIs: *\(http[^ ]*/debian\)/*$|\1|p' \
 	/etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)}
 mirror=${mirror:-http://deb.debian.org/debian}
 
+# sparse_from_sid: a sparse that knows __typeof_unqual__, which 7.x's
+# headers use under sparse; Debian 13's 0.6.4 does not, and the kernel's
+# scripts/checker-valid.sh then turns C=1 off. Debian's unstable has
+# 0.6.5~rc1: its package is fetched with a sources list and a state
+# directory of its own (the tree's apt never sees unstable) and unpacked in
+# /opt/sparse. The headers packages lack checker-valid.sh, which their
+# Makefile runs for C=1: it is taken from the same version's linux-source.
+sparse_from_sid() {
+	msg TRIXIE "sparse from Debian unstable into /opt/sparse, checker-valid.sh into the headers"
+	printf 'deb %s sid main\n' "$mirror" >"$tree/etc/apt/sid-sparse.list"
+	unshare --mount --propagation private sh -ec '
+		mount -t proc proc "$1/proc"
+		chroot "$1" sh -ec "
+			set -- -o Dir::Etc::SourceList=/etc/apt/sid-sparse.list \
+				-o Dir::Etc::SourceParts=/nonexistent \
+				-o Dir::State::Lists=/var/lib/apt/sid-sparse \
+				-o Dir::Cache=/var/cache/apt-sid-sparse \
+				-o Acquire::Check-Valid-Until=false
+			mkdir -p /var/lib/apt/sid-sparse/partial /var/cache/apt-sid-sparse/archives/partial
+			apt-get \"\$@\" update -q
+			cd /tmp
+			rm -f sparse_*.deb
+			apt-get \"\$@\" download sparse
+			rm -rf /opt/sparse
+			dpkg-deb -x sparse_*.deb /opt/sparse
+			rm -rf sparse_*.deb /var/lib/apt/sid-sparse /var/cache/apt-sid-sparse
+			/opt/sparse/usr/bin/sparse --version
+			for c in /usr/src/linux-headers-*-common; do
+				v=\${c#/usr/src/linux-headers-}
+				v=\${v%%.*}.\$(echo \$v | cut -d. -f2)
+				tar -xOf /usr/src/linux-source-\$v.tar.xz \
+					linux-source-\$v/scripts/checker-valid.sh >\$c/scripts/checker-valid.sh
+				chmod +x \$c/scripts/checker-valid.sh
+			done"
+	' sh "$tree" >>"$log" 2>&1 ||
+		{ tail -20 "$log" >&2; die "sparse from Debian unstable into the trixie tree failed, see $log"; }
+	touch "$tree/.sparse"
+}
+
 mkdir -p "$(dirname "$tree")"
 exec 9>"$tree.lock"
 flock 9
-[ -f "$tree/.done" ] && { echo "$tree"; exit 0; }
 log=$tree.log
+[ -f "$tree/.done" ] && { sparse_from_sid; echo "$tree"; exit 0; }
 # A tree that debootstrap finished is kept when installing into it failed.
 if [ ! -f "$tree/.debootstrap" ]; then
 	rm -rf "$tree"
@@ -61,4 +100,5 @@ unshare --mount --propagation private sh -ec '
 ' sh "$tree" "$(echo $pkgs)" "$backports" >>"$log" 2>&1 ||
 	{ tail -20 "$log" >&2; die "installing into the trixie tree failed, see $log"; }
 touch "$tree/.done"
+sparse_from_sid
 echo "$tree"
