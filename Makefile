@@ -46,6 +46,8 @@ NVME_LIBS = $(shell pkg-config --libs libnvme 2>/dev/null || echo -lnvme)
 AVAHI_LIBS = $(shell pkg-config --libs avahi-client 2>/dev/null || echo -lavahi-client -lavahi-common)
 # libudev (uevents) and libsystemd (sd_notify) for gpupathd.
 SYSTEMD_LIBS = $(shell pkg-config --libs libudev libsystemd 2>/dev/null || echo -ludev -lsystemd)
+# libdevmapper (libdevmapper-dev): the dm tables gpupathd tells the module of.
+DM_LIBS = $(shell pkg-config --libs devmapper 2>/dev/null || echo -ldevmapper)
 # zlib (zlib1g-dev): the CRC-32 of DH-HMAC-CHAP secrets, for gpupathd.
 Z_LIBS = $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 # libpci (libpci-dev) for the names of PCI devices, from pci.ids.
@@ -187,7 +189,7 @@ SCANDIR_FIX := -Wl,--export-dynamic-symbol=scandir -Wl,--export-dynamic-symbol=s
 daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpupath.a
 	$(quiet) LD $@
 	$(Q)$(CC) $(SCANDIR_FIX) -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS) $(Z_LIBS) \
-		$(AVAHI_LIBS)
+		$(AVAHI_LIBS) $(DM_LIBS)
 
 test-bins: $(TEST_BINS)
 

@@ -37,6 +37,7 @@
 #include "ana.h"
 #include "fabric.h"
 #include "log.h"
+#include "dmstack.h"
 #include "metrics.h"
 #include "loop.h"
 #include "mdns.h"
@@ -278,10 +279,25 @@ static void reconcile(struct daemon *d)
 }
 
 
+/* What the dm disks' tables do, for the module (dmstack.h). */
+static void tell_dm(struct daemon *d, const char *name)
+{
+	struct gpupath_ctl *ctl = ctl_open(d);
+
+	if (!ctl)
+		return;
+	if (name)
+		dmstack_tell(ctl, name);
+	else
+		dmstack_tell_all(ctl);
+	gpupath_ctl_close(ctl);
+}
+
 static void resync(struct daemon *d)
 {
 	dump(d);
 	apply_config(d);
+	tell_dm(d, NULL);
 	reconcile(d);
 }
 
@@ -495,6 +511,11 @@ static int on_uevent(struct loop *l, int fd, uint32_t events, void *userdata)
 					 aen ? "discovery log changed" : "reconnected");
 			if (d->loaded)
 				soon(d, SOON_MS);
+		} else if (subsys && name && action && !strcmp(subsys, "block") &&
+			   !strncmp(name, "dm-", 3) &&
+			   (!strcmp(action, "add") || !strcmp(action, "change"))) {
+			log_debug("uevent: %s@%s", action, udev_device_get_devpath(dev));
+			tell_dm(d, name);
 		}
 		udev_device_unref(dev);
 	}
@@ -848,9 +869,7 @@ static int run(struct daemon *opts)
 			goto out;
 	}
 
-	dump(&d);
-	apply_config(&d);
-	reconcile(&d);
+	resync(&d);
 	notify("READY=1");
 
 	r = loop_run(d.loop);

@@ -181,6 +181,14 @@ const struct nla_policy gpupath_route_get_request_nl_policy[GPUPATH_A_ROUTE_OP +
 	[GPUPATH_A_ROUTE_OP] = NLA_POLICY_RANGE(NLA_U32, 1, 2),
 };
 
+const struct nla_policy gpupath_stack_set_request_nl_policy[GPUPATH_A_STACK_TARGETS + 1] = {
+	[GPUPATH_A_STACK_MAJOR] = { .type = NLA_U32, },
+	[GPUPATH_A_STACK_MINOR] = { .type = NLA_U32, },
+	[GPUPATH_A_STACK_DISKSEQ] = { .type = NLA_U64, },
+	[GPUPATH_A_STACK_KIND] = NLA_POLICY_RANGE(NLA_U32, 1, 3),
+	[GPUPATH_A_STACK_TARGETS] = { .type = NLA_NUL_STRING, .len = 127, },
+};
+
 const struct nla_policy gpupath_volume_del_request_nl_policy[GPUPATH_A_VOLUME_ID + 1] = {
 	[GPUPATH_A_VOLUME_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
@@ -318,8 +326,13 @@ static const struct nla_policy gpupath_provider_set_nl_policy[GPUPATH_A_PROVIDER
 	[GPUPATH_A_PROVIDER] = NLA_POLICY_NESTED(gpupath_provider_set_request_nl_policy),
 };
 
+/* GPUPATH_CMD_STACK_SET - do */
+static const struct nla_policy gpupath_stack_set_nl_policy[GPUPATH_A_STACK + 1] = {
+	[GPUPATH_A_STACK] = NLA_POLICY_NESTED(gpupath_stack_set_request_nl_policy),
+};
+
 /* Ops table for gpupath */
-const struct genl_split_ops gpupath_nl_ops[28] = {
+const struct genl_split_ops gpupath_nl_ops[29] = {
 	{
 		.cmd		= GPUPATH_CMD_GET_INFO,
 		.doit		= gpupath_nl_get_info_doit,
@@ -511,6 +524,13 @@ const struct genl_split_ops gpupath_nl_ops[28] = {
 		.start	= gpupath_nl_dump_start,
 		.dumpit	= gpupath_nl_cgroup_get_dumpit,
 		.flags	= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= GPUPATH_CMD_STACK_SET,
+		.doit		= gpupath_nl_stack_set_doit,
+		.policy		= gpupath_stack_set_nl_policy,
+		.maxattr	= GPUPATH_A_STACK,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };
 

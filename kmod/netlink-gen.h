@@ -33,13 +33,14 @@ extern const struct nla_policy gpupath_qos_new_request_nl_policy[GPUPATH_A_QOS_E
 extern const struct nla_policy gpupath_qos_set_request_nl_policy[GPUPATH_A_QOS_APPLIED_CLEAR + 1];
 extern const struct nla_policy gpupath_rail_nl_policy[GPUPATH_A_RAIL_ADDR + 1];
 extern const struct nla_policy gpupath_route_get_request_nl_policy[GPUPATH_A_ROUTE_OP + 1];
+extern const struct nla_policy gpupath_stack_set_request_nl_policy[GPUPATH_A_STACK_TARGETS + 1];
 extern const struct nla_policy gpupath_volume_del_request_nl_policy[GPUPATH_A_VOLUME_ID + 1];
 extern const struct nla_policy gpupath_volume_get_request_nl_policy[GPUPATH_A_VOLUME_ID + 1];
 extern const struct nla_policy gpupath_volume_new_request_nl_policy[GPUPATH_A_VOLUME_QUEUE_TIMEOUT + 1];
 extern const struct nla_policy gpupath_volume_set_request_nl_policy[GPUPATH_A_VOLUME_QUEUE_TIMEOUT + 1];
 
 /* Ops table for gpupath */
-extern const struct genl_split_ops gpupath_nl_ops[28];
+extern const struct genl_split_ops gpupath_nl_ops[29];
 
 int gpupath_nl_dump_start(struct netlink_callback *cb);
 
@@ -76,6 +77,7 @@ int gpupath_nl_route_get_doit(struct sk_buff *skb, struct genl_info *info);
 int gpupath_nl_provider_set_doit(struct sk_buff *skb, struct genl_info *info);
 int gpupath_nl_cgroup_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb);
+int gpupath_nl_stack_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	GPUPATH_NLGRP_CONFIG,

@@ -439,7 +439,7 @@ int gpupath_nl_need_sys_admin(struct sk_buff *skb, struct genl_info *info)
 	if (netlink_capable(skb, CAP_SYS_ADMIN))
 		return 0;
 	NL_SET_ERR_MSG_MOD(info->extack,
-			   "providers, volumes, paths and portals need CAP_SYS_ADMIN");
+			   "providers, volumes, paths, portals and dm tables need CAP_SYS_ADMIN");
 	return -EPERM;
 }
 

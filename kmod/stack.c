@@ -12,11 +12,20 @@
  *   to every member; a member may itself be an array, a gpupath volume or a
  *   head. RAID4/5/6 compute parity over the data with the CPU: refused,
  *   stacked-transform.
- * - Anything else bio-based: device mapper, whose table the kernel keeps to
- *   itself; loop; zram. Refused, stacked-device.
+ * - Device-mapper disks, over the devices their tables name. The kernel
+ *   keeps a table to itself, so root's gpupathd reads it and says what its
+ *   targets do (GPUPATH_CMD_STACK_SET, per disk sequence number, again at
+ *   each change uevent: a table is swapped on resume). Linear and striped
+ *   tables only remap bios and are seen through as md arrays are; tables
+ *   with a target that touches the data (crypt, integrity, raid) are
+ *   refused, stacked-transform; any other table, and a disk gpupathd has
+ *   said nothing of, stacked-device. Between a table's swap and gpupathd's
+ *   word on it (a uevent's round trip) the old word holds.
+ * - Anything else bio-based: loop, zram. Refused, stacked-device.
  *
  * What is below a device is read as user space reads it, from sysfs: an
- * array's md/level and slaves/, a head's multipath/ (devattr.c). A member
+ * array's md/level, a dm disk's dm/, their slaves/, a head's multipath/
+ * (devattr.c). A member
  * is looked at through a read-only open of its block device, which md
  * holds open already. The answers for a device and a provider are kept for
  * GPUPATH_STACK_TTL, as route.c keeps a fabrics namespace's DMA engine, so
@@ -27,9 +36,12 @@
 #include <linux/jiffies.h>
 #include <linux/major.h>
 #include <linux/slab.h>
+#include <net/genetlink.h>
 
 #include "compat/compat.h"
 #include "devattr.h"
+#include "netlink-gen.h"
+#include "nl.h"
 #include "provider.h"
 #include "route.h"
 #include "stack.h"
@@ -42,6 +54,8 @@
 
 #define GPUPATH_STACK_CACHE	16
 #define GPUPATH_STACK_TTL	HZ
+/* dm disks gpupathd has spoken of; the one spoken of longest ago goes. */
+#define GPUPATH_STACK_TOLD	128
 
 static struct stack_cached {
 	u64 diskseq;
@@ -50,7 +64,15 @@ static struct stack_cached {
 	enum gpupath_reason reason;
 	int distance;
 } stack_cache[GPUPATH_STACK_CACHE];
-static DEFINE_SPINLOCK(stack_cache_lock);	/* stack_cache */
+
+static struct stack_told {
+	u64 diskseq;
+	u64 when;		/* order of telling: the smallest goes first */
+	enum gpupath_stack_kind kind;
+} stack_told[GPUPATH_STACK_TOLD];
+static u64 stack_told_count;
+
+static DEFINE_SPINLOCK(stack_cache_lock);	/* stack_cache, stack_told* */
 
 static struct stack_cached *cache_slot(struct gendisk *disk, struct gpupath_provider *prov)
 {
@@ -86,6 +108,52 @@ static void cache(struct gendisk *disk, struct gpupath_provider *prov,
 		.reason = reason, .distance = distance,
 	};
 	spin_unlock(&stack_cache_lock);
+}
+
+/* What gpupathd said of dm disk @diskseq; 0: nothing. */
+static enum gpupath_stack_kind told_kind(u64 diskseq)
+{
+	enum gpupath_stack_kind kind = 0;
+	int i;
+
+	spin_lock(&stack_cache_lock);
+	for (i = 0; i < GPUPATH_STACK_TOLD; i++)
+		if (stack_told[i].diskseq == diskseq)
+			kind = stack_told[i].kind;
+	spin_unlock(&stack_cache_lock);
+	return kind;
+}
+
+/* Keep @kind for @diskseq, and forget the answers given before it. */
+static void tell(u64 diskseq, enum gpupath_stack_kind kind)
+{
+	struct stack_told *t = &stack_told[0];
+	int i;
+
+	spin_lock(&stack_cache_lock);
+	for (i = 0; i < GPUPATH_STACK_TOLD; i++) {
+		if (stack_told[i].diskseq == diskseq) {
+			t = &stack_told[i];
+			break;
+		}
+		if (stack_told[i].when < t->when)
+			t = &stack_told[i];
+	}
+	*t = (struct stack_told){
+		.diskseq = diskseq, .when = ++stack_told_count, .kind = kind,
+	};
+	memset(stack_cache, 0, sizeof(stack_cache));
+	spin_unlock(&stack_cache_lock);
+}
+
+/* A device-mapper disk: it has dm/ in sysfs. */
+static bool is_dm(struct gendisk *disk)
+{
+	char suspended[8];
+
+	return disk->fops->submit_bio &&
+	       !gpupath_devattr_get(disk_to_dev(disk), "dm", "suspended", suspended,
+				    sizeof(suspended));
 }
 
 /* An NVMe native-multipath head: its parent is the subsystem. */
@@ -175,20 +243,15 @@ static enum gpupath_reason member_reason(struct device *dev, const char *name,
 	return reason;
 }
 
-/* An md array that remaps and splits bios only, by each member. */
-static enum gpupath_reason md_reason(struct gendisk *disk, const char *level,
-				     struct gpupath_provider *prov, int depth,
-				     struct gpupath_devattr_name *names, int *distance)
+/* A device that remaps and splits bios only, by each device below it. */
+static enum gpupath_reason members_reason(struct gendisk *disk, struct gpupath_provider *prov,
+					  int depth, struct gpupath_devattr_name *names,
+					  int *distance)
 {
 	struct device *dev = disk_to_dev(disk);
 	enum gpupath_reason reason;
 	int n, i;
 
-	if (!strcmp(level, "raid4") || !strcmp(level, "raid5") || !strcmp(level, "raid6"))
-		return GPUPATH_REASON_STACKED_TRANSFORM;
-	if (strcmp(level, "raid0") && strcmp(level, "raid1") && strcmp(level, "raid10") &&
-	    strcmp(level, "linear"))
-		return GPUPATH_REASON_STACKED_DEVICE;
 	n = gpupath_devattr_list(dev, "slaves", names, GPUPATH_STACK_BELOW);
 	if (n <= 0)
 		return n == -E2BIG ? GPUPATH_REASON_STACKED_DEVICE : GPUPATH_REASON_NO_DMA_DEVICE;
@@ -198,6 +261,34 @@ static enum gpupath_reason md_reason(struct gendisk *disk, const char *level,
 			return reason;
 	}
 	return GPUPATH_REASON_NONE;
+}
+
+/* An md array, by its level. */
+static enum gpupath_reason md_reason(struct gendisk *disk, const char *level,
+				     struct gpupath_provider *prov, int depth,
+				     struct gpupath_devattr_name *names, int *distance)
+{
+	if (!strcmp(level, "raid4") || !strcmp(level, "raid5") || !strcmp(level, "raid6"))
+		return GPUPATH_REASON_STACKED_TRANSFORM;
+	if (strcmp(level, "raid0") && strcmp(level, "raid1") && strcmp(level, "raid10") &&
+	    strcmp(level, "linear"))
+		return GPUPATH_REASON_STACKED_DEVICE;
+	return members_reason(disk, prov, depth, names, distance);
+}
+
+/* A device-mapper disk, by what gpupathd said of its table. */
+static enum gpupath_reason dm_reason(struct gendisk *disk, struct gpupath_provider *prov,
+				     int depth, struct gpupath_devattr_name *names,
+				     int *distance)
+{
+	switch (told_kind(disk->diskseq)) {
+	case GPUPATH_STACK_KIND_REMAP:
+		return members_reason(disk, prov, depth, names, distance);
+	case GPUPATH_STACK_KIND_TRANSFORM:
+		return GPUPATH_REASON_STACKED_TRANSFORM;
+	default:
+		return GPUPATH_REASON_STACKED_DEVICE;
+	}
 }
 
 /* A stacked device, its answer kept a while. */
@@ -219,6 +310,8 @@ static enum gpupath_reason stack_reason(struct gendisk *disk, struct gpupath_pro
 	else if (disk->fops->submit_bio &&
 		 !gpupath_devattr_get(disk_to_dev(disk), "md", "level", level, sizeof(level)))
 		reason = md_reason(disk, level, prov, depth, names, &d);
+	else if (is_dm(disk))
+		reason = dm_reason(disk, prov, depth, names, &d);
 	else
 		reason = GPUPATH_REASON_STACKED_DEVICE;
 	kfree(names);
@@ -266,4 +359,70 @@ enum gpupath_reason gpupath_stack_reason(struct block_device *bdev,
 {
 	*distance = -1;
 	return stack_reason(bdev->bd_disk, prov, 0, distance);
+}
+
+/* The dm disk a stack-set names, opened for reading. */
+static int told_disk(struct nlattr **tb, struct netlink_ext_ack *extack,
+		     struct gpupath_compat_bdev *h)
+{
+	u32 major = nla_get_u32(tb[GPUPATH_A_STACK_MAJOR]);
+	u32 minor = nla_get_u32(tb[GPUPATH_A_STACK_MINOR]);
+	struct gendisk *disk;
+
+	if (major >= 1U << (32 - MINORBITS) || minor > MINORMASK) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MINOR], "not a device number");
+		return -EINVAL;
+	}
+	if (gpupath_compat_bdev_open_dev(MKDEV(major, minor), h)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MINOR], "no such block device");
+		return -ENODEV;
+	}
+	disk = h->bdev->bd_disk;
+	if (bdev_is_partition(h->bdev) || !is_dm(disk)) {
+		gpupath_compat_bdev_close_dev(h);
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MINOR], "not a device-mapper disk");
+		return -EMEDIUMTYPE;
+	}
+	if (disk->diskseq != nla_get_u64(tb[GPUPATH_A_STACK_DISKSEQ])) {
+		gpupath_compat_bdev_close_dev(h);
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_DISKSEQ],
+				    "that disk is gone: this one has another sequence number");
+		return -ESTALE;
+	}
+	return 0;
+}
+
+int gpupath_nl_stack_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[GPUPATH_A_STACK_MAX + 1];
+	struct gpupath_compat_bdev h = {};
+	enum gpupath_stack_kind kind;
+	int ret;
+
+	ret = gpupath_nl_need_sys_admin(skb, info);
+	if (ret)
+		return ret;
+	ret = gpupath_nl_parse_nest(info, GPUPATH_A_STACK, GPUPATH_A_STACK_MAX, tb);
+	if (ret)
+		return ret;
+	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
+			      GPUPATH_A_STACK_MAJOR) ||
+	    NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
+			      GPUPATH_A_STACK_MINOR) ||
+	    NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
+			      GPUPATH_A_STACK_DISKSEQ) ||
+	    NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
+			      GPUPATH_A_STACK_KIND))
+		return -EINVAL;
+	ret = told_disk(tb, info->extack, &h);
+	if (ret)
+		return ret;
+	kind = nla_get_u32(tb[GPUPATH_A_STACK_KIND]);
+	tell(h.bdev->bd_disk->diskseq, kind);
+	pr_debug("%s: %s (%s)\n", h.bdev->bd_disk->disk_name,
+		 kind == GPUPATH_STACK_KIND_REMAP ? "remaps" :
+		 kind == GPUPATH_STACK_KIND_TRANSFORM ? "transforms" : "other",
+		 tb[GPUPATH_A_STACK_TARGETS] ? (char *)nla_data(tb[GPUPATH_A_STACK_TARGETS]) : "");
+	gpupath_compat_bdev_close_dev(&h);
+	return 0;
 }

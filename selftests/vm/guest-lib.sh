@@ -512,6 +512,53 @@ volume_new() {
 	VOL=/dev/$(jq -r .name /tmp/vol.json)
 }
 
+# stack_paths N (stack topology): the per-path devices of namespace N, one
+# per controller.
+stack_paths() { ls /sys/block | grep -E "^nvme[0-9]+n$1\$" | sort; }
+
+# stack_volumes (stack topology): a volume over the two paths of each of the
+# two namespaces; sets vol1 and VOL1, vol2 and VOL2.
+stack_volumes() {
+	local n p
+	[ "$(stack_paths 1 | wc -l)" = 2 ] && [ "$(stack_paths 2 | wc -l)" = 2 ] ||
+		fail "two paths to each of two namespaces expected: $(ls /sys/block | tr '\n' ' ')"
+	for n in 1 2; do
+		volume_new
+		for p in $(stack_paths $n); do
+			$GP path add "$vol" "/dev/$p" >/dev/null || fail "path add /dev/$p"
+		done
+		eval "vol$n=$vol VOL$n=$VOL"
+	done
+	note "volumes: $VOL1 over $(stack_paths 1 | tr '\n' ' '), $VOL2 over $(stack_paths 2 | tr '\n' ' ')"
+}
+
+# direct_ios VOLUME_ID: the direct I/Os its paths have counted.
+direct_ios() { $GP volume show "$1" -j | jq '[.path_list[].stats.direct_ios] | add // 0'; }
+
+# stack_direct DEVICE SEED BAR_MIB WHAT (after stack_volumes; $prov): device
+# memory direct both ways through DEVICE, stacked on $VOL1 and $VOL2: 4 MiB
+# of pattern SEED written to DEVICE from host memory are read direct into
+# the BAR at BAR_MIB MiB (checked on the host); 2 MiB of pattern SEED+50
+# written direct from device memory at 8 MiB read back from DEVICE; each
+# volume counts direct I/O of its own.
+stack_direct() {
+	local dev=$1 seed=$2 off=$(($3 << 20)) what=$4 d1 d2 n1 n2
+	d1=$(direct_ios "$vol1") d2=$(direct_ios "$vol2")
+	$PATTERN gen $((4 << 20)) "$seed" | dd of="$dev" bs=1M oflag=direct 2>/dev/null ||
+		fail "$what: writing the pattern"
+	expect_io 0 "mode=direct reason=none" -p direct -o $off read "$prov" "$dev" \
+		0 $((4 << 20)) "$seed"
+	host_expect bar.img "$(bar_offset)" $((4 << 20)) "$seed" 0
+	expect_io 0 "mode=direct reason=none" -p direct write "$prov" "$dev" $((8 << 20)) \
+		$((2 << 20)) $((seed + 50))
+	dd if="$dev" of=/tmp/stack.w bs=1M skip=8 count=2 iflag=direct 2>/dev/null &&
+		$PATTERN check /tmp/stack.w 0 $((2 << 20)) $((seed + 50)) $((8 << 20)) ||
+		fail "$what: the direct write through $dev is not on it"
+	n1=$(($(direct_ios "$vol1") - d1)) n2=$(($(direct_ios "$vol2") - d2))
+	note "$what: direct through $dev; direct I/Os on the volumes: $n1, $n2"
+	[ "$n1" -gt 0 ] && [ "$n2" -gt 0 ] || fail "$what: a volume below had no direct I/O"
+}
+
 # path_of RAIL: the id of $vol's path on that rail.
 path_of() {
 	$GP volume show "$vol" -j | jq -e --argjson r "$1" '.path_list[] | select(.rail == $r) | .id'

@@ -400,8 +400,8 @@ static const char *reason_fix(uint32_t reason)
 		return "keep the file on the XFS data device (chattr -r, or a file system without an "
 		       "rt device)";
 	case GPUPATH_REASON_STACKED_DEVICE:
-		return "put the file system on an NVMe namespace or a gpupath volume instead of "
-		       "device mapper, md or loop";
+		return "put the file system on an NVMe namespace, a gpupath volume, md RAID0/1/10 "
+		       "or a dm linear/striped table (with gpupathd running) instead";
 	case GPUPATH_REASON_FILE_MAPPED:
 		return "write files meant for direct writes through I/O, not through a shared "
 		       "writable mmap of them";
@@ -900,7 +900,8 @@ static void kernel_out(struct diag *d, const struct gpupath_info *info)
 		"volumes that pick a path per I/O by the GPU's place in the PCIe tree",
 		"a reason for every I/O that cannot go direct, and the bounce that keeps it working",
 		"files on ext4 and XFS, checked file by file",
-		"md RAID0/1/10 and native-multipath heads seen through for its own I/O on every kernel",
+		"md RAID0/1/10, dm linear/striped (told by gpupathd) and native-multipath heads seen "
+		"through for its own I/O on every kernel",
 		"the fabric daemon (connections, RoCEv2 QoS, path states) and tenants' limits",
 	};
 	bool usable = info->features & GPUPATH_FEATURE_P2PDMA_USABLE;

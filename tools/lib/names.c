@@ -119,6 +119,7 @@ static const char *const cmd_names[] = {
 	[GPUPATH_CMD_ROUTE_GET] = "route-get",
 	[GPUPATH_CMD_PROVIDER_SET] = "provider-set",
 	[GPUPATH_CMD_CGROUP_GET] = "cgroup-get",
+	[GPUPATH_CMD_STACK_SET] = "stack-set",
 };
 
 const char *gpupath_cmd_name(uint32_t cmd)

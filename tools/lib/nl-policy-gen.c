@@ -14,6 +14,7 @@ struct nla_policy gpupath_nla_policy[GPUPATH_A_MAX + 1] = {
 	[GPUPATH_A_QOS] = { .type = NLA_NESTED },
 	[GPUPATH_A_ROUTE] = { .type = NLA_NESTED },
 	[GPUPATH_A_CGROUP] = { .type = NLA_NESTED },
+	[GPUPATH_A_STACK] = { .type = NLA_NESTED },
 };
 
 struct nla_policy gpupath_info_nla_policy[GPUPATH_A_INFO_MAX + 1] = {
@@ -217,4 +218,12 @@ struct nla_policy gpupath_cgroup_nla_policy[GPUPATH_A_CGROUP_MAX + 1] = {
 	[GPUPATH_A_CGROUP_STATS] = { .type = NLA_NESTED },
 	[GPUPATH_A_CGROUP_HOST_IOS] = { .type = NLA_U64 },
 	[GPUPATH_A_CGROUP_HOST_BYTES] = { .type = NLA_U64 },
+};
+
+struct nla_policy gpupath_stack_nla_policy[GPUPATH_A_STACK_MAX + 1] = {
+	[GPUPATH_A_STACK_MAJOR] = { .type = NLA_U32 },
+	[GPUPATH_A_STACK_MINOR] = { .type = NLA_U32 },
+	[GPUPATH_A_STACK_DISKSEQ] = { .type = NLA_U64 },
+	[GPUPATH_A_STACK_KIND] = { .type = NLA_U32 },
+	[GPUPATH_A_STACK_TARGETS] = { .type = NLA_STRING },
 };

@@ -27,5 +27,6 @@ extern struct nla_policy gpupath_refused_nla_policy[GPUPATH_A_REFUSED_MAX + 1];
 extern struct nla_policy gpupath_route_nla_policy[GPUPATH_A_ROUTE_MAX + 1];
 extern struct nla_policy gpupath_usage_nla_policy[GPUPATH_A_USAGE_MAX + 1];
 extern struct nla_policy gpupath_cgroup_nla_policy[GPUPATH_A_CGROUP_MAX + 1];
+extern struct nla_policy gpupath_stack_nla_policy[GPUPATH_A_STACK_MAX + 1];
 
 #endif /* _GPUPATH_NL_POLICY_GEN_H */

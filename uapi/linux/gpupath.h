@@ -159,6 +159,15 @@
  *   of that provider's memory would get (NONE: directly), DEVICE, and where
  *   they apply DMA_DEV, DISTANCE and FABRICS. Nothing moves.
  *
+ * GPUPATH_CMD_STACK_SET (admin, CAP_SYS_ADMIN)
+ *   Request: GPUPATH_A_STACK with MAJOR, MINOR and DISKSEQ of a
+ *   device-mapper disk, KIND (enum gpupath_stack_kind: what its table's
+ *   targets do with the data) and optional TARGETS (their types, for the
+ *   log). The kernel keeps dm tables to itself; root's gpupathd reads them
+ *   and says so for each dm disk, and again when one changes. ENODEV: no
+ *   such disk, EMEDIUMTYPE: not device mapper, ESTALE: DISKSEQ is not that
+ *   disk's (it was removed and the number given again).
+ *
  * ioctls on /dev/gpupath
  * ----------------------
  * GPUPATH_IOC_VERSION  _IOR, struct gpupath_version: the same facts as

@@ -397,6 +397,27 @@ enum gpupath_io_op {
 	GPUPATH_IO_WRITE,
 };
 
+/**
+ * enum gpupath_stack_kind - What the targets of a device-mapper table do with
+ *   the data of a bio (GPUPATH_A_STACK_KIND), as gpupathd read the table.
+ * @GPUPATH_STACK_KIND_REMAP: Every target only remaps bios to the devices
+ *   below (linear, striped): device memory goes direct when it can go to each
+ *   of them.
+ * @GPUPATH_STACK_KIND_TRANSFORM: A target reads or writes the data with the
+ *   CPU (crypt, integrity, raid, verity, ...): refused, stacked-transform.
+ * @GPUPATH_STACK_KIND_OTHER: Any other target (thin, cache, snapshot, mirror,
+ *   multipath, zero, error, ...): refused, stacked-device.
+ */
+enum gpupath_stack_kind {
+	GPUPATH_STACK_KIND_REMAP = 1,
+	GPUPATH_STACK_KIND_TRANSFORM,
+	GPUPATH_STACK_KIND_OTHER,
+
+	/* private: */
+	__GPUPATH_STACK_KIND_MAX,
+	GPUPATH_STACK_KIND_MAX = (__GPUPATH_STACK_KIND_MAX - 1)
+};
+
 enum gpupath_a {
 	GPUPATH_A_UNSPEC,
 	GPUPATH_A_INFO,
@@ -408,6 +429,7 @@ enum gpupath_a {
 	GPUPATH_A_QOS,
 	GPUPATH_A_ROUTE,
 	GPUPATH_A_CGROUP,
+	GPUPATH_A_STACK,
 
 	__GPUPATH_A_MAX,
 	GPUPATH_A_MAX = (__GPUPATH_A_MAX - 1)
@@ -700,6 +722,19 @@ enum gpupath_a_cgroup {
 	GPUPATH_A_CGROUP_MAX = (__GPUPATH_A_CGROUP_MAX - 1)
 };
 
+enum gpupath_a_stack {
+	GPUPATH_A_STACK_UNSPEC,
+	GPUPATH_A_STACK_PAD,
+	GPUPATH_A_STACK_MAJOR,
+	GPUPATH_A_STACK_MINOR,
+	GPUPATH_A_STACK_DISKSEQ,
+	GPUPATH_A_STACK_KIND,
+	GPUPATH_A_STACK_TARGETS,
+
+	__GPUPATH_A_STACK_MAX,
+	GPUPATH_A_STACK_MAX = (__GPUPATH_A_STACK_MAX - 1)
+};
+
 enum gpupath_cmd {
 	GPUPATH_CMD_UNSPEC,
 	GPUPATH_CMD_GET_INFO,
@@ -726,6 +761,7 @@ enum gpupath_cmd {
 	GPUPATH_CMD_ROUTE_GET,
 	GPUPATH_CMD_PROVIDER_SET,
 	GPUPATH_CMD_CGROUP_GET,
+	GPUPATH_CMD_STACK_SET,
 
 	__GPUPATH_CMD_MAX,
 	GPUPATH_CMD_MAX = (__GPUPATH_CMD_MAX - 1)

@@ -8,8 +8,7 @@
 #    on the namespaces; both volumes count direct I/O;
 #  - RAID5 computes parity with the CPU: refused, stacked-transform, and
 #    bounced with the right bytes; a member that cannot take device memory
-#    (NVMe/TCP) refuses the array with its own reason; a device-mapper
-#    target over a volume is refused, stacked-device;
+#    (NVMe/TCP) refuses the array with its own reason;
 #  - where the kernel's md takes P2PDMA pages (7.2 on), any program's
 #    O_DIRECT: fio writes and verifies through RAID0 from device memory
 #    while one controller leaves the bus and comes back, with no error.
@@ -21,26 +20,13 @@ prov=$(bind_bar) || fail "no provider"
 BAR=/sys/bus/pci/devices/$(gpu_bdf 0)
 cleanup() {
 	mdadm --stop /dev/md0 >/dev/null 2>&1
-	dmsetup remove gpstk 2>/dev/null
 	volumes_del_all
 	fabric_teardown
 	unbind_bar
 }
 trap cleanup EXIT
 
-# The per-path devices of namespace N, one per controller.
-paths_of() { ls /sys/block | grep -E "^nvme[0-9]+n$1\$" | sort; }
-[ "$(paths_of 1 | wc -l)" = 2 ] && [ "$(paths_of 2 | wc -l)" = 2 ] ||
-	fail "two paths to each of two namespaces expected: $(ls /sys/block | tr '\n' ' ')"
-for n in 1 2; do
-	volume_new
-	for p in $(paths_of $n); do
-		$GP path add "$vol" "/dev/$p" >/dev/null || fail "path add /dev/$p"
-	done
-	eval "vol$n=$vol VOL$n=$VOL"
-done
-note "volumes: $VOL1 over $(paths_of 1 | tr '\n' ' '), $VOL2 over $(paths_of 2 | tr '\n' ' ')"
-direct() { $GP volume show "$1" -j | jq '[.path_list[].stats.direct_ios] | add // 0'; }
+stack_volumes
 
 # md_new LEVEL: /dev/md0 over the two volumes.
 md_new() {
@@ -62,23 +48,8 @@ off=40
 for level in raid0 raid1 raid10; do
 	seed=$((seed + 1))
 	md_new $level
-	d1=$(direct "$vol1") d2=$(direct "$vol2")
-	# 4 MiB of pattern through the array, then into the BAR direct.
-	$PATTERN gen $((4 * MiB)) $seed | dd of=/dev/md0 bs=$MiB oflag=direct 2>/dev/null ||
-		fail "$level: writing the pattern"
-	expect_io 0 "mode=direct reason=none" -p direct -o $((off * MiB)) read "$prov" /dev/md0 \
-		0 $((4 * MiB)) $seed
-	host_expect bar.img "$(bar_offset)" $((4 * MiB)) $seed 0
-	# Device memory written through the array reads back from it.
-	expect_io 0 "mode=direct reason=none" -p direct write "$prov" /dev/md0 $((8 * MiB)) \
-		$((2 * MiB)) $((seed + 50))
-	dd if=/dev/md0 of=/tmp/md.w bs=$MiB skip=8 count=2 iflag=direct 2>/dev/null &&
-		$PATTERN check /tmp/md.w 0 $((2 * MiB)) $((seed + 50)) $((8 * MiB)) ||
-		fail "$level: the direct write through the array is not on it"
-	n1=$(($(direct "$vol1") - d1)) n2=$(($(direct "$vol2") - d2))
-	note "$level: direct through /dev/md0; direct I/Os on the volumes: $n1, $n2"
 	# (RAID1 reads from one member, but writes to both.)
-	[ "$n1" -gt 0 ] && [ "$n2" -gt 0 ] || fail "$level: a member had no direct I/O"
+	stack_direct /dev/md0 $seed $off $level
 	md_del
 	off=$((off + 4))
 done
@@ -99,7 +70,7 @@ else
 		--loops=4 &
 	f=$!
 	sleep 2
-	ctrl=$(basename "$(readlink -f /sys/block/$(paths_of 1 | head -n 1)/device/device)")
+	ctrl=$(basename "$(readlink -f /sys/block/$(stack_paths 1 | head -n 1)/device/device)")
 	echo 1 >/sys/bus/pci/devices/$ctrl/remove || fail "remove $ctrl"
 	sleep 2
 	echo 1 >/sys/bus/pci/rescan
@@ -107,7 +78,7 @@ else
 		fail "controller $ctrl did not come back"
 	for n in 1 2; do
 		eval "v=\$vol$n"
-		for p in $(paths_of $n); do
+		for p in $(stack_paths $n); do
 			$GP path add "$v" "/dev/$p" >/dev/null 2>&1
 		done
 	done
@@ -138,11 +109,5 @@ mdadm --stop /dev/md0 >/dev/null || fail "mdadm --stop"
 mdadm --zero-superblock "$VOL1" "$TCPNS" >/dev/null 2>&1
 fabric_teardown
 
-# Device mapper keeps its table to itself: refused. (No udev in the guest
-# to make /dev/mapper's nodes: dmsetup makes them.)
-export DM_DISABLE_UDEV=1
-dmsetup create gpstk --table "0 $(blockdev --getsz "$VOL1") linear $VOL1 0" || fail "dmsetup"
-expect_io 3 "mode=none reason=stacked-device" -p direct read "$prov" /dev/mapper/gpstk 0 $MiB 0
-dmsetup remove gpstk || fail "dmsetup remove"
 check_dmesg
 exit 0
