@@ -22,13 +22,16 @@
 #define TARGETS_MAX	128
 
 /* Targets that hand each bio, remapped, to a device below. */
-static const char *const remap_targets[] = { "linear", "striped" };
+static const char *const remap_targets[] = { "linear", "striped", "unstriped", "switch" };
 /*
  * Targets that read or write the data with the CPU: encryption, checksums,
- * parity, hash trees, compression and deduplication, a cache in memory.
+ * parity, hash trees, compression and deduplication, a cache in memory,
+ * copies through buffers, zeroes filled in, test targets that corrupt or
+ * log it. (raid: by its level, raid_kind().)
  */
 static const char *const transform_targets[] = {
-	"crypt", "integrity", "raid", "verity", "vdo", "writecache",
+	"crypt", "integrity", "verity", "vdo", "writecache", "ebs", "log-writes", "flakey",
+	"zero",
 };
 
 static bool listed(const char *type, const char *const *list, size_t n)
@@ -51,6 +54,17 @@ enum gpupath_stack_kind dmstack_target_kind(const char *type)
 	return GPUPATH_STACK_KIND_OTHER;
 }
 
+/* dm-raid by its level, its first parameter: RAID0/1/10 remap, as md's do. */
+static enum gpupath_stack_kind raid_kind(const char *params)
+{
+	size_t n = strcspn(params, " ");
+
+	if ((n == 5 && !strncmp(params, "raid0", 5)) || (n == 5 && !strncmp(params, "raid1", 5)) ||
+	    (n == 6 && !strncmp(params, "raid10", 6)))
+		return GPUPATH_STACK_KIND_REMAP;
+	return GPUPATH_STACK_KIND_TRANSFORM;
+}
+
 /* The least direct of two: a transform over anything else, then other. */
 static enum gpupath_stack_kind worse(enum gpupath_stack_kind a, enum gpupath_stack_kind b)
 {
@@ -68,7 +82,8 @@ static void dm_log(int level, const char *file, int line, int dm_errno, const ch
 	(void)file;
 	(void)line;
 	(void)dm_errno;
-	if (level > 3)	/* _LOG_ERR; notices and below are libdevmapper's chatter */
+	/* Errors and worse (_LOG_ERR, 3); the flags above the level masked. */
+	if ((level & 7) > 3)
 		return;
 	va_start(ap, f);
 	vsnprintf(msg, sizeof(msg), f, ap);
@@ -116,6 +131,19 @@ struct told {
 	char targets[TARGETS_MAX];
 };
 
+/* Whether @type is in @list (comma-separated) already. */
+static bool in_list(const char *list, const char *type)
+{
+	size_t n = strlen(type);
+	const char *p;
+
+	for (p = list; *p; p += strcspn(p, ","), p += *p == ',') {
+		if (!strncmp(p, type, n) && (p[n] == ',' || !p[n]))
+			return true;
+	}
+	return false;
+}
+
 /* The live table of @t's disk: its kind, and its target types in order. */
 static int read_table(struct told *t)
 {
@@ -125,30 +153,36 @@ static int read_table(struct told *t)
 	struct dm_task *dmt;
 	void *next = NULL;
 	size_t len = 0;
+	enum gpupath_stack_kind k;
 	int r = -EIO;
 
-	dm_log_with_errno_init(dm_log);
 	dmt = dm_task_create(DM_DEVICE_TABLE);
 	if (!dmt)
 		return -ENOMEM;
+	/* A crypt table's parameters hold its key: wiped when the task goes. */
 	if (!dm_task_set_major_minor(dmt, (int)t->major, (int)t->minor, 0) ||
-	    !dm_task_no_open_count(dmt))
+	    !dm_task_no_open_count(dmt) || !dm_task_secure_data(dmt))
 		goto out;
-	if (!dm_task_run(dmt) || !dm_task_get_info(dmt, &info))
+	if (!dm_task_run(dmt)) {
+		if (dm_task_get_errno(dmt) == ENXIO)
+			r = -ENOENT;	/* removed meanwhile */
 		goto out;
+	}
 	r = -ENOENT;
-	if (!info.exists)
+	if (!dm_task_get_info(dmt, &info) || !info.exists)
 		goto out;
 	t->kind = 0;
 	t->targets[0] = '\0';
 	do {
+		type = params = NULL;
 		next = dm_get_next_target(dmt, next, &start, &length, &type, &params);
 		if (!type)
 			continue;
-		t->kind = t->kind ? worse(t->kind, dmstack_target_kind(type)) :
-				    dmstack_target_kind(type);
+		k = !strcmp(type, "raid") ? raid_kind(params ? params : "") :
+					    dmstack_target_kind(type);
+		t->kind = t->kind ? worse(t->kind, k) : k;
 		/* Each type once, in the order met. */
-		if (!strstr(t->targets, type) && len + strlen(type) + 2 < sizeof(t->targets))
+		if (!in_list(t->targets, type) && len + strlen(type) + 2 < sizeof(t->targets))
 			len += (size_t)snprintf(t->targets + len, sizeof(t->targets) - len, "%s%s",
 						len ? "," : "", type);
 	} while (next);
@@ -188,6 +222,38 @@ static const char *kind_text(enum gpupath_stack_kind kind)
 	}
 }
 
+/*
+ * What was told last of each disk, so that the periodic passes log only
+ * changes; a disk not found here is logged and takes the oldest entry.
+ */
+#define SAID_MAX	256
+static struct {
+	uint64_t diskseq;
+	enum gpupath_stack_kind kind;
+	char targets[TARGETS_MAX];
+} said[SAID_MAX];
+static unsigned int said_next;
+
+/* Whether @t says something new of its disk; remembers it. */
+static bool news(const struct told *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < SAID_MAX; i++) {
+		if (said[i].diskseq != t->diskseq)
+			continue;
+		if (said[i].kind == t->kind && !strcmp(said[i].targets, t->targets))
+			return false;
+		break;
+	}
+	if (i == SAID_MAX)
+		i = said_next++ % SAID_MAX;
+	said[i].diskseq = t->diskseq;
+	said[i].kind = t->kind;
+	snprintf(said[i].targets, sizeof(said[i].targets), "%s", t->targets);
+	return true;
+}
+
 int dmstack_tell(struct gpupath_ctl *ctl, const char *name)
 {
 	char dev[32], seq[32], end;
@@ -218,8 +284,15 @@ int dmstack_tell(struct gpupath_ctl *ctl, const char *name)
 	if (r < 0)
 		return log_errno_why(r, gpupath_ctl_errmsg(ctl), "%s: cannot tell the module of its table",
 				     name);
-	log_info("%s: table %s: %s", name, t.targets[0] ? t.targets : "(none)", kind_text(t.kind));
+	if (news(&t))
+		log_info("%s: table %s: %s", name, t.targets[0] ? t.targets : "(none)",
+			 kind_text(t.kind));
 	return 0;
+}
+
+void dmstack_init(void)
+{
+	dm_log_with_errno_init(dm_log);
 }
 
 void dmstack_tell_all(struct gpupath_ctl *ctl)

@@ -5,7 +5,10 @@
  * reads each dm disk's live table with libdevmapper and says what its
  * targets do with the data (GPUPATH_CMD_STACK_SET), at start, when the
  * module comes and at each add or change uevent of a dm disk (a table is
- * swapped on resume, which sends a change uevent).
+ * swapped on resume, which sends a change uevent), and at every periodic
+ * pass, for uevents lost. The module keeps each word as long as the socket
+ * that said it is open: gpupathd says it on a socket it keeps while the
+ * module is loaded, so that its words go when it stops.
  */
 #ifndef GPUPATHD_DMSTACK_H
 #define GPUPATHD_DMSTACK_H
@@ -14,7 +17,10 @@
 
 #include "libgpupath-admin.h"
 
-/* What a target of type @type does with the data of a bio. */
+/* libdevmapper's messages into gpupathd's log; once, at start. */
+void dmstack_init(void);
+
+/* What a target of type @type does with the data of a bio (raid: by level). */
 enum gpupath_stack_kind dmstack_target_kind(const char *type);
 
 /*

@@ -72,6 +72,7 @@ struct daemon {
 	bool config_given;	/* on the command line: it must exist */
 	bool config_read;	/* it existed: it must go on existing */
 	struct gpupath_conf *conf;	/* the last good one */
+	struct gpupath_ctl *dmctl;	/* dm tables are told on it (dmstack.h) */
 };
 
 /* ---- dump ------------------------------------------------------------- */
@@ -97,6 +98,8 @@ static void log_module_info(const struct gpupath_info *info)
  * Read the module's state and log it. Failures are logged here and leave the
  * daemon waiting: the module can come and go at any time.
  */
+static void untell_dm(struct daemon *d);
+
 static void dump(struct daemon *d)
 {
 	struct gpupath_info info;
@@ -112,6 +115,7 @@ static void dump(struct daemon *d)
 	if (r == -ENOENT) {
 		log_info("gpupath module went away; waiting for it");
 		d->loaded = false;
+		untell_dm(d);
 		return;
 	}
 	if (r < 0) {
@@ -279,18 +283,28 @@ static void reconcile(struct daemon *d)
 }
 
 
-/* What the dm disks' tables do, for the module (dmstack.h). */
+/*
+ * What the dm disks' tables do, for the module (dmstack.h), on a socket
+ * kept while the module is loaded: the module keeps the words as long as
+ * the socket, so they go when gpupathd does.
+ */
 static void tell_dm(struct daemon *d, const char *name)
 {
-	struct gpupath_ctl *ctl = ctl_open(d);
-
-	if (!ctl)
+	if (!d->dmctl)
+		d->dmctl = ctl_open(d);
+	if (!d->dmctl)
 		return;
 	if (name)
-		dmstack_tell(ctl, name);
+		dmstack_tell(d->dmctl, name);
 	else
-		dmstack_tell_all(ctl);
-	gpupath_ctl_close(ctl);
+		dmstack_tell_all(d->dmctl);
+}
+
+static void untell_dm(struct daemon *d)
+{
+	if (d->dmctl)
+		gpupath_ctl_close(d->dmctl);
+	d->dmctl = NULL;
 }
 
 static void resync(struct daemon *d)
@@ -331,6 +345,7 @@ static void on_event(const struct gpupath_mon_event *ev, void *userdata)
 	case GPUPATH_EVENT_FAMILY_DEL:
 		log_info("gpupath module unloaded; waiting for it to come back");
 		d->loaded = false;
+		untell_dm(d);
 		break;
 	case GPUPATH_EVENT_NOTIFY:
 		on_notify(d, ev);
@@ -486,6 +501,7 @@ static int on_uevent(struct loop *l, int fd, uint32_t events, void *userdata)
 		if (!dev) {
 			if (errno == ENOBUFS) {
 				log_warn("uevents lost; checking everything");
+				tell_dm(d, NULL);
 				soon(d, SOON_MS);
 				continue;
 			}
@@ -749,6 +765,7 @@ static int on_timer(struct loop *l, int fd, uint32_t events, void *userdata)
 	if (!d->loaded) {
 		log_debug("waiting for gpupath module");
 	} else {
+		tell_dm(d, NULL);
 		reconcile(d);
 	}
 	return 0;
@@ -794,6 +811,7 @@ static int setup_soon(struct daemon *d)
 
 static void teardown(struct daemon *d)
 {
+	untell_dm(d);
 	loop_free(d->loop);
 	fabric_free(d->fabric);
 	if (d->rt)
@@ -825,6 +843,7 @@ static int run(struct daemon *opts)
 
 	d.sigfd = d.timerfd = d.soonfd = d.metricsfd = d.wdogfd = -1;
 	log_info("gpupathd %s starting", gpupath_tools_version());
+	dmstack_init();
 	r = load_config(&d, &none);
 	if (r < 0)
 		return r;

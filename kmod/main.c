@@ -14,6 +14,7 @@
 #include "portal.h"
 #include "provider.h"
 #include "route.h"
+#include "stack.h"
 #include "tenant.h"
 #include "version.h"
 #include "volume.h"
@@ -35,10 +36,13 @@ static int __init gpupath_init(void)
 		goto err_provider;
 
 	gpupath_fault_init();
+	ret = gpupath_stack_init();
+	if (ret)
+		goto err_fault;
 	/* Last: requests may come in from here on. */
 	ret = gpupath_genl_init();
 	if (ret)
-		goto err_fault;
+		goto err_stack;
 
 	pr_info("gpupath " GPUPATH_VERSION " loaded, P2PDMA %s\n",
 		gpupath_feature_p2pdma_str(gpupath_feature_p2pdma_status()));
@@ -47,6 +51,8 @@ static int __init gpupath_init(void)
 			init_utsname()->release, GPUPATH_KERNEL_TESTED_TEXT);
 	return 0;
 
+err_stack:
+	gpupath_stack_exit();
 err_fault:
 	gpupath_fault_uninit();
 	gpupath_portal_uninit();
@@ -62,6 +68,7 @@ static void __exit gpupath_exit(void)
 {
 	/* First: no request comes in while the objects go. */
 	gpupath_genl_uninit();
+	gpupath_stack_exit();
 	gpupath_fault_uninit();
 	gpupath_portal_uninit();
 	gpupath_volume_uninit();

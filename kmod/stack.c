@@ -15,12 +15,14 @@
  * - Device-mapper disks, over the devices their tables name. The kernel
  *   keeps a table to itself, so root's gpupathd reads it and says what its
  *   targets do (GPUPATH_CMD_STACK_SET, per disk sequence number, again at
- *   each change uevent: a table is swapped on resume). Linear and striped
- *   tables only remap bios and are seen through as md arrays are; tables
- *   with a target that touches the data (crypt, integrity, raid) are
+ *   each change uevent: a table is swapped on resume). Tables that only
+ *   remap bios (linear, striped) are seen through as md arrays are; tables
+ *   with a target that touches the data (crypt, integrity, ...) are
  *   refused, stacked-transform; any other table, and a disk gpupathd has
- *   said nothing of, stacked-device. Between a table's swap and gpupathd's
- *   word on it (a uevent's round trip) the old word holds.
+ *   said nothing of, stacked-device. A word lasts as long as the netlink
+ *   socket that said it: when gpupathd stops, its words go. Between a
+ *   table's swap and gpupathd's word on it (a uevent's round trip) the old
+ *   word holds.
  * - Anything else bio-based: loop, zram. Refused, stacked-device.
  *
  * What is below a device is read as user space reads it, from sysfs: an
@@ -32,9 +34,12 @@
  * that each I/O does not list and open the members again.
  */
 #include <linux/blkdev.h>
+#include <linux/device-mapper.h>
 #include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/major.h>
+#include <linux/module.h>
+#include <linux/netlink.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
@@ -69,7 +74,11 @@ static struct stack_told {
 	u64 diskseq;
 	u64 when;		/* order of telling: the smallest goes first */
 	enum gpupath_stack_kind kind;
+	/* The socket that told it (compared only, never followed). */
+	struct net *net;
+	u32 portid;
 } stack_told[GPUPATH_STACK_TOLD];
+/* Counts the words told and dropped: an answer worked out before one is not kept. */
 static u64 stack_told_count;
 
 static DEFINE_SPINLOCK(stack_cache_lock);	/* stack_cache, stack_told* */
@@ -97,16 +106,28 @@ static bool cached(struct gendisk *disk, struct gpupath_provider *prov,
 	return hit;
 }
 
+static u64 told_count(void)
+{
+	u64 n;
+
+	spin_lock(&stack_cache_lock);
+	n = stack_told_count;
+	spin_unlock(&stack_cache_lock);
+	return n;
+}
+
+/* Keep an answer worked out since the @told-th word, unless a word came since. */
 static void cache(struct gendisk *disk, struct gpupath_provider *prov,
-		  enum gpupath_reason reason, int distance)
+		  enum gpupath_reason reason, int distance, u64 told)
 {
 	struct stack_cached *c = cache_slot(disk, prov);
 
 	spin_lock(&stack_cache_lock);
-	*c = (struct stack_cached){
-		.diskseq = disk->diskseq, .prov = prov->id, .stamp = jiffies,
-		.reason = reason, .distance = distance,
-	};
+	if (told == stack_told_count)
+		*c = (struct stack_cached){
+			.diskseq = disk->diskseq, .prov = prov->id, .stamp = jiffies,
+			.reason = reason, .distance = distance,
+		};
 	spin_unlock(&stack_cache_lock);
 }
 
@@ -124,8 +145,8 @@ static enum gpupath_stack_kind told_kind(u64 diskseq)
 	return kind;
 }
 
-/* Keep @kind for @diskseq, and forget the answers given before it. */
-static void tell(u64 diskseq, enum gpupath_stack_kind kind)
+/* Keep @kind for @diskseq, said by socket @portid of @net; forget the answers given before it. */
+static void tell(u64 diskseq, enum gpupath_stack_kind kind, struct net *net, u32 portid)
 {
 	struct stack_told *t = &stack_told[0];
 	int i;
@@ -141,18 +162,57 @@ static void tell(u64 diskseq, enum gpupath_stack_kind kind)
 	}
 	*t = (struct stack_told){
 		.diskseq = diskseq, .when = ++stack_told_count, .kind = kind,
+		.net = net, .portid = portid,
 	};
 	memset(stack_cache, 0, sizeof(stack_cache));
 	spin_unlock(&stack_cache_lock);
 }
 
-/* A device-mapper disk: it has dm/ in sysfs. */
+/* A generic netlink socket closed: what it said goes with it. */
+static int stack_released(struct notifier_block *nb, unsigned long what, void *ptr)
+{
+	struct netlink_notify *n = ptr;
+	bool dropped = false;
+	int i;
+
+	if (what != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC || !n->portid)
+		return NOTIFY_DONE;
+	spin_lock(&stack_cache_lock);
+	for (i = 0; i < GPUPATH_STACK_TOLD; i++) {
+		if (stack_told[i].diskseq && stack_told[i].portid == n->portid &&
+		    net_eq(stack_told[i].net, n->net)) {
+			stack_told[i] = (struct stack_told){};
+			dropped = true;
+		}
+	}
+	if (dropped) {
+		stack_told_count++;
+		memset(stack_cache, 0, sizeof(stack_cache));
+	}
+	spin_unlock(&stack_cache_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block stack_release_nb = {
+	.notifier_call = stack_released,
+};
+
+int gpupath_stack_init(void)
+{
+	return netlink_register_notifier(&stack_release_nb);
+}
+
+void gpupath_stack_exit(void)
+{
+	netlink_unregister_notifier(&stack_release_nb);
+}
+
+/* A device-mapper disk, bio-based or request-based: it has dm/ in sysfs. */
 static bool is_dm(struct gendisk *disk)
 {
 	char suspended[8];
 
-	return disk->fops->submit_bio &&
-	       !gpupath_devattr_get(disk_to_dev(disk), "dm", "suspended", suspended,
+	return !gpupath_devattr_get(disk_to_dev(disk), "dm", "suspended", suspended,
 				    sizeof(suspended));
 }
 
@@ -299,9 +359,11 @@ static enum gpupath_reason stack_reason(struct gendisk *disk, struct gpupath_pro
 	enum gpupath_reason reason;
 	char level[16];
 	int d = -1;
+	u64 told;
 
 	if (cached(disk, prov, &reason, &d))
 		goto out;
+	told = told_count();
 	names = kmalloc_array(GPUPATH_STACK_BELOW, sizeof(*names), GFP_KERNEL);
 	if (!names)
 		return GPUPATH_REASON_NO_DMA_DEVICE;
@@ -310,12 +372,12 @@ static enum gpupath_reason stack_reason(struct gendisk *disk, struct gpupath_pro
 	else if (disk->fops->submit_bio &&
 		 !gpupath_devattr_get(disk_to_dev(disk), "md", "level", level, sizeof(level)))
 		reason = md_reason(disk, level, prov, depth, names, &d);
-	else if (is_dm(disk))
+	else if (disk->fops->submit_bio && is_dm(disk))
 		reason = dm_reason(disk, prov, depth, names, &d);
 	else
 		reason = GPUPATH_REASON_STACKED_DEVICE;
 	kfree(names);
-	cache(disk, prov, reason, d);
+	cache(disk, prov, reason, d, told);
 out:
 	if (reason == GPUPATH_REASON_NONE)
 		farthest(distance, d);
@@ -361,30 +423,55 @@ enum gpupath_reason gpupath_stack_reason(struct block_device *bdev,
 	return stack_reason(bdev->bd_disk, prov, 0, distance);
 }
 
-/* The dm disk a stack-set names, opened for reading. */
-static int told_disk(struct nlattr **tb, struct netlink_ext_ack *extack,
-		     struct gpupath_compat_bdev *h)
+/*
+ * The sequence number of the dm disk of @devt, found through device mapper
+ * itself (dm_mod's exports, taken only while used): opening the disk would
+ * make a dmsetup remove meanwhile fail with EBUSY. -ENODEV: no such disk.
+ */
+static int dm_diskseq(dev_t devt, u64 *diskseq)
+{
+	struct mapped_device *(*get_md)(dev_t dev) = symbol_get(dm_get_md);
+	struct gendisk *(*disk_of)(struct mapped_device *md) = symbol_get(dm_disk);
+	void (*put)(struct mapped_device *md) = symbol_get(dm_put);
+	struct mapped_device *md = NULL;
+	int ret = -ENODEV;
+
+	if (get_md && disk_of && put)
+		md = get_md(devt);
+	if (md) {
+		*diskseq = disk_of(md)->diskseq;
+		put(md);
+		ret = 0;
+	}
+	if (get_md)
+		symbol_put(dm_get_md);
+	if (disk_of)
+		symbol_put(dm_disk);
+	if (put)
+		symbol_put(dm_put);
+	return ret;
+}
+
+/* The dm disk a stack-set names: its sequence number must be the one given. */
+static int told_disk(struct nlattr **tb, struct netlink_ext_ack *extack, u64 *diskseq)
 {
 	u32 major = nla_get_u32(tb[GPUPATH_A_STACK_MAJOR]);
 	u32 minor = nla_get_u32(tb[GPUPATH_A_STACK_MINOR]);
-	struct gendisk *disk;
 
-	if (major >= 1U << (32 - MINORBITS) || minor > MINORMASK) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MINOR], "not a device number");
+	if (major >= 1U << (32 - MINORBITS)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MAJOR], "not a major number");
 		return -EINVAL;
 	}
-	if (gpupath_compat_bdev_open_dev(MKDEV(major, minor), h)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MINOR], "no such block device");
+	if (minor > MINORMASK) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MINOR], "not a minor number");
+		return -EINVAL;
+	}
+	if (dm_diskseq(MKDEV(major, minor), diskseq)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MINOR],
+				    "no device-mapper disk has this number");
 		return -ENODEV;
 	}
-	disk = h->bdev->bd_disk;
-	if (bdev_is_partition(h->bdev) || !is_dm(disk)) {
-		gpupath_compat_bdev_close_dev(h);
-		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MINOR], "not a device-mapper disk");
-		return -EMEDIUMTYPE;
-	}
-	if (disk->diskseq != nla_get_u64(tb[GPUPATH_A_STACK_DISKSEQ])) {
-		gpupath_compat_bdev_close_dev(h);
+	if (*diskseq != nla_get_u64(tb[GPUPATH_A_STACK_DISKSEQ])) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_DISKSEQ],
 				    "that disk is gone: this one has another sequence number");
 		return -ESTALE;
@@ -395,8 +482,8 @@ static int told_disk(struct nlattr **tb, struct netlink_ext_ack *extack,
 int gpupath_nl_stack_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[GPUPATH_A_STACK_MAX + 1];
-	struct gpupath_compat_bdev h = {};
 	enum gpupath_stack_kind kind;
+	u64 diskseq;
 	int ret;
 
 	ret = gpupath_nl_need_sys_admin(skb, info);
@@ -414,15 +501,15 @@ int gpupath_nl_stack_set_doit(struct sk_buff *skb, struct genl_info *info)
 	    NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
 			      GPUPATH_A_STACK_KIND))
 		return -EINVAL;
-	ret = told_disk(tb, info->extack, &h);
+	ret = told_disk(tb, info->extack, &diskseq);
 	if (ret)
 		return ret;
 	kind = nla_get_u32(tb[GPUPATH_A_STACK_KIND]);
-	tell(h.bdev->bd_disk->diskseq, kind);
-	pr_debug("%s: %s (%s)\n", h.bdev->bd_disk->disk_name,
-		 kind == GPUPATH_STACK_KIND_REMAP ? "remaps" :
+	tell(diskseq, kind, genl_info_net(info), info->snd_portid);
+	pr_debug("dm disk %u:%u (diskseq %llu): %s (%s)\n",
+		 nla_get_u32(tb[GPUPATH_A_STACK_MAJOR]), nla_get_u32(tb[GPUPATH_A_STACK_MINOR]),
+		 diskseq, kind == GPUPATH_STACK_KIND_REMAP ? "remaps" :
 		 kind == GPUPATH_STACK_KIND_TRANSFORM ? "transforms" : "other",
 		 tb[GPUPATH_A_STACK_TARGETS] ? (char *)nla_data(tb[GPUPATH_A_STACK_TARGETS]) : "");
-	gpupath_compat_bdev_close_dev(&h);
 	return 0;
 }

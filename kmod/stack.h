@@ -7,6 +7,8 @@
 
 struct gpupath_provider;
 
+int gpupath_stack_init(void);
+void gpupath_stack_exit(void);
 bool gpupath_stacked(struct block_device *bdev);
 enum gpupath_reason gpupath_stack_reason(struct block_device *bdev,
 					 struct gpupath_provider *prov, int *distance);

@@ -164,9 +164,10 @@
  *   device-mapper disk, KIND (enum gpupath_stack_kind: what its table's
  *   targets do with the data) and optional TARGETS (their types, for the
  *   log). The kernel keeps dm tables to itself; root's gpupathd reads them
- *   and says so for each dm disk, and again when one changes. ENODEV: no
- *   such disk, EMEDIUMTYPE: not device mapper, ESTALE: DISKSEQ is not that
- *   disk's (it was removed and the number given again).
+ *   and says so for each dm disk, and again when one changes. A word holds
+ *   as long as the socket that said it is open. EINVAL: not a device
+ *   number, ENODEV: no dm disk has that number, ESTALE: DISKSEQ is not
+ *   that disk's (it was removed and the number given again).
  *
  * ioctls on /dev/gpupath
  * ----------------------

@@ -12,10 +12,11 @@
 #    same volumes: gpupathd hears the change uevent and the disk is refused,
 #    stacked-transform, its reads bounced with the decrypted bytes; swapped
 #    back to striped, direct again;
-#  - a table with a target that neither remaps nor transforms (zero):
+#  - a table with a target that neither remaps nor transforms (error):
 #    stacked-device;
 #  - the netlink command itself: refused without CAP_SYS_ADMIN, for a disk
-#    that is not device mapper and for a stale disk sequence number.
+#    that is not device mapper and for a stale disk sequence number;
+#  - gpupathd stopped: its words go with its socket, stacked-device again.
 # (The BAR from 16 to 28 MiB: md-volumes takes 40 to 52 in the same guest.)
 . /src/selftests/vm/guest-lib.sh
 
@@ -95,9 +96,9 @@ wait_for 10 sh -c 'grep "table " /tmp/gpupathd.log | tail -n 1 | grep -q "table 
 stack_direct /dev/mapper/gpdm 804 24 "dm-striped, after crypt"
 
 table "0 $s1 linear $VOL1 0
-$s1 2048 zero"
-wait_for 10 grep -q "table linear,zero: not seen through" /tmp/gpupathd.log ||
-	{ cat /tmp/gpupathd.log; fail "gpupathd did not hear of the linear,zero table"; }
+$s1 2048 error"
+wait_for 10 grep -q "table linear,error: not seen through" /tmp/gpupathd.log ||
+	{ cat /tmp/gpupathd.log; fail "gpupathd did not hear of the linear,error table"; }
 expect_io 3 "mode=none reason=stacked-device" -p direct read "$prov" /dev/mapper/gpdm 0 $MiB 0
 
 # The command itself, by hand (the kernel's own YNL client).
@@ -122,15 +123,26 @@ refused() {
 }
 asif=
 refused "sequence number" "${mm%:*}" "${mm#*:}" $((seq + 1000))
-refused "not a device-mapper disk" "${vmm%:*}" "${vmm#*:}" "$(cat /sys/block/$v1/diskseq)"
-refused "no such block device" 4095 1048575 1
-refused "not a device number" 4096 0 1
+refused "no device-mapper disk" "${vmm%:*}" "${vmm#*:}" "$(cat /sys/block/$v1/diskseq)"
+refused "no device-mapper disk" 4095 1048575 1
+refused "not a major number" 4096 0 1
 asif="/usr/bin/setpriv --inh-caps=-all --bounding-set=-all,+net_admin"
 refused CAP_SYS_ADMIN "${mm%:*}" "${mm#*:}" "$seq"
 asif=
 note "stack-set refused: a stale diskseq, a volume, no disk, no device number, CAP_NET_ADMIN alone"
-# It still holds the daemon's word: linear,zero.
+# It still holds the daemon's word: linear,error.
 expect_io 3 "mode=none reason=stacked-device" -p direct read "$prov" /dev/mapper/gpdm 0 $MiB 0
+
+# A word lasts as long as the socket that said it: gpupathd gone, the
+# striped table is no longer seen through.
+table "$striped"
+wait_for 10 sh -c 'grep "table " /tmp/gpupathd.log | tail -n 1 | grep -q "table striped"' ||
+	{ cat /tmp/gpupathd.log; fail "gpupathd did not hear of the striped table, the third time"; }
+expect_io 0 "mode=direct reason=none" -p direct read "$prov" /dev/mapper/gpdm 0 $MiB 804
+kill "$gpd" && wait "$gpd" 2>/dev/null
+gpd=
+expect_io 3 "mode=none reason=stacked-device" -p direct read "$prov" /dev/mapper/gpdm 0 $MiB 0
+note "gpupathd stopped: its word on the striped table went with it"
 
 dmsetup remove gpdm || fail "dmsetup remove"
 check_dmesg
