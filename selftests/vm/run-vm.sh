@@ -163,6 +163,13 @@ rm -f "$workdir/bar.img" "$workdir/bar0.img" "$workdir/bar1.img" "$workdir"/stac
 # Sparse: 1600 MiB so that the file benchmark's 1 GiB file has room in a
 # partition above what the other tests use (tests/bench.sh).
 truncate -s 1600M "$workdir/nvme.img"
+# Every disk image with cache=unsafe: the guest's flushes and FUA writes
+# are not turned into fdatasync() of the image. With the default, an XFS
+# log write after the benchmark's 1 GiB file made QEMU write that gigabyte
+# back to a busy host disk inside one command, past the guest's 30 s NVMe
+# timeout: the controller was reset and disabled, and every later test of
+# the guest failed. The images live as long as one run; the host-side
+# checks read them through the page cache, as QEMU wrote them.
 
 devs=()
 case $topology in
@@ -176,7 +183,7 @@ switch | flat)
 		# A disk whose driver takes no P2P memory, beside the "GPU":
 		# the route must refuse it although the distance allows it.
 		truncate -s 16M "$workdir/vblk.img"
-		devs+=(-drive file="$workdir/vblk.img",if=none,id=vblk0,format=raw
+		devs+=(-drive file="$workdir/vblk.img",if=none,id=vblk0,format=raw,cache=unsafe
 		       -device virtio-blk-pci,drive=vblk0,bus=dn3)
 		bar_bus=dn1 nvme_bus=dn2
 	else
@@ -185,7 +192,7 @@ switch | flat)
 	truncate -s 64M "$workdir/bar.img"
 	devs+=(-object memory-backend-file,id=bar0,mem-path="$workdir/bar.img",share=on,size=64M
 	       -device ivshmem-plain,id=gpu0,memdev=bar0,bus="$bar_bus"
-	       -drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw
+	       -drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw,cache=unsafe
 	       -device nvme,serial=gpupath0,drive=nvm0,cmb_size_mb=64,bus="$nvme_bus") ;;
 rails)
 	devs+=(-device nvme-subsys,id=subsys0,nqn=nqn.2026-11.io.gpupath:rails)
@@ -203,7 +210,7 @@ rails)
 		       -device virtio-net-pci,id=eth$i,netdev=nic$i,mac=52:54:00:47:50:1$i,romfile=,bus=dn${i}e,addr=0)
 	done
 	# Created after both controllers, so attached to both (shared=on).
-	devs+=(-drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw
+	devs+=(-drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw,cache=unsafe
 	       -device nvme-ns,drive=nvm0,bus=nvme0,nsid=1,shared=on) ;;
 stack)
 	devs+=(-device pcie-root-port,id=rp1,chassis=1,slot=1
@@ -220,7 +227,7 @@ stack)
 	# Created after both controllers, so attached to both (shared=on).
 	for i in 1 2; do
 		truncate -s 256M "$workdir/stack$i.img"
-		devs+=(-drive file="$workdir/stack$i.img",if=none,id=stk$i,format=raw
+		devs+=(-drive file="$workdir/stack$i.img",if=none,id=stk$i,format=raw,cache=unsafe
 		       -device nvme-ns,drive=stk$i,bus=nvme0,nsid=$i,shared=on)
 	done ;;
 *) die "run-vm.sh: --topology must be switch, flat, rails or stack" ;;
