@@ -214,12 +214,18 @@ run_guest() {
 		-e "s/^# run \(.*\)/  TEST     $name: \1/p" \
 		-e "s/^\(not ok\|ok\) [0-9]* \([^ ]*\)\(.*\)/  TEST     $name: \2 \1\3/p" >&2) 2>/dev/null &
 	tailer=$!
-	selftests/vm/run-vm.sh --workdir "$work" ${VM_SMP:+--smp "$VM_SMP"} "$@" -- \
+	selftests/vm/run-vm.sh --workdir "$work" --keep-images ${VM_SMP:+--smp "$VM_SMP"} "$@" -- \
 		"sh /src/selftests/vm/guest-run.sh $tests" >"$work/vm.log" 2>&1
 	rc=$?
 	sleep 1
 	kill "$tailer" 2>/dev/null
-	grep -a -v '^GPUPATH_EXIT=\|^# run \|^# tests: ' "$work/tap.log" | grep -a -v '^TAP version\|^1\.\.'
+	# Each result line carries the guest's name.
+	grep -a -v '^GPUPATH_EXIT=\|^# run \|^# tests: ' "$work/tap.log" | grep -a -v '^TAP version\|^1\.\.' |
+		sed -E "s#^(not ok|ok) [0-9]+ #\\1 - $name: #"
+	# What the guest's kernel said of its disks, when a test failed.
+	grep -a -q '^not ok' "$work/tap.log" &&
+		grep -a -E 'nvme.*(timeout|reset|disabl|abort)|I/O error|blocked for more than' \
+			"$work/console.log" | head -20 | sed 's/^/# console: /'
 	# Every test the guest planned gives a result: those that did not (the
 	# guest died or was stopped in one) fail here.
 	missing=$(awk '{ sub(/\r$/, "") } /^# tests: [0-9]+$/ { plan = $3 + 0 }
@@ -241,8 +247,12 @@ run_guest() {
 # The checks made from the host side, on the files the guest left:
 # bar.expect (the BAR test), host.expect (data-path tests: FILE OFF LEN SEED
 # POS per line, FILE being bar.img or nvme.img; bar0.img or bar1.img in the
-# rails topology), show.json.
+# rails topology), show.json. The guest's images go after them.
 host_side_checks() {
+	host_side_files "$@"
+	vm_images_drop "$2"
+}
+host_side_files() {
 	local name=$1 work=$2 file off len seed pos promtool
 	promtool=$(selftests/vm/promtool.sh) || promtool=false
 	if [ -s "$work/host.expect" ]; then
@@ -404,6 +414,7 @@ long() {
 	start=$(date +%s)
 	run_guest "$1-$KERNEL_SERIES" "$work" "$2" --kernel "$kimage" --modroot "$kmodroot" \
 		--topology switch --smp 2 --append "$append $3" --timeout 5400
+	vm_images_drop "$work"
 	echo "# $1-$KERNEL_SERIES: guest ran for $(( $(date +%s) - start )) s"
 }
 
@@ -765,6 +776,10 @@ cat "$log".* >>"$log"
 pass=$(grep -a -c -E '^ok ' "$log")
 skip=$(grep -a -c -E '^ok .*# SKIP' "$log")
 fail=$(grep -a -c -E '^not ok ' "$log")
+if [ "$fail" -gt 0 ]; then
+	echo "# what failed:"
+	grep -a -E '^not ok ' "$log" | head -40 | sed 's/^/#   /'
+fi
 echo "# time of each phase (two lanes side by side after static):"
 cat "$build"/log/times.*
 echo "# ${suites[*]}: $(( $(date +%s) - start )) s"

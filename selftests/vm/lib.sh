@@ -164,3 +164,35 @@ stock_module() {
 	*) cp "$ko" "$out" ;;
 	esac
 }
+
+# vm_images_dir WORK: where run-vm.sh keeps the disk images and BAR backing
+# files of the guest of work directory WORK: in memory, in a directory of
+# its own under GPUPATH_VM_IMAGES (default /dev/shm) while that has 4 GiB
+# free and the host 6 GiB of memory available (a guest writes at most
+# about 1.3 GiB there); WORK itself otherwise, or with GPUPATH_VM_IMAGES
+# set empty.
+vm_images_dir() {
+	local base=${GPUPATH_VM_IMAGES-/dev/shm} d
+	d=$(vm_images_mem "$1")
+	if [ -n "$d" ] && [ -w "$base" ] &&
+	   [ "$(df -Pk "$base" | awk 'NR == 2 { print $4 }')" -ge $((4 << 20)) ] &&
+	   [ "$(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo)" -ge $((6 << 20)) ] &&
+	   mkdir -p "$d"; then
+		echo "$d"
+	else
+		echo "$1"
+	fi
+}
+# vm_images_mem WORK: the in-memory directory of WORK's images (none with
+# GPUPATH_VM_IMAGES empty).
+vm_images_mem() {
+	local base=${GPUPATH_VM_IMAGES-/dev/shm}
+	[ -z "$base" ] || echo "$base/gpupath-vm-$(printf %s "$1" | sha256sum | cut -c1-16)"
+}
+# vm_images_drop WORK: the images of WORK's guest gone, wherever they were.
+vm_images_drop() {
+	local d
+	d=$(vm_images_mem "$1")
+	rm -f "$1"/nvme.img "$1"/vblk.img "$1"/bar.img "$1"/bar[01].img "$1"/stack[12].img
+	[ -z "$d" ] || rm -rf "$d"
+}

@@ -11,9 +11,13 @@
 #   --modules LIST only these modules (and what they depend on) from modroot;
 #                  default: all of them
 #   --workdir D    shared rw with the guest as /out; CMD runs there; the
-#                  console log (console.log), the guest's output (tap.log)
-#                  and the BAR backing files (bar.img; bar0.img and bar1.img
-#                  for rails) are left there
+#                  console log (console.log) and the guest's output
+#                  (tap.log) are left there
+#   --keep-images  leave the disk images and BAR backing files (nvme.img;
+#                  bar.img, or bar0.img and bar1.img for rails; below) in
+#                  the work directory for host-side checks, until
+#                  vm_images_drop (lib.sh) or the next run there; without
+#                  it they go when QEMU exits
 #   --topology T   where the "GPU" BAR and the emulated NVMe sit:
 #                  switch  both behind one emulated PCIe switch (P2P allowed),
 #                          with a virtio-blk disk (vblk.img) on a third port
@@ -78,6 +82,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/vm/lib.sh"
 
 kernel= modroot= modules= workdir= topology=switch append= timeout=600 mem=2G smp=1 icount=
+keep=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -90,6 +95,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--icount) icount=$2; shift 2 ;;
+	--keep-images) keep=1; shift ;;
 	--) shift; break ;;
 	*) die "run-vm.sh: unknown option '$1'" ;;
 	esac
@@ -119,7 +125,8 @@ fi
 # Modules (all, or a list plus dependencies) and /init, in a second archive.
 stage=$(mktemp -d)
 agent=
-trap '{ [ -z "$agent" ] || kill "$agent" 2>/dev/null; } || true; rm -rf "$stage"' EXIT
+trap '{ [ -z "$agent" ] || kill "$agent" 2>/dev/null; } || true; rm -rf "$stage"
+	[ -n "$keep" ] || vm_images_drop "$workdir"' EXIT
 release=$(ls "$modroot/lib/modules" | head -1)
 mdir=lib/modules/$release
 mkdir -p "$stage/root/$mdir"
@@ -159,17 +166,28 @@ cat "$userland" "$stage/extra.cpio.gz" >"$stage/initrd.gz"
 printf '%s\n' "$*" >"$workdir/cmd"
 : >"$workdir/console.log"
 : >"$workdir/tap.log"
-rm -f "$workdir/bar.img" "$workdir/bar0.img" "$workdir/bar1.img" "$workdir"/stack*.img "$workdir"/qmp*
+rm -f "$workdir"/qmp*
+vm_images_drop "$workdir"
+# The disk images and BAR backing files, sparse, live in memory where there
+# is room (vm_images_dir, lib.sh), linked from the work directory; the
+# host-side checks read them there. On the host's disk, with both lanes of
+# make test writing their guests' gigabytes, a guest stalled: QEMU's writes
+# and the vCPU's first store to a BAR page (a shared file mapping) waited
+# on the host file system's writeback, a 1 MiB read took 16 s, and once an
+# NVMe command passed the guest's 30 s timeout the controller was reset and
+# disabled, failing every later test of that guest. Every disk also has
+# cache=unsafe: the guest's flushes and FUA writes are not turned into
+# fdatasync() of a whole image; the images last one run.
+images=$(vm_images_dir "$workdir")
+# img NAME SIZE: a sparse image NAME of SIZE in $images; its path.
+img() {
+	truncate -s "$2" "$images/$1"
+	[ "$images" = "$workdir" ] || ln -s "$images/$1" "$workdir/$1"
+	echo "$workdir/$1"
+}
 # Sparse: 1600 MiB so that the file benchmark's 1 GiB file has room in a
 # partition above what the other tests use (tests/bench.sh).
-truncate -s 1600M "$workdir/nvme.img"
-# Every disk image with cache=unsafe: the guest's flushes and FUA writes
-# are not turned into fdatasync() of the image. With the default, an XFS
-# log write after the benchmark's 1 GiB file made QEMU write that gigabyte
-# back to a busy host disk inside one command, past the guest's 30 s NVMe
-# timeout: the controller was reset and disabled, and every later test of
-# the guest failed. The images live as long as one run; the host-side
-# checks read them through the page cache, as QEMU wrote them.
+nvme_img=$(img nvme.img 1600M)
 
 devs=()
 case $topology in
@@ -182,17 +200,15 @@ switch | flat)
 		       -device xio3130-downstream,id=dn3,bus=up1,chassis=2,slot=2)
 		# A disk whose driver takes no P2P memory, beside the "GPU":
 		# the route must refuse it although the distance allows it.
-		truncate -s 16M "$workdir/vblk.img"
-		devs+=(-drive file="$workdir/vblk.img",if=none,id=vblk0,format=raw,cache=unsafe
+		devs+=(-drive file="$(img vblk.img 16M)",if=none,id=vblk0,format=raw,cache=unsafe
 		       -device virtio-blk-pci,drive=vblk0,bus=dn3)
 		bar_bus=dn1 nvme_bus=dn2
 	else
 		bar_bus=pcie.0 nvme_bus=pcie.0
 	fi
-	truncate -s 64M "$workdir/bar.img"
-	devs+=(-object memory-backend-file,id=bar0,mem-path="$workdir/bar.img",share=on,size=64M
+	devs+=(-object memory-backend-file,id=bar0,mem-path="$(img bar.img 64M)",share=on,size=64M
 	       -device ivshmem-plain,id=gpu0,memdev=bar0,bus="$bar_bus"
-	       -drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw,cache=unsafe
+	       -drive file="$nvme_img",if=none,id=nvm0,format=raw,cache=unsafe
 	       -device nvme,serial=gpupath0,drive=nvm0,cmb_size_mb=64,bus="$nvme_bus") ;;
 rails)
 	devs+=(-device nvme-subsys,id=subsys0,nqn=nqn.2026-11.io.gpupath:rails)
@@ -202,15 +218,14 @@ rails)
 		       -device xio3130-downstream,id=dn${i}g,bus=up$i,chassis=$((i + 2)),slot=0,addr=0
 		       -device xio3130-downstream,id=dn${i}n,bus=up$i,chassis=$((i + 2)),slot=1,addr=1
 		       -device xio3130-downstream,id=dn${i}e,bus=up$i,chassis=$((i + 2)),slot=2,addr=2)
-		truncate -s 64M "$workdir/bar$i.img"
-		devs+=(-object memory-backend-file,id=bar$i,mem-path="$workdir/bar$i.img",share=on,size=64M
+		devs+=(-object memory-backend-file,id=bar$i,mem-path="$(img bar$i.img 64M)",share=on,size=64M
 		       -device ivshmem-plain,id=gpu$i,memdev=bar$i,bus=dn${i}g,addr=0
 		       -device nvme,id=nvme$i,serial=rails,subsys=subsys0,bus=dn${i}n,addr=0
 		       -netdev hubport,id=nic$i,hubid=$i
 		       -device virtio-net-pci,id=eth$i,netdev=nic$i,mac=52:54:00:47:50:1$i,romfile=,bus=dn${i}e,addr=0)
 	done
 	# Created after both controllers, so attached to both (shared=on).
-	devs+=(-drive file="$workdir/nvme.img",if=none,id=nvm0,format=raw,cache=unsafe
+	devs+=(-drive file="$nvme_img",if=none,id=nvm0,format=raw,cache=unsafe
 	       -device nvme-ns,drive=nvm0,bus=nvme0,nsid=1,shared=on) ;;
 stack)
 	devs+=(-device pcie-root-port,id=rp1,chassis=1,slot=1
@@ -219,15 +234,13 @@ stack)
 	       -device xio3130-downstream,id=dn2,bus=up1,chassis=2,slot=1
 	       -device xio3130-downstream,id=dn3,bus=up1,chassis=2,slot=2
 	       -device nvme-subsys,id=subsys0,nqn=nqn.2026-12.io.gpupath:stack)
-	truncate -s 64M "$workdir/bar.img"
-	devs+=(-object memory-backend-file,id=bar0,mem-path="$workdir/bar.img",share=on,size=64M
+	devs+=(-object memory-backend-file,id=bar0,mem-path="$(img bar.img 64M)",share=on,size=64M
 	       -device ivshmem-plain,id=gpu0,memdev=bar0,bus=dn1
 	       -device nvme,id=nvme0,serial=stack,subsys=subsys0,bus=dn2
 	       -device nvme,id=nvme1,serial=stack,subsys=subsys0,bus=dn3)
 	# Created after both controllers, so attached to both (shared=on).
 	for i in 1 2; do
-		truncate -s 256M "$workdir/stack$i.img"
-		devs+=(-drive file="$workdir/stack$i.img",if=none,id=stk$i,format=raw,cache=unsafe
+		devs+=(-drive file="$(img stack$i.img 256M)",if=none,id=stk$i,format=raw,cache=unsafe
 		       -device nvme-ns,drive=stk$i,bus=nvme0,nsid=$i,shared=on)
 	done ;;
 *) die "run-vm.sh: --topology must be switch, flat, rails or stack" ;;
