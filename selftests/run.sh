@@ -203,22 +203,37 @@ static_trixie() {
 }
 
 # run_guest NAME WORKDIR TESTS -- run-vm.sh options: the guest's TAP, then a
-# line for the VM itself.
+# line for the VM itself. A guest whose emulated NVMe controller stopped
+# answering (guest-run.sh: "# nvme-wedged:", exit 3) boots once more, the
+# first boot's lines kept as comments: only the second boot's count.
 run_guest() {
-	local name=$1 work=$2 tests=$3 rc tailer missing
+	local name=$1 work=$2 tests=$3 rc tailer missing wedged boot=1
 	shift 3
-	# Each test's name as it starts, and its result, while the guest runs.
-	: >"$work/tap.log"
-	# (The sed is set up before tail's stderr goes: it keeps this one.)
-	tail -n +1 -F "$work/tap.log" > >(sed -un -e 's/\r$//' \
-		-e "s/^# run \(.*\)/  TEST     $name: \1/p" \
-		-e "s/^\(not ok\|ok\) [0-9]* \([^ ]*\)\(.*\)/  TEST     $name: \2 \1\3/p" >&2) 2>/dev/null &
-	tailer=$!
-	selftests/vm/run-vm.sh --workdir "$work" --keep-images ${VM_SMP:+--smp "$VM_SMP"} "$@" -- \
-		"sh /src/selftests/vm/guest-run.sh $tests" >"$work/vm.log" 2>&1
-	rc=$?
-	sleep 1
-	kill "$tailer" 2>/dev/null
+	while :; do
+		# Each test's name as it starts, and its result, while the guest runs.
+		: >"$work/tap.log"
+		# (The sed is set up before tail's stderr goes: it keeps this one.)
+		tail -n +1 -F "$work/tap.log" > >(sed -un -e 's/\r$//' \
+			-e "s/^# run \(.*\)/  TEST     $name: \1/p" \
+			-e "s/^\(not ok\|ok\) [0-9]* \([^ ]*\)\(.*\)/  TEST     $name: \2 \1\3/p" >&2) 2>/dev/null &
+		tailer=$!
+		selftests/vm/run-vm.sh --workdir "$work" --keep-images ${VM_SMP:+--smp "$VM_SMP"} "$@" -- \
+			"sh /src/selftests/vm/guest-run.sh $tests" >"$work/vm.log" 2>&1
+		rc=$?
+		sleep 1
+		kill "$tailer" 2>/dev/null
+		wedged=$(grep -a -m 1 '^# nvme-wedged: ' "$work/tap.log" | tr -d '\r')
+		[ $rc = 3 ] && [ -n "$wedged" ] && [ $boot = 1 ] || break
+		sed -e 's/\r$//' -e "s/^/# $name, first boot: /" "$work/tap.log"
+		grep -a -E 'nvme.*(timeout|reset|disabl|abort)' "$work/console.log" | head -20 |
+			sed "s/^/# $name, first boot's console: /"
+		echo "# $name: QEMU's emulated NVMe controller stopped completing I/O" \
+			"(${wedged#\# nvme-wedged: }); the guest boots again and runs every test anew"
+		mv "$work/console.log" "$work/console-first-boot.log"
+		rm -f "$work/host.expect" "$work/bar.expect" "$work/show.json" "$work"/*.prom \
+			"$work/qmp-events.log"
+		boot=2
+	done
 	# Each result line carries the guest's name.
 	grep -a -v '^GPUPATH_EXIT=\|^# run \|^# tests: ' "$work/tap.log" | grep -a -v '^TAP version\|^1\.\.' |
 		sed -E "s#^(not ok|ok) [0-9]+ #\\1 - $name: #"

@@ -7,6 +7,12 @@
 # a test point of its own, skipped, after the test's. The plan comes last
 # (the number of points is known then); "# tests: N" first says how many
 # scripts are to report, so that a guest that died in one is told.
+#
+# When nvme-pci gave up on an emulated controller ("timeout, disable
+# controller": it stopped completing I/O, and a reset did not bring it back),
+# every later test would fail for it alone: the run stops there, says so in a
+# "# nvme-wedged:" line and exits 3, and the host boots the guest once more
+# (run_guest in selftests/run.sh).
 echo "TAP version 13"
 echo "# tests: $#"
 n=0
@@ -39,6 +45,12 @@ for t in "$@"; do
 		echo >"$d/driver_override"
 	done
 	[ -d /sys/module/gpupath ] && rmmod gpupath
+	wedged=$(dmesg | grep -m 1 -E 'nvme nvme[0-9]+: I/O [0-9]+ QID [0-9]+ timeout, disable controller')
+	if [ -n "$wedged" ]; then
+		echo "# nvme-wedged: after $name: ${wedged#*] }"
+		echo "1..$n"
+		exit 3
+	fi
 done
 echo "1..$n"
 exit $failed
