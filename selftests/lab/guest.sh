@@ -305,7 +305,9 @@ if wanted mem-host || wanted mem-compat || wanted file-host || wanted file-compa
 		bench_run mem /dev/lab $m
 	done
 	mkfs.xfs -q -f /dev/lab || fail "mkfs.xfs"
-	mkdir -p /mnt/lab && mount /dev/lab /mnt/lab || fail "mount"
+	# XFS is a module on Debian's stock kernels (built in on the test kernels).
+	modprobe -q xfs
+	mkdir -p /mnt/lab && mount -t xfs /dev/lab /mnt/lab || fail "mount"
 	gpupath-bench -d /mnt/lab/data -F 256M -p "$prov" -m host -D 0.01 >/dev/null ||
 		fail "the file"
 	for m in host compat; do
