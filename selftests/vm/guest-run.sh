@@ -8,22 +8,52 @@
 # (the number of points is known then); "# tests: N" first says how many
 # scripts are to report, so that a guest that died in one is told.
 #
-# When nvme-pci gave up on an emulated controller ("timeout, disable
-# controller": it stopped completing I/O, and a reset did not bring it back),
-# every later test would fail for it alone: the run stops there, says so in a
+# QEMU 7.2's emulated NVMe controller sometimes stops completing I/O under
+# load (Documentation/testing.md). A test that failed while nvme-pci timed
+# out on it (", aborting", ", reset controller"... after "QID N timeout":
+# nvme-pci's words, not the fabrics drivers') runs once more, its first
+# try kept as comments. When nvme-pci gave up on the controller ("timeout,
+# disable controller": a reset did not bring it back), every later test
+# would fail for it alone: the run stops there, says so in a
 # "# nvme-wedged:" line and exits 3, and the host boots the guest once more
 # (run_guest in selftests/run.sh).
 echo "TAP version 13"
 echo "# tests: $#"
 n=0
 failed=0
+# nvme_stall SINCE: nvme-pci's first I/O timeout logged after uptime SINCE.
+nvme_stall() {
+	dmesg | awk -v t="$1" '/QID [0-9]+ timeout, (aborting|reset controller|disable controller|completion polled)/ {
+		s = $0; sub(/^\[ */, "", s); if (s + 0 >= t) { sub(/^[^]]*] /, ""); print; exit } }'
+}
+# Every test starts from the same state: no daemon left running, the BAR
+# device unbound from gpupath's stub, the module unloaded.
+reset_state() {
+	killall -q gpupathd 2>/dev/null && sleep 1
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/driver_override" 2>/dev/null)" = gpupath ] || continue
+		[ -e "$d/driver" ] && echo "${d##*/}" >"$d/driver/unbind"
+		echo >"$d/driver_override"
+	done
+	[ -d /sys/module/gpupath ] && rmmod gpupath
+}
 for t in "$@"; do
 	n=$((n + 1))
 	name=$(basename "$t" .sh)
 	start=$(date +%s)
 	echo "# run $name"
+	t0=$(cut -d ' ' -f 1 /proc/uptime)
 	sh "$t" >"/tmp/$name.log" 2>&1
 	rc=$?
+	stall=
+	[ $rc = 0 ] || [ $rc = 4 ] || stall=$(nvme_stall "$t0")
+	if [ -n "$stall" ]; then
+		sed 's/^/# first try: /' "/tmp/$name.log"
+		echo "# $name failed while QEMU's NVMe controller stopped completing I/O ($stall): it runs again"
+		reset_state
+		sh "$t" >"/tmp/$name.log" 2>&1
+		rc=$?
+	fi
 	sed 's/^/# /' "/tmp/$name.log"
 	took=$(( $(date +%s) - start ))
 	case $rc in
@@ -36,16 +66,8 @@ for t in "$@"; do
 		echo "ok $n $name: $what # SKIP $why"
 	done
 	n=$((n + $(grep -c '^SKIP-PART: ' "/tmp/$name.log")))
-	# Every test starts from the same state: no daemon left running, the
-	# BAR device unbound from gpupath's stub, the module unloaded.
-	killall -q gpupathd 2>/dev/null && sleep 1
-	for d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$d/driver_override" 2>/dev/null)" = gpupath ] || continue
-		[ -e "$d/driver" ] && echo "${d##*/}" >"$d/driver/unbind"
-		echo >"$d/driver_override"
-	done
-	[ -d /sys/module/gpupath ] && rmmod gpupath
-	wedged=$(dmesg | grep -m 1 -E 'nvme nvme[0-9]+: I/O [0-9]+ QID [0-9]+ timeout, disable controller')
+	reset_state
+	wedged=$(dmesg | grep -m 1 -E 'nvme nvme[0-9]+: I/O .*QID [0-9]+ timeout, disable controller')
 	if [ -n "$wedged" ]; then
 		echo "# nvme-wedged: after $name: ${wedged#*] }"
 		echo "1..$n"
