@@ -225,7 +225,7 @@ run_guest() {
 		wedged=$(grep -a -m 1 '^# nvme-wedged: ' "$work/tap.log" | tr -d '\r')
 		[ $rc = 3 ] && [ -n "$wedged" ] && [ $boot = 1 ] || break
 		sed -e 's/\r$//' -e "s/^/# $name, first boot: /" "$work/tap.log"
-		grep -a -E 'nvme.*(timeout|reset|disabl|abort)' "$work/console.log" | head -20 |
+		grep -a -E 'nvme nvme[0-9]+: .*(timeout|reset|disabl|abort)' "$work/console.log" | head -20 |
 			sed "s/^/# $name, first boot's console: /"
 		echo "# $name: QEMU's emulated NVMe controller stopped completing I/O" \
 			"(${wedged#\# nvme-wedged: }); the guest boots again and runs every test anew"
@@ -239,7 +239,7 @@ run_guest() {
 		sed -E "s#^(not ok|ok) [0-9]+ #\\1 - $name: #"
 	# What the guest's kernel said of its disks, when a test failed.
 	grep -a -q '^not ok' "$work/tap.log" &&
-		grep -a -E 'nvme.*(timeout|reset|disabl|abort)|I/O error|blocked for more than' \
+		grep -a -E 'nvme nvme[0-9]+: .*(timeout|reset|disabl|abort)|I/O error|blocked for more than' \
 			"$work/console.log" | head -20 | sed 's/^/# console: /'
 	# Every test the guest planned gives a result: those that did not (the
 	# guest died or was stopped in one) fail here.
