@@ -202,6 +202,13 @@ static_trixie() {
 		"$build/kmod-stock-$series-sparse" C=1 CHECK=/opt/sparse/usr/bin/sparse
 }
 
+# nvme_console FILE: what the guest's NVMe driver said of timeouts, resets
+# and aborts in console log FILE (the first 20 lines).
+nvme_console() {
+	grep -a -E 'nvme nvme[0-9]+: .*(timeout|reset|disabl|abort)|I/O error|blocked for more than' \
+		"$1" | head -20
+}
+
 # run_guest NAME WORKDIR TESTS -- run-vm.sh options: the guest's TAP, then a
 # line for the VM itself. A guest whose emulated NVMe controller stopped
 # answering (guest-run.sh: "# nvme-wedged:", exit 3) boots once more, the
@@ -225,8 +232,7 @@ run_guest() {
 		wedged=$(grep -a -m 1 '^# nvme-wedged: ' "$work/tap.log" | tr -d '\r')
 		[ $rc = 3 ] && [ -n "$wedged" ] && [ $boot = 1 ] || break
 		sed -e 's/\r$//' -e "s/^/# $name, first boot: /" "$work/tap.log"
-		grep -a -E 'nvme nvme[0-9]+: .*(timeout|reset|disabl|abort)' "$work/console.log" | head -20 |
-			sed "s/^/# $name, first boot's console: /"
+		nvme_console "$work/console.log" | sed "s/^/# $name, first boot's console: /"
 		echo "# $name: QEMU's emulated NVMe controller stopped completing I/O" \
 			"(${wedged#\# nvme-wedged: }); the guest boots again and runs every test anew"
 		mv "$work/console.log" "$work/console-first-boot.log"
@@ -238,9 +244,7 @@ run_guest() {
 	grep -a -v '^GPUPATH_EXIT=\|^# run \|^# tests: ' "$work/tap.log" | grep -a -v '^TAP version\|^1\.\.' |
 		sed -E "s#^(not ok|ok) [0-9]+ #\\1 - $name: #"
 	# What the guest's kernel said of its disks, when a test failed.
-	grep -a -q '^not ok' "$work/tap.log" &&
-		grep -a -E 'nvme nvme[0-9]+: .*(timeout|reset|disabl|abort)|I/O error|blocked for more than' \
-			"$work/console.log" | head -20 | sed 's/^/# console: /'
+	grep -a -q '^not ok' "$work/tap.log" && nvme_console "$work/console.log" | sed 's/^/# console: /'
 	# Every test the guest planned gives a result: those that did not (the
 	# guest died or was stopped in one) fail here.
 	missing=$(awk '{ sub(/\r$/, "") } /^# tests: [0-9]+$/ { plan = $3 + 0 }

@@ -170,14 +170,12 @@ rm -f "$workdir"/qmp*
 vm_images_drop "$workdir"
 # The disk images and BAR backing files, sparse, live in memory where there
 # is room (vm_images_dir, lib.sh), linked from the work directory; the
-# host-side checks read them there. On the host's disk, with both lanes of
-# make test writing their guests' gigabytes, a guest stalled: QEMU's writes
-# and the vCPU's first store to a BAR page (a shared file mapping) waited
-# on the host file system's writeback, a 1 MiB read took 16 s, and once an
-# NVMe command passed the guest's 30 s timeout the controller was reset and
-# disabled, failing every later test of that guest. Every disk also has
+# host-side checks read them there. Then no guest's I/O waits on the host's
+# disk, which both lanes of make test share. Every disk also has
 # cache=unsafe: the guest's flushes and FUA writes are not turned into
-# fdatasync() of a whole image; the images last one run.
+# fdatasync() of a whole image (with the default, an XFS log write after
+# the benchmark's 1 GiB file took longer than the guest's 30 s NVMe
+# timeout); the images last one run.
 images=$(vm_images_dir "$workdir")
 # img NAME SIZE: a sparse image NAME of SIZE in $images; its path.
 img() {
