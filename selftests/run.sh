@@ -705,6 +705,20 @@ suite_lab() {
 	else
 		notok "lab: a run against an earlier one: $(tail -3 <<<"$same") / $(tail -3 <<<"$moved")"
 	fi
+	# A boot's median repetition counts: one faster and one slower than
+	# the middle one (25,000 IOPS: 20,000 instructions at shift 1) move
+	# nothing.
+	for i in 26500:1 25000:2 21000:3; do
+		printf '{"kernel":"t","boot":1,"shift":1,"mode":"paths","config":"raw","job":"randread-4k-qd1","rep":%s,"iops":%s,"bw":1,"errors":0}\n' \
+			"${i#*:}" "${i%:*}"
+	done >"$out/median.jsonl"
+	if python3 selftests/lab/report.py --json "$out/median.json" "$out/median.jsonl" >/dev/null &&
+		jq -e '.t.raw."randread-4k-qd1".instructions_per_io == 20000' "$out/median.json" >/dev/null
+	then
+		ok "lab: a boot's median repetition counts, not its fastest or slowest"
+	else
+		notok "lab: median repetition: $(jq -c .t "$out/median.json" 2>&1 | head -c 300)"
+	fi
 	sed -n '/instructions added/,/^$/{/^$/d;s/^/# /p}' "$out/report.txt"
 }
 

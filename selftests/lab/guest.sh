@@ -20,8 +20,8 @@
 # LAB_ONLY (optional): the configurations to run, comma-separated, e.g.
 # raw,vol-round-robin-1,head-1 (a kernel parameter has no spaces).
 # LAB_REPS (3): each job runs as that many repetitions of LAB_MS / LAB_REPS;
-# the report keeps a boot's best one (the kernel's own background work, a
-# burst now and then, only ever adds).
+# the report keeps a boot's median one (a repetition may catch a burst of
+# the kernel's own background work, or run faster than the others).
 # One JSON object per repetition of a job goes to /out/lab.jsonl.
 . /src/selftests/vm/guest-lib.sh
 

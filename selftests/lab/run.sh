@@ -16,8 +16,8 @@
 #   LAB_SHIFT    icount shift (default 1: 2 ns of guest time per instruction)
 #   LAB_MS       milliseconds of guest time each job runs (default 500)
 #   LAB_REPS     repetitions of LAB_MS / LAB_REPS each job runs as (default
-#                3); a boot's best one counts: the kernel's background work
-#                only ever adds
+#                3); a boot's median one counts (one repetition may catch
+#                a burst of background work, or run faster than the rest)
 #   LAB_WARMUP_MS  milliseconds of each job, uncounted, on the first device
 #                of a boot (default 3000: on 6.12 the first seconds of I/O
 #                of a boot cost more, 128 KiB reads up to 40%)
@@ -107,6 +107,6 @@ for series in $kernels; do
 done
 {
 	echo "# $qemu: -accel tcg -smp 1 -icount shift=$shift_,sleep=off; kernel: kmemleak=off;" \
-		"$boots boots per kernel and mode; $ms ms per job in $reps repetitions (the best counts), after $warm ms of warm-up; $(( $(date +%s) - start )) s in all"
+		"$boots boots per kernel and mode; $ms ms per job in $reps repetitions (the median counts), after $warm ms of warm-up; $(( $(date +%s) - start )) s in all"
 	python3 selftests/lab/report.py --json "$out/lab.json" ${against:+--against "$against"} "$out/lab.jsonl"
 } | tee "$out/report.txt"
