@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -218,29 +219,36 @@ static struct nvme_ana_log *ctrl_log(struct ana_ctrl *c)
 bool ana_log_find(const struct nvme_ana_log *log, size_t len, uint32_t nsid, uint32_t *grp,
 		  uint8_t *state)
 {
-	const uint8_t *p = (const uint8_t *)log->descs, *end = (const uint8_t *)log + len;
-	const struct nvme_ana_group_desc *d;
+	const uint8_t *page = (const uint8_t *)log;
+	struct nvme_ana_group_desc d;
+	size_t off = offsetof(struct nvme_ana_log, descs);
 	uint64_t g, ngrps;
-	uint32_t i, n;
+	uint32_t i, n, id;
 
 	if (len < sizeof(*log))
 		return false;
 	ngrps = le16toh(log->ngrps);
+	/*
+	 * A descriptor is 32 bytes and its namespace ids 4 each, so one after
+	 * an odd count starts 4 bytes off the 8 its chgcnt needs: each is
+	 * copied out, never read in place.
+	 */
 	for (g = 0; g < ngrps; g++) {
-		d = (const struct nvme_ana_group_desc *)p;
-		if (p + sizeof(*d) > end)
+		if (len - off < sizeof(d))
 			return false;
-		n = le32toh(d->nnsids);
-		if ((size_t)(end - p - sizeof(*d)) / sizeof(d->nsids[0]) < n)
+		memcpy(&d, page + off, sizeof(d));
+		off += sizeof(d);
+		n = le32toh(d.nnsids);
+		if ((len - off) / sizeof(id) < n)
 			return false;
-		for (i = 0; i < n; i++) {
-			if (le32toh(d->nsids[i]) == nsid) {
-				*grp = le32toh(d->grpid);
-				*state = d->state;
+		for (i = 0; i < n; i++, off += sizeof(id)) {
+			memcpy(&id, page + off, sizeof(id));
+			if (le32toh(id) == nsid) {
+				*grp = le32toh(d.grpid);
+				*state = d.state;
 				return true;
 			}
 		}
-		p += sizeof(*d) + n * sizeof(d->nsids[0]);
 	}
 	return false;
 }

@@ -30,12 +30,14 @@
 #include <libnvme.h>
 
 #include "dcb.h"
+#include "disclog.h"
 #include "fabric.h"
 #include "ledger.h"
 #include "internal.h"
 #include "log.h"
 #include "loop.h"
 #include "mdns.h"
+#include "private.h"
 #include "secret.h"
 
 #define BACKOFF_MAX_MS		60000
@@ -47,13 +49,6 @@
 #define BROWSE_MAX		16	/* interfaces browsed by mDNS */
 #define DISC_MARKS		"/run/gpupath/discovery"	/* 69-gpupath.rules */
 #define CONNECTS_MAX		64	/* connects under way at once */
-
-/* A subsystem to connect (from the portal itself, or its discovery log). */
-struct target {
-	char nqn[GPUPATH_NQN_LEN];
-	char traddr[GPUPATH_ADDR_LEN];
-	uint32_t trsvcid;
-};
 
 /* What gpupathd knows of one wanted connection, kept across passes. */
 struct conn {
@@ -689,17 +684,6 @@ int fabric_fd(struct fabric *f)
 
 /* ---- discovery --------------------------------------------------------- */
 
-/* A discovery log field: fixed width, padded with spaces or NULs. */
-static void field(char *dst, size_t size, const char *src, size_t len)
-{
-	size_t n = strnlen(src, len < size - 1 ? len : size - 1);
-
-	memcpy(dst, src, n);
-	while (n && dst[n - 1] == ' ')
-		n--;
-	dst[n] = 0;
-}
-
 static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
 			const struct gpupath_portal_rail *rail, const struct target *at, int tos,
 			int depth, struct discovered *d);
@@ -730,17 +714,18 @@ static bool read_log(nvme_root_t r, nvme_ctrl_t c, const struct gpupath_portal *
 		  (unsigned long long)n);
 	for (i = 0; i < n; i++) {
 		struct nvmf_disc_log_entry *e = &log->entries[i];
-		char svc[NVMF_TRSVCID_SIZE + 1];
+		char why[384];
 
-		memset(&t, 0, sizeof(t));	/* compared whole (discover()) */
-		field(t.nqn, sizeof(t.nqn), e->subnqn, sizeof(e->subnqn));
-		field(t.traddr, sizeof(t.traddr), e->traddr, sizeof(e->traddr));
-		field(svc, sizeof(svc), e->trsvcid, sizeof(e->trsvcid));
-		t.trsvcid = strtoul(svc, NULL, 10);
-		log_debug("  record %llu: subtype %u trtype %u %s:%s %s", (unsigned long long)i,
-			  e->subtype, e->trtype, t.traddr, svc, t.nqn);
-		if (e->trtype != trtype || !t.trsvcid)
+		if (e->trtype != trtype ||
+		    (e->subtype != NVME_NQN_NVME && e->subtype != NVME_NQN_DISC))
 			continue;
+		if (!disc_record(e, &t, why, sizeof(why))) {
+			log_warn("portal %s: discovery log page of %s:%u, record %llu: %s; left out",
+				 p->name, at->traddr, at->trsvcid, (unsigned long long)i, why);
+			continue;
+		}
+		log_debug("  record %llu: subtype %u trtype %u %s:%u %s", (unsigned long long)i,
+			  e->subtype, e->trtype, t.traddr, t.trsvcid, t.nqn);
 		if (e->subtype == NVME_NQN_NVME && d->n < TARGETS_MAX) {
 			d->t[d->n++] = t;
 		} else if (e->subtype == NVME_NQN_NVME) {

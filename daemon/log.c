@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal.h"
 #include "log.h"
 
 static bool log_to_stderr = true;
@@ -40,21 +41,29 @@ static const char *prio_prefix(int prio)
 	}
 }
 
+/*
+ * Names and addresses in a message may come from the network (discovery log
+ * pages, mDNS) or from users (cgroups): a newline there would forge a log
+ * line, an escape sequence would drive the terminal that reads the log. The
+ * whole message is written as text (lib/text.c): one line, UTF-8.
+ */
 static void log_va(int prio, const char *fmt, va_list ap)
 {
 	int saved_errno = errno;
+	char msg[1024], text[2048];
 
 	if (prio > log_max_prio)
 		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	gpupath_utf8_cut(msg);
+	gpupath_escape(text, sizeof(text), msg);
 	if (log_to_stderr) {
 		/* one line at a time: the ANA poller logs from its own thread */
 		flockfile(stderr);
-		fputs(prio_prefix(prio), stderr);
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
+		fprintf(stderr, "%s%s\n", prio_prefix(prio), text);
 		funlockfile(stderr);
 	} else {
-		vsyslog(prio, fmt, ap);
+		syslog(prio, "%s", text);
 	}
 	errno = saved_errno;
 }

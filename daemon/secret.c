@@ -4,6 +4,7 @@
  * sees them, so that a mistake is reported with its reason instead of a
  * refused connection.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -120,12 +121,19 @@ int secret_check(const char *s, char *why, size_t size)
 
 int secret_read(const char *path, char *buf, char *why, size_t size)
 {
+	char self[32];
 	struct stat st;
 	ssize_t n;
 	int fd, err;
 
 	buf[0] = 0;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	/*
+	 * The file is looked at before it is opened: opening a device (a
+	 * hardware watchdog, a tape) acts on it. O_PATH names the inode
+	 * without opening it; the same inode is then opened through
+	 * /proc/self/fd, so no rename in between can swap it.
+	 */
+	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;
 		snprintf(why, size, "%s", err == ELOOP ? "a symbolic link (name the file itself)" :
@@ -137,10 +145,21 @@ int secret_read(const char *path, char *buf, char *why, size_t size)
 		close(fd);
 		return why_fail(why, size, err, strerror(err));
 	}
+	if (S_ISLNK(st.st_mode)) {
+		close(fd);
+		return why_fail(why, size, ELOOP, "a symbolic link (name the file itself)");
+	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		return why_fail(why, size, EINVAL, "not a regular file");
 	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	n = open(self, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return why_fail(why, size, err, strerror(err));
+	fd = n;
 	if (st.st_uid != 0) {
 		close(fd);
 		snprintf(why, size, "owned by uid %u, not root (chown root)", (unsigned)st.st_uid);

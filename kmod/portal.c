@@ -198,13 +198,17 @@ static bool valid_addr(const char *s)
 	return in4_pton(s, -1, buf, -1, NULL) || in6_pton(s, -1, buf, -1, NULL);
 }
 
-/* An NVMe qualified name (NVMe base spec 4.5): "nqn." and printable ASCII. */
+/*
+ * An NVMe qualified name (NVMe base spec 4.5): "nqn." and printable ASCII,
+ * with no ',', which the fabrics options (nvmf_parse_options()) take for
+ * the start of another option.
+ */
 static bool valid_nqn(const char *s)
 {
 	if (strncmp(s, "nqn.", 4))
 		return false;
 	for (; *s; s++)
-		if (*s < 0x21 || *s > 0x7e)
+		if (*s < 0x21 || *s > 0x7e || *s == ',')
 			return false;
 	return true;
 }
@@ -300,6 +304,22 @@ static int parse_conns(const struct nlattr *nest, struct gpupath_portal_conn **c
 		    NL_REQ_ATTR_CHECK(extack, nla, tb, GPUPATH_A_CONN_TRADDR) ||
 		    NL_REQ_ATTR_CHECK(extack, nla, tb, GPUPATH_A_CONN_TRSVCID))
 			goto err;
+		if (!valid_nqn(nla_data(tb[GPUPATH_A_CONN_SUBSYSNQN]))) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_CONN_SUBSYSNQN],
+					    "not an NVMe qualified name (nqn.<date>.<domain>:...)");
+			goto err;
+		}
+		if (!valid_addr(nla_data(tb[GPUPATH_A_CONN_TRADDR]))) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_CONN_TRADDR],
+					    "not an IPv4 or IPv6 address");
+			goto err;
+		}
+		if (tb[GPUPATH_A_CONN_CONTROLLER] && nla_len(tb[GPUPATH_A_CONN_CONTROLLER]) > 1 &&
+		    !valid_name(nla_data(tb[GPUPATH_A_CONN_CONTROLLER]))) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_CONN_CONTROLLER],
+					    "not a controller's name");
+			goto err;
+		}
 		c = &conns[n++];
 		c->state = nla_get_u32(tb[GPUPATH_A_CONN_STATE]);
 		c->trsvcid = nla_get_u32(tb[GPUPATH_A_CONN_TRSVCID]);

@@ -98,12 +98,19 @@ cufile_check() {
 }
 
 suite_host() {
-	local t
+	local t out plan ran
 	check "host: user space builds with -Wall -Wextra -Werror" \
 		$MAKE userspace test-bins unit-bins WERROR=-Werror || return
 	check "host: uapi header compiles on its own as C99 and C++" uapi_check
+	# A unit test that dies (UBSan, a signal) prints no "not ok" for the
+	# tests it did not reach: fewer results than its plan says so.
 	for t in "$build"/*_test; do
-		"$t" 2>&1 | grep -v '^TAP version\|^1\.\.'
+		out=$("$t" 2>&1)
+		grep -v '^TAP version\|^1\.\.' <<<"$out"
+		plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' <<<"$out")
+		ran=$(grep -c '^\(not \)\?ok ' <<<"$out")
+		[ "$ran" = "${plan:-none}" ] ||
+			notok "host: ${t##*/} ended after $ran of ${plan:-its} tests"
 	done
 	selftests/cli-test.sh
 	selftests/topology-test.sh

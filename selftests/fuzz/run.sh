@@ -7,7 +7,7 @@
 #
 #   selftests/fuzz/run.sh [-t SECONDS] [-s SEED] [HARNESS]...
 #
-# HARNESS is conf, decode or kw (default: all). Prints one TAP line per
+# HARNESS is conf, decode, kw or daemon (default: all). Prints one TAP line per
 # harness: the number of inputs run, or the file that crashed it. Replay a
 # file with selftests/build/fuzz/fuzz_HARNESS FILE. Work directories (the
 # grown corpus, the log, any crash) are in selftests/build/fuzz/work/.
@@ -26,7 +26,7 @@ while getopts t:s: opt; do
 done
 shift $((OPTIND - 1))
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(conf decode kw)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(conf decode kw daemon)
 
 bin=selftests/build/fuzz
 failed=0

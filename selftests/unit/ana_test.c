@@ -22,22 +22,27 @@ struct group {
 static size_t build(uint8_t *buf, size_t size, const struct group *g, unsigned int ngrps)
 {
 	struct nvme_ana_log *log = (struct nvme_ana_log *)buf;
-	uint8_t *p = (uint8_t *)log->descs;
-	struct nvme_ana_group_desc *d;
+	size_t off = sizeof(*log);
+	struct nvme_ana_group_desc d;
 	unsigned int i, j;
+	uint32_t id;
 
 	memset(buf, 0, size);
 	log->ngrps = htole16(ngrps);
+	/* Descriptors are packed as on the wire: copied in, not written in place. */
 	for (i = 0; i < ngrps; i++) {
-		d = (struct nvme_ana_group_desc *)p;
-		d->grpid = htole32(g[i].id);
-		d->nnsids = htole32(g[i].n);
-		d->state = g[i].state;
-		for (j = 0; j < g[i].n; j++)
-			d->nsids[j] = htole32(g[i].nsids[j]);
-		p += sizeof(*d) + g[i].n * sizeof(uint32_t);
+		memset(&d, 0, sizeof(d));
+		d.grpid = htole32(g[i].id);
+		d.nnsids = htole32(g[i].n);
+		d.state = g[i].state;
+		memcpy(buf + off, &d, sizeof(d));
+		off += sizeof(d);
+		for (j = 0; j < g[i].n; j++, off += sizeof(id)) {
+			id = htole32(g[i].nsids[j]);
+			memcpy(buf + off, &id, sizeof(id));
+		}
 	}
-	return (size_t)(p - buf);
+	return off;
 }
 
 static const struct group groups[] = {
@@ -48,7 +53,7 @@ static const struct group groups[] = {
 
 TEST(a_namespace_is_found_in_its_group)
 {
-	uint8_t buf[512];
+	_Alignas(8) uint8_t buf[512];
 	size_t len = build(buf, sizeof(buf), groups, 3);
 	uint32_t grp = 0;
 	uint8_t state = 0;
@@ -65,7 +70,7 @@ TEST(a_namespace_is_found_in_its_group)
 
 TEST(a_page_cut_short_is_not_read_past_its_end)
 {
-	uint8_t buf[512];
+	_Alignas(8) uint8_t buf[512];
 	size_t len = build(buf, sizeof(buf), groups, 3);
 	uint32_t grp;
 	uint8_t state;
@@ -80,6 +85,33 @@ TEST(a_page_cut_short_is_not_read_past_its_end)
 	/* a count of groups larger than the page */
 	((struct nvme_ana_log *)buf)->ngrps = htole16(60000);
 	EXPECT_FALSE(ana_log_find((void *)buf, len, 5, &grp, &state));
+}
+
+/*
+ * After a group with an odd number of namespaces the next descriptor starts
+ * 4 bytes off the 8 its change count needs (the test is built with UBSan's
+ * alignment check, which stops it on a descriptor read in place).
+ */
+static const struct group odd[] = {
+	{ 3, NVME_ANA_STATE_INACCESSIBLE, 1, { 5 } },
+	{ 4, NVME_ANA_STATE_NONOPTIMIZED, 3, { 6, 7, 8 } },
+	{ 5, NVME_ANA_STATE_OPTIMIZED, 1, { 11 } },
+};
+
+TEST(groups_after_an_odd_count_are_read)
+{
+	_Alignas(8) uint8_t buf[512];
+	size_t len = build(buf, sizeof(buf), odd, 3);
+	uint32_t grp = 0;
+	uint8_t state = 0;
+
+	ASSERT_TRUE(ana_log_find((void *)buf, len, 7, &grp, &state));
+	EXPECT_EQ(4, grp);
+	EXPECT_EQ(NVME_ANA_STATE_NONOPTIMIZED, state);
+	ASSERT_TRUE(ana_log_find((void *)buf, len, 11, &grp, &state));
+	EXPECT_EQ(5, grp);
+	EXPECT_EQ(NVME_ANA_STATE_OPTIMIZED, state);
+	EXPECT_FALSE(ana_log_find((void *)buf, len - 1, 11, &grp, &state));
 }
 
 TEST(nvme_states_map_to_the_modules)

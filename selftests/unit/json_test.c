@@ -65,6 +65,22 @@ TEST(strings_are_escaped)
 	free(out);
 }
 
+TEST(bytes_that_are_no_utf8_become_text)
+{
+	struct buf b;
+	struct json *j = open_buf(&b);
+	char *out;
+
+	/* a cgroup name cut inside a character, and a byte that is none */
+	json_obj_open(j, NULL);
+	json_str(j, "cgroup", "/u/\xff\xc3\xa9\xe2\x82");
+	json_obj_close(j);
+	json_end(j);
+	out = close_buf(&b);
+	EXPECT_STREQ("{\"cgroup\":\"/u/\\\\xff\xc3\xa9\\\\xe2\\\\x82\"}\n", out);
+	free(out);
+}
+
 TEST(unbalanced_is_reported)
 {
 	struct buf b;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -122,6 +123,36 @@ TEST(missing_empty_and_malformed_files_are_refused)
 	unlink(path);
 	EXPECT_EQ(-EINVAL, secret_read("/tmp", buf, why, sizeof(why)));
 	EXPECT_STREQ("not a regular file", why);
+}
+
+/*
+ * A path that names a device or a FIFO is refused without being opened:
+ * opening one can act on it (a hardware watchdog is armed by its open).
+ */
+TEST(a_file_that_is_no_regular_one_is_not_opened)
+{
+	char dir[] = "/tmp/gpupath-secret-XXXXXX", path[64], ev[256], buf[SECRET_LEN], why[256];
+	const struct inotify_event *e;
+	bool opened = false;
+	ssize_t n;
+	int in;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ASSERT_EQ(0, mkfifo(path, 0600));
+	in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	ASSERT_TRUE(in >= 0);
+	ASSERT_TRUE(inotify_add_watch(in, path, IN_OPEN) >= 0);
+	EXPECT_EQ(-EINVAL, secret_read(path, buf, why, sizeof(why)));
+	EXPECT_STREQ("not a regular file", why);
+	while ((n = read(in, ev, sizeof(ev))) > 0)
+		for (e = (const void *)ev; (const char *)e < ev + n;
+		     e = (const void *)((const char *)e + sizeof(*e) + e->len))
+			opened |= e->mask & IN_OPEN;
+	EXPECT_FALSE(opened);
+	close(in);
+	unlink(path);
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN

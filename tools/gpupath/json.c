@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <string.h>
 
 #include "json.h"
+#include "internal.h"
 
 void json_init(struct json *j, FILE *f)
 {
@@ -14,9 +16,21 @@ void json_init(struct json *j, FILE *f)
 static void put_string(FILE *f, const char *s)
 {
 	const unsigned char *p;
+	size_t len;
 
 	fputc('"', f);
 	for (p = (const unsigned char *)s; *p; p++) {
+		/* JSON is UTF-8: a byte that is none becomes the text \xNN. */
+		len = gpupath_utf8_len((const char *)p, strnlen((const char *)p, 4));
+		if (len > 1) {
+			fwrite(p, 1, len, f);
+			p += len - 1;
+			continue;
+		}
+		if (!len) {
+			fprintf(f, "\\\\x%02x", *p);
+			continue;
+		}
 		switch (*p) {
 		case '"':
 			fputs("\\\"", f);

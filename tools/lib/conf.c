@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "private.h"
 
 #define CONF_SIZE_MAX	(1u << 20)	/* a config file is not 1 MiB (gpupath_conf_strerror) */
@@ -51,15 +52,18 @@ struct parser {
 
 static void error(struct parser *p, unsigned int line, const char *fmt, ...)
 {
-	char msg[640];
+	char msg[640], text[640];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	p->errors++;
+	/* The file's bytes are quoted as text: no escape reaches a terminal. */
+	gpupath_utf8_cut(msg);
+	gpupath_escape(text, sizeof(text), msg);
 	if (p->fn)
-		p->fn(p->arg, line, msg);
+		p->fn(p->arg, line, text);
 }
 
 static char *trim(char *s)
@@ -220,19 +224,14 @@ static int section_start(struct parser *p, char *s)
 static bool portal_value_ok(struct parser *p, const char *name, const char *key,
 			    const char *val)
 {
-	const char *s;
-
 	if (!strcmp(key, "traddr") && !gpupath_valid_addr(val)) {
 		error(p, p->line, "portal %s: traddr '%s' is not an IPv4 or IPv6 address", name,
 		      val);
 		return false;
 	}
-	for (s = val; *s && *s > 0x20 && *s < 0x7f; s++)
-		;
-	if (!strcmp(key, "nqn") && (strncmp(val, "nqn.", 4) || strlen(val) >= GPUPATH_NQN_LEN || *s)) {
-		error(p, p->line,
-		      "portal %s: nqn '%s' is not an NVMe qualified name (nqn.<date>.<domain>:...)",
-		      name, val);
+	if (!strcmp(key, "nqn") && !gpupath_valid_nqn(val)) {
+		error(p, p->line, "portal %s: nqn '%s' is not an NVMe qualified name "
+		      "(nqn.<date>.<domain>:..., printable, no ',')", name, val);
 		return false;
 	}
 	if (!strcmp(key, "qos") && *val && !gpupath_valid_name(val)) {

@@ -20,6 +20,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
+#include "internal.h"
 #include "libgpupath-admin.h"
 #include "model.h"
 #include "nl-policy-gen.h"
@@ -47,9 +48,11 @@ struct gpupath_mon {
 
 /* ---- decoding ----------------------------------------------------------- */
 
+/* A string cut to @size is cut at a whole UTF-8 character. */
 static void copy_str(char *dst, size_t size, struct nlattr *attr)
 {
-	snprintf(dst, size, "%.*s", nla_len(attr), (const char *)nla_data(attr));
+	if (snprintf(dst, size, "%.*s", nla_len(attr), (const char *)nla_data(attr)) >= (int)size)
+		gpupath_utf8_cut(dst);
 }
 
 /* A string attribute that may be absent: "" then. */

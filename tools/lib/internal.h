@@ -9,12 +9,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "libgpupath.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/*
+ * Text from outside on its way out: valid UTF-8 passes, any other byte and
+ * any control character becomes \xNN (lib/text.c).
+ */
+/* The bytes of the valid UTF-8 character at @s (@n left), 0: none. */
+size_t gpupath_utf8_len(const char *s, size_t n);
+/* Cuts @s before a character its end splits. */
+void gpupath_utf8_cut(char *s);
+/* @s to @f; with @special, backslashes before its characters and \\xNN. */
+void gpupath_fputs_text(FILE *f, const char *s, const char *special);
+/* @s as text into @dst (cut at a whole character); its length. */
+size_t gpupath_escape(char *dst, size_t size, const char *s);
 
 /* Moves @n bytes at @off of the caller's memory into or out of @bounce. */
 typedef int (*gpupath_copy_fn)(void *bounce, uint64_t off, uint64_t n, bool to_bounce,

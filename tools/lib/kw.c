@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "internal.h"
 #include "private.h"
 
 static int fail(char *err, size_t size, const char *fmt, ...)
@@ -296,6 +297,39 @@ bool gpupath_valid_addr(const char *s)
 	return inet_pton(AF_INET, s, addr) == 1 || inet_pton(AF_INET6, s, addr) == 1;
 }
 
+bool gpupath_valid_nqn(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (strncmp(s, "nqn.", 4) || n >= GPUPATH_NQN_LEN)
+		return false;
+	for (; *s; s++)
+		if (*s < 0x21 || *s > 0x7e || *s == ',')
+			return false;
+	return true;
+}
+
+static int nqn_fail(const struct gpupath_kw *kw, const char *val, char *err, size_t size)
+{
+	char text[64];
+
+	gpupath_escape(text, sizeof(text), val);
+	return fail(err, size, "%s: '%s' is not an NVMe qualified name (nqn.<yyyy-mm>.<reversed "
+		    "domain>:..., printable, no ',')", kw->name, text);
+}
+
+/* A subsystem's NQN. */
+static int kw_nqn(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		  size_t size)
+{
+	if (gpupath_parse_str(kw->name, val, kw->max, true, err, size))
+		return -EINVAL;
+	if (!gpupath_valid_nqn(val))
+		return nqn_fail(kw, val, err, size);
+	*(const char **)dst = val;
+	return 0;
+}
+
 /* "ID:[IFACE][@ADDR],..." into the conf's rails (dst is the conf). */
 static int kw_rails(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
 		    size_t size)
@@ -309,7 +343,11 @@ static int kw_rails(const struct gpupath_kw *kw, const char *val, void *dst, cha
 		return fail(err, size, "%s: too long", kw->name);
 	strcpy(buf, val);
 	conf->nrails = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* "": no rails; an empty one among others is a mistake (",,," is no "") */
+	save = *buf ? buf : NULL;
+	while ((tok = strsep(&save, ","))) {
+		if (!*tok)
+			return fail(err, size, "%s: '%s' has an empty rail", kw->name, val);
 		if (conf->nrails == GPUPATH_PORTAL_RAILS_MAX)
 			return fail(err, size, "%s: at most %d rails", kw->name,
 				    GPUPATH_PORTAL_RAILS_MAX);
@@ -347,11 +385,10 @@ static int kw_rails(const struct gpupath_kw *kw, const char *val, void *dst, cha
 static int kw_host_nqn(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
 		       size_t size)
 {
-	if (*val && strncmp(val, "nqn.", 4))
-		return fail(err, size, "%s: '%.40s' is not an NVMe qualified name "
-			    "(nqn.<yyyy-mm>.<reversed domain>:...)", kw->name, val);
 	if (*val && gpupath_parse_str(kw->name, val, kw->max, true, err, size))
 		return -EINVAL;
+	if (*val && !gpupath_valid_nqn(val))
+		return nqn_fail(kw, val, err, size);
 	*(const char **)dst = val;
 	return 0;
 }
@@ -416,7 +453,7 @@ const struct gpupath_kw gpupath_portal_kws[GPUPATH_PORTAL_KWS] = {
 	{ "trsvcid", GPUPATH_PORTAL_SET_TRSVCID, PORTAL(trsvcid), 1, 65535, gpupath_kw_u32 },
 	{ "transport", 0, PORTAL(transport), 0, 0, kw_transport },
 	{ "traddr", 0, PORTAL(traddr), 1, GPUPATH_ADDR_LEN - 1, kw_str },
-	{ "nqn", 0, PORTAL(subsysnqn), 1, GPUPATH_NQN_LEN - 1, kw_str },
+	{ "nqn", 0, PORTAL(subsysnqn), 1, GPUPATH_NQN_LEN - 1, kw_nqn },
 	{ "discover", GPUPATH_PORTAL_SET_DISCOVER, PORTAL(discover), 0, 0, kw_discover },
 };
 

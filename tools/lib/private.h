@@ -52,6 +52,11 @@ int gpupath_parse_str(const char *what, const char *s, size_t max, bool graphic,
 		      size_t size);
 /* An IPv4 or IPv6 address, as the module takes it. */
 bool gpupath_valid_addr(const char *s);
+/*
+ * An NVMe qualified name as the module and the kernel's fabrics options take
+ * it: "nqn.", printable ASCII, no ',' (which would start another option).
+ */
+bool gpupath_valid_nqn(const char *s);
 /* A number from kw->min to kw->max. */
 int gpupath_kw_u32(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
 		   size_t size);

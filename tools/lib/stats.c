@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "libgpupath-admin.h"
 
 void gpupath_stats_free(struct gpupath_stats *s)
@@ -60,14 +61,11 @@ int gpupath_stats_get(struct gpupath_ctl *ctl, struct gpupath_stats *s, const ch
 static void label(FILE *f, const char *name, const char *value, bool first)
 {
 	fprintf(f, "%s%s=\"", first ? "" : ",", name);
-	for (; *value; value++) {
-		if (*value == '\\' || *value == '"')
-			fprintf(f, "\\%c", *value);
-		else if (*value == '\n')
-			fprintf(f, "\\n");
-		else
-			fputc(*value, f);
-	}
+	/*
+	 * Any byte a cgroup's name holds: a label value must be UTF-8, or
+	 * the whole exposition is refused.
+	 */
+	gpupath_fputs_text(f, value, "\\\"");
 	fputc('"', f);
 }
 

@@ -85,6 +85,49 @@ wait_for 20 live $NQN3 || fail "$NQN3 behind the referral not connected: $(tail 
 grep -q "referral to 10.99.0.1:4422" /tmp/gpupathd.log || fail "referral not logged"
 note "referral to 10.99.0.1:4422 followed: $NQN3 connected"
 
+# Records that would add options of their own to a connect, or forge a log
+# line: a subsystem whose NQN holds ',' and options, one whose NQN holds a
+# newline and an escape sequence, and a referral whose address holds ','.
+# Each is left out with a log line that quotes it as text; nothing is
+# connected with those options.
+EVIL1="nqn.2026-12.io.gpupath:evil,host_traddr=10.99.0.9,fast_io_fail_tmo=0"
+EVIL2="nqn.2026-12.io.gpupath:evil
+warning: forged line$(printf '\033')[2J"
+evil_del() {
+	rm -f "$CFG/ports/2/subsystems/$EVIL1" "$CFG/ports/2/subsystems/$EVIL2"
+	rmdir "$CFG/subsystems/$EVIL1" "$CFG/subsystems/$EVIL2" 2>/dev/null
+	[ ! -d $CFG/ports/2/referrals/evil ] || { echo 0 >$CFG/ports/2/referrals/evil/enable
+		rmdir $CFG/ports/2/referrals/evil; }
+}
+for e in "$EVIL1" "$EVIL2"; do
+	mkdir "$CFG/subsystems/$e" && echo 1 >"$CFG/subsystems/$e/attr_allow_any_host" &&
+		ln -s "$CFG/subsystems/$e" "$CFG/ports/2/subsystems/$e" ||
+		{ evil_del; fail "subsystem '$e'"; }
+done
+R=$CFG/ports/2/referrals/evil
+mkdir $R && echo tcp >$R/addr_trtype && echo ipv4 >$R/addr_adrfam &&
+	echo "10.99.0.1,host_traddr=10.99.0.9" >$R/addr_traddr && echo 4422 >$R/addr_trsvcid &&
+	echo 1 >$R/enable || { evil_del; fail "referral with a comma"; }
+wait_for 20 grep -q "record [0-9]*: address '10.99.0.1,host_traddr=10.99.0.9' is not" \
+	/tmp/gpupathd.log || { evil_del; fail "the referral with a comma not refused in the log"; }
+wait_for 20 grep -q "subsystem NQN 'nqn.2026-12.io.gpupath:evil,host_traddr=10.99.0.9,fast_io_fail_tmo=0' is not" \
+	/tmp/gpupathd.log || { evil_del; fail "the NQN with a comma not refused in the log"; }
+wait_for 20 grep -qF 'subsystem NQN '"'"'nqn.2026-12.io.gpupath:evil\x0awarning: forged line\x1b[2J'"'"' is not' \
+	/tmp/gpupathd.log || { evil_del; fail "the NQN with a newline not quoted as text"; }
+# The forged line is no line of its own, and no escape reached the log.
+! grep -q "^warning: forged line" /tmp/gpupathd.log || { evil_del; fail "a log line was forged"; }
+! grep -q "$(printf '\033')" /tmp/gpupathd.log || { evil_del; fail "an escape sequence reached the log"; }
+sleep 2
+for c in /sys/class/nvme/nvme*; do
+	case "$(cat $c/subsysnqn)$(cat $c/address)" in
+	*evil* | *10.99.0.9*) evil_del; fail "${c##*/} connected: $(cat $c/subsysnqn) $(cat $c/address)" ;;
+	esac
+done
+kill -0 "$gpd" || fail "gpupathd died on the injected records"
+live $NQN && live $NQN3 || { evil_del; fail "a good subsystem lost beside the injected records"; }
+evil_del
+note "injected records (',' in two NQNs and an address, a newline and an escape) left out, each quoted as text in one log line; none connected"
+
 # A storm: 50 links and unlinks (100 changes) in a row, coalesced; the
 # daemon ends where the port does (linked), each controller once.
 r1=$(reads)
