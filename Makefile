@@ -94,7 +94,7 @@ TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build
 	selftests/build/gp-faults selftests/build/gp-cufile selftests/build/gp-nvdouble
 UNIT_BINS := selftests/build/json_test selftests/build/model_test selftests/build/ledger_test \
 	selftests/build/secret_test selftests/build/ana_test selftests/build/libnvme_fix_test \
-	selftests/build/mdns_test selftests/build/text_test
+	selftests/build/mdns_test selftests/build/text_test selftests/build/cufile_batch_test
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
@@ -271,6 +271,16 @@ selftests/build/model_test: selftests/unit/model_test.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
+
+# Against libgpupath-cufile, found where it was built; libgpupath needed
+# by name too, so that the program's run path finds it for the library.
+selftests/build/cufile_batch_test: selftests/unit/cufile_batch_test.c selftests/unit/harness.h \
+		tools/cufile/cufile.h tools/cufile/libgpupath-cufile.so tools/lib/libgpupath.so
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -pthread -Itools/cufile -o $@ $< -Ltools/cufile -lgpupath-cufile \
+		-Ltools/lib -Wl,--no-as-needed -lgpupath \
+		-Wl,-rpath,$(CURDIR)/tools/cufile,-rpath,$(CURDIR)/tools/lib
 
 # libFuzzer harnesses (clang), with the library sources they exercise built
 # here with the same sanitizers. A crash leaves its input in

@@ -110,7 +110,7 @@ struct slot {
 	CUfileStatus_t status;
 	ssize_t ret;
 	bool busy;		/* submitted, not yet reported */
-	bool inflight;		/* in the module */
+	bool inflight;		/* not yet done: in the module, or run by its submitter */
 	bool canceled;
 };
 
@@ -993,13 +993,28 @@ EXPORT CUfileError_t cuFileBatchIOSubmit(CUfileBatchHandle_t h, unsigned nr,
 {
 	struct slot *slots[BATCH_MAX], *sync[BATCH_MAX];
 	struct gpupath_iov iov[BATCH_MAX];
+	struct target t[BATCH_MAX];
+	size_t len[BATCH_MAX];
 	unsigned int i, j, n = 0, k = 0, nsync = 0;
-	CUfileOpError err = CU_FILE_SUCCESS;
+	CUfileOpError err = CU_FILE_SUCCESS, rerr = CU_FILE_SUCCESS;
 	struct batch *b;
 	int started = 0;
 
-	if (!io || !nr || flags)
+	if (!io || !nr || nr > BATCH_MAX || flags)
 		return status(CU_FILE_INVALID_VALUE);
+	/* Where each entry's memory is: resolve() takes drv.lock itself. */
+	for (i = 0; i < nr && rerr == CU_FILE_SUCCESS; i++) {
+		len[i] = io[i].u.batch.size > SSIZE_MAX ? SSIZE_MAX : io[i].u.batch.size;
+		rerr = resolve(io[i].u.batch.devPtr_base, io[i].u.batch.devPtr_offset, len[i],
+			       &t[i]);
+	}
+
+	/*
+	 * Slots are found free and filled in one hold of the lock: a slot that
+	 * is free when the lock is let go may be taken by another thread
+	 * submitting to this batch, and one thread's entry would overwrite
+	 * the other's.
+	 */
 	pthread_mutex_lock(&drv.lock);
 	b = batch_find_locked(h);
 	if (!b || nr > b->max) {
@@ -1024,25 +1039,27 @@ EXPORT CUfileError_t cuFileBatchIOSubmit(CUfileBatchHandle_t h, unsigned nr,
 		}
 		slots[n++] = &b->slots[j++];
 	}
-	pthread_mutex_unlock(&drv.lock);
-	for (i = 0; i < n && err == CU_FILE_SUCCESS; i++) {
-		size_t size = io[i].u.batch.size > SSIZE_MAX ? SSIZE_MAX : io[i].u.batch.size;
-
-		err = resolve(io[i].u.batch.devPtr_base, io[i].u.batch.devPtr_offset, size,
-			      &slots[i]->t);
-		slots[i]->len = size;
-	}
-	if (err != CU_FILE_SUCCESS)
+	if (err == CU_FILE_SUCCESS)
+		err = rerr;
+	if (err != CU_FILE_SUCCESS) {
+		pthread_mutex_unlock(&drv.lock);
 		return status(err);
-
-	pthread_mutex_lock(&drv.lock);
+	}
 	for (i = 0; i < n; i++) {
 		struct slot *s = slots[i];
 		bool wr = io[i].opcode == CUFILE_WRITE;
 
 		s->p = io[i];
 		s->fh = fh_find_locked(io[i].fh);
+		s->t = t[i];
+		s->len = len[i];
 		s->busy = true;
+		/*
+		 * Not done until slot_done(), whoever runs it: the module, or
+		 * this thread below, outside the lock. Until then status does
+		 * not report it as it stands (pending), nor frees its slot.
+		 */
+		s->inflight = true;
 		s->canceled = false;
 		s->status = CUFILE_PENDING;
 		s->ret = 0;
@@ -1051,7 +1068,6 @@ EXPORT CUfileError_t cuFileBatchIOSubmit(CUfileBatchHandle_t h, unsigned nr,
 		    gpupath_buf_dev(s->t.buf) == drv.dev &&
 		    via_module(&s->t,
 			       module_refusal(s->fh, &s->t, s->len, io[i].u.batch.file_offset))) {
-			s->inflight = true;
 			iov[k] = (struct gpupath_iov){
 				.buf = s->t.buf, .buf_off = s->t.off, .fd = s->fh->fd,
 				.op = wr ? GPUPATH_IO_WRITE : GPUPATH_IO_READ,
@@ -1171,7 +1187,10 @@ EXPORT CUfileError_t cuFileBatchIOGetStatus(CUfileBatchHandle_t h, unsigned min_
 	return status(CU_FILE_SUCCESS);
 }
 
-/* Cancel: what is in flight ends as canceled, once the module is done with it. */
+/*
+ * Cancel: what is in flight ends as canceled, once the module (or the thread
+ * that runs it) is done with it.
+ */
 static void batch_cancel(struct batch *b)
 {
 	unsigned int i;
