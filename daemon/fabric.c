@@ -10,6 +10,7 @@
  * exponentially, capped, and is retried for ever, every attempt logged and
  * reported in the portal's connections.
  */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
@@ -614,6 +615,25 @@ static struct connect_job *job_of(struct fabric *f, uint32_t portal,
 }
 
 /*
+ * In a connect child: nothing of the daemon's but @a and @b stays open.
+ * A child holding the daemon's sockets (the metrics port, netlink, udev)
+ * would keep a restarted daemon from binding the port, and would hear what
+ * is not its own. The log is closed first (syslog opens its socket again
+ * when the child logs), so that no descriptor number it kept is reused.
+ */
+static void child_fds(int a, int b)
+{
+	int lo = a < b ? a : b, hi = a < b ? b : a;
+
+	log_close();
+	if (lo > 3)
+		close_range(3, lo - 1, 0);
+	if (hi > lo + 1)
+		close_range(lo + 1, hi - 1, 0);
+	close_range(hi + 1, ~0U, 0);
+}
+
+/*
  * Start connecting @c (of @p, from @rail, to @t) in a child process, which
  * writes its connect_result and wakes the loop (fabric_fd()) when it is
  * done. Returns 0, or a negative errno when no child could be started.
@@ -649,6 +669,7 @@ static int connect_start(struct fabric *f, nvme_root_t r, struct conn *c,
 		sigset_t none;
 
 		funlockfile(stderr);
+		child_fds(fds[1], f->wake);
 		/* A stop signal stops it (the daemon blocks them for its signalfd). */
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);

@@ -693,6 +693,16 @@ static int on_signal(struct loop *l, int fd, uint32_t events, void *userdata)
 			return log_errno(-errno, "reading signalfd failed");
 		if (n != sizeof(si))
 			return log_errno(-EIO, "short read from signalfd");
+		if (si.ssi_signo == SIGCHLD) {
+			/*
+			 * A connect child ended: its result (or its death,
+			 * which left none) is taken at a pass now, not at the
+			 * next periodic one.
+			 */
+			if (d->loaded)
+				soon(d, SOON_MS);
+			continue;
+		}
 		if (si.ssi_signo == SIGHUP) {
 			log_info("reloading %s", d->config);
 			notify_reloading();
@@ -729,6 +739,7 @@ static int setup_signals(struct daemon *d)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
 	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
 		return log_errno(-errno, "cannot block signals");
 	d->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);

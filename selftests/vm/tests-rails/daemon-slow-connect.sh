@@ -80,3 +80,38 @@ none_on_rail2 || fail "a controller of the deleted portal came back: $(on_rail2)
 how="before its connect ended"
 grep -q "no longer wanted: disconnecting" /tmp/gpupathd.log && how="$how; disconnected once made"
 note "portal deleted while connecting ($how): no controller left"
+
+# A restart during a slow connect: a connect child keeps none of the
+# daemon's descriptors, so it holds neither the metrics port (the new
+# daemon binds it at once) nor the module's or udev's sockets.
+kill "$gpd" && wait "$gpd" 2>/dev/null
+$GPD --foreground --verbose --metrics-port 9469 >/tmp/gpupathd.log 2>&1 &
+gpd=$!
+wait_for 30 grep -q "portal slow rail 0: connecting .*(attempt" /tmp/gpupathd.log ||
+	fail "slow portal not tried after the restart"
+child=$(pgrep -P "$gpd" | head -1)
+[ -n "$child" ] || fail "no connect child of gpupathd"
+kept=$(ls -l /proc/$child/fd | awk 'NR > 1 && $9 > 2 { print $9 " " $11 }')
+[ "$(echo "$kept" | wc -l)" = 2 ] && ! echo "$kept" | grep -q socket ||
+	fail "the connect child keeps $(echo "$kept" | tr '\n' ';')"
+# A connect child that dies is noticed at once (SIGCHLD), not at the next
+# periodic pass: its attempt fails and is backed off.
+nfail() { grep -c "portal slow rail 0: connecting .* failed" /tmp/gpupathd.log; }
+f0=$(nfail)
+kill -9 "$child"
+more_fails() { [ "$(nfail)" -gt "$f0" ]; }
+wait_for 5 more_fails ||
+	fail "a connect child killed was not noticed within 5 s: $(tail -3 /tmp/gpupathd.log)"
+note "a connect child killed: its attempt failed within 5 s ($(grep "portal slow rail 0: connecting .* failed" /tmp/gpupathd.log | tail -1 | sed 's/.*failed/failed/'))"
+has_child() { pgrep -P "$gpd" >/dev/null; }
+wait_for 30 has_child || fail "no new connect child after the killed one"
+child=$(pgrep -P "$gpd" | head -1)
+kill "$gpd" && wait "$gpd" 2>/dev/null
+kill -0 "$child" 2>/dev/null && left="still connecting" || left="done"
+$GPD --foreground --verbose --metrics-port 9469 >/tmp/gpupathd.log 2>&1 &
+gpd=$!
+wait_for 30 grep -q "metrics on http://127.0.0.1:9469/metrics" /tmp/gpupathd.log ||
+	fail "the restarted daemon has no metrics port: $(grep -i metrics /tmp/gpupathd.log)"
+kill -0 "$gpd" || fail "the restarted daemon died"
+note "restarted during a slow connect (the old child $left, keeping only" \
+	"$(echo "$kept" | awk '{ print $2 }' | tr '\n' ' ')): the new daemon bound the metrics port"
