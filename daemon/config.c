@@ -523,9 +523,24 @@ static int check_pass(struct pass *p, const struct gpupath_conf *conf, const cha
 {
 	const struct gpupath_conf_portal *want, *other;
 	const struct gpupath_portal *have;
-	size_t i, j;
+	size_t i, j, mine = 0;
 	int r = 0;
 
+	/*
+	 * A file that names nothing, while objects an earlier file made are
+	 * there, is more likely a file cut short (an editor saving, a tool
+	 * writing it) than a wish to take the node's storage paths down.
+	 */
+	for (i = 0; i < p->nportals; i++)
+		mine += owned(list, "portal", p->portals[i].name);
+	for (i = 0; i < p->nqos; i++)
+		mine += owned(list, "qos", p->qos[i].name);
+	if (!conf->nportals && !conf->nqos && mine && !conf->remove_all) {
+		log_err("%s: names no portal and no QoS class, and would remove the %zu an earlier "
+			"version of it made; to remove them, say so: [daemon] remove-all = yes",
+			p->file, mine);
+		return -ECANCELED;
+	}
 	for (i = 0; i < conf->nportals; i++) {
 		want = &conf->portals[i];
 		if (want->conf.qos && want->conf.qos[0] && !in_conf(conf, false, want->conf.qos) &&

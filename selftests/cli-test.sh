@@ -115,6 +115,25 @@ c "bad timeout word" 4 "portal p: ctrl-loss-tmo \(or forever\): 'never' is not a
 c "daemon interval out of range" 2 '\[daemon\]: interval must be 1 to 3600, not 0' \
 	'[daemon]\ninterval = 0\n'
 c "a NUL byte" 2 'a NUL byte in the line' '[qos q]\ndscp = 1\0\n'
+# What the module refuses of a portal as a whole: refused by --check-config
+# too, so that a file it calls good is one a reload applies.
+c "a host NQN of its own without a host ID" 1 \
+	"portal p: a host NQN of its own needs a host ID of its own \\(host-id\\)" \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nhost-nqn = nqn.2026-12.io.x:tenant-a\n'
+printf '[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nhost-nqn = nqn.2014-08.org.nvmexpress:uuid:0f8fad5b-d9cb-469f-a165-70867728950e\n' >"$conf"
+t "gpupath.conf: a host NQN ending in its UUID needs no host ID" 0 'good: 1 portal, 0 QoS' \
+	"$GPD" --check-config -c "$conf"
+c "a controller secret without a host secret" 1 \
+	'portal p: a controller secret needs a host secret' \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\ndhchap-ctrl-secret-file = /etc/k\n'
+c "discover mdns without rails" 1 'portal p: discover = mdns needs rails' \
+	'[portal p]\ntransport = tcp\ndiscover = mdns\n'
+c "two portals with the same target" 5 "portal b: portal a \\(line 1\\) has this target" \
+	'[portal a]\ntransport = tcp\ntraddr = 10.0.0.1\n\n[portal b]\ntransport = tcp\ntraddr = 10.0.0.1\ntrsvcid = 4420\n'
+c "an NQN with a comma" 4 "portal p: nqn 'nqn.2026-12.io.x:a,fast_io_fail_tmo=0' is not an NVMe" \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nnqn = nqn.2026-12.io.x:a,fast_io_fail_tmo=0\n'
+c "an empty rail" 4 "portal p: rails: ',,,' has an empty rail" \
+	'[portal p]\ntransport = tcp\ntraddr = 10.0.0.1\nrails = ,,,\n'
 printf '[qos q]\ndscp = 99\n[portal p]\ntransport = x\n' >"$conf"
 t "gpupath.conf: every mistake is reported, then counted" 1 '^.*: 3 mistakes$' \
 	"$GPD" --check-config -c "$conf"

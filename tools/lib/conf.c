@@ -97,6 +97,38 @@ static bool has(const struct parser *p, const struct gpupath_kw *kws, unsigned i
 	return p->seen & 1ULL << (gpupath_kw_find(kws, n, name) - kws);
 }
 
+/*
+ * What the module refuses of a portal as a whole, refused here with its line,
+ * so that a file that passes --check-config is one the module takes.
+ */
+static void portal_whole(struct parser *p, const struct gpupath_conf_portal *cp)
+{
+	const struct gpupath_portal_conf *pc = &cp->conf;
+
+	if (pc->host_nqn && *pc->host_nqn && (!pc->host_id || !*pc->host_id) &&
+	    !gpupath_uuid_nqn(pc->host_nqn))
+		error(p, p->section_line, "portal %s: a host NQN of its own needs a host ID of its "
+		      "own (host-id), unless it ends in :uuid:<UUID>", cp->name);
+	if (pc->ctrl_secret_file && *pc->ctrl_secret_file &&
+	    (!pc->secret_file || !*pc->secret_file))
+		error(p, p->section_line, "portal %s: a controller secret needs a host secret "
+		      "(dhchap-secret-file)", cp->name);
+	if (pc->discover == GPUPATH_DISCOVER_MDNS && !pc->nrails)
+		error(p, p->section_line, "portal %s: discover = mdns needs rails: the interfaces "
+		      "to browse", cp->name);
+}
+
+/* The same target (the module keeps one portal per target): *a and *b. */
+static bool same_target(const struct gpupath_portal_conf *a, const struct gpupath_portal_conf *b)
+{
+	const char *na = a->subsysnqn ? a->subsysnqn : "", *nb = b->subsysnqn ? b->subsysnqn : "";
+
+	return a->transport == b->transport && a->discover == b->discover &&
+	       (a->discover == GPUPATH_DISCOVER_MDNS ||
+		(a->trsvcid == b->trsvcid && a->traddr && b->traddr &&
+		 !strcmp(a->traddr, b->traddr) && !strcmp(na, nb)));
+}
+
 /* The section that ends: what it must have. */
 static void section_end(struct parser *p)
 {
@@ -118,6 +150,7 @@ static void section_end(struct parser *p)
 			      "portal %s: discover = mdns finds the address: no traddr, trsvcid or nqn",
 			      name);
 		}
+		portal_whole(p, &c->portals[c->nportals - 1]);
 	} else if (p->section == QOS) {
 		name = c->qos[c->nqos - 1].name;
 		if (!has(p, gpupath_qos_kws, GPUPATH_QOS_KWS, "dscp"))
@@ -243,17 +276,25 @@ static bool portal_value_ok(struct parser *p, const char *name, const char *key,
 
 static void daemon_setting(struct parser *p, const char *key, const char *val)
 {
+	uint64_t bit = !strcmp(key, "interval") ? 1 : !strcmp(key, "remove-all") ? 2 : 0;
 	char err[256];
 
-	if (strcmp(key, "interval")) {
-		error(p, p->line, "[daemon]: unknown keyword '%s' (one of: interval)", key);
+	if (!bit) {
+		error(p, p->line, "[daemon]: unknown keyword '%s' (one of: interval remove-all)", key);
 		return;
 	}
-	if (p->seen) {
-		error(p, p->line, "[daemon]: 'interval' given twice");
+	if (p->seen & bit) {
+		error(p, p->line, "[daemon]: '%s' given twice", key);
 		return;
 	}
-	p->seen = 1;
+	p->seen |= bit;
+	if (bit == 2) {
+		if (!strcmp(val, "yes") || !strcmp(val, "no"))
+			p->conf->remove_all = !strcmp(val, "yes");
+		else
+			error(p, p->line, "[daemon]: remove-all is yes or no, not '%s'", val);
+		return;
+	}
 	if (gpupath_parse_u32("interval", val, 1, GPUPATH_CONF_INTERVAL_MAX,
 			      &p->conf->interval, err, sizeof(err)))
 		error(p, p->line, "[daemon]: %s", err);
@@ -325,7 +366,7 @@ int gpupath_conf_parse(const char *text, size_t len, struct gpupath_conf **confp
 	struct parser p = { .fn = fn, .arg = arg };
 	struct gpupath_conf *c;
 	char *line, *next, *s, *end, *eol;
-	size_t i;
+	size_t i, j;
 	int r = 0;
 
 	*confp = NULL;
@@ -378,6 +419,14 @@ int gpupath_conf_parse(const char *text, size_t len, struct gpupath_conf **confp
 	}
 	for (i = 0; i < c->nportals; i++)
 		c->portals[i].conf.name = c->portals[i].name;
+	for (i = 0; i < c->nportals; i++)
+		for (j = 0; j < i; j++)
+			if (same_target(&c->portals[i].conf, &c->portals[j].conf))
+				error(&p, c->portals[i].line, "portal %s: portal %s (line %u) has "
+				      "this target%s", c->portals[i].name, c->portals[j].name,
+				      c->portals[j].line,
+				      c->portals[i].conf.discover == GPUPATH_DISCOVER_MDNS ?
+				      " (one portal discovers a transport by mDNS)" : "");
 	*confp = c;
 	return p.errors;
 }

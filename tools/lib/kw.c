@@ -394,16 +394,28 @@ static int kw_host_nqn(const struct gpupath_kw *kw, const char *val, void *dst, 
 }
 
 /* A host ID, a UUID (8-4-4-4-12 hexadecimal digits), or "" for the system's. */
-static int kw_host_id(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
-		      size_t size)
+bool gpupath_valid_host_id(const char *s)
 {
 	size_t i;
 
-	for (i = 0; *val && i < 36; i++)
-		if ((i == 8 || i == 13 || i == 18 || i == 23) ? val[i] != '-' :
-		    !isxdigit((unsigned char)val[i]))
-			break;
-	if (*val && (i < 36 || val[36]))
+	for (i = 0; i < 36; i++)
+		if ((i == 8 || i == 13 || i == 18 || i == 23) ? s[i] != '-' :
+		    !isxdigit((unsigned char)s[i]))
+			return false;
+	return !s[36];
+}
+
+bool gpupath_uuid_nqn(const char *nqn)
+{
+	const char *u = strstr(nqn, ":uuid:");
+
+	return u && gpupath_valid_host_id(u + 6);
+}
+
+static int kw_host_id(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
+		      size_t size)
+{
+	if (*val && !gpupath_valid_host_id(val))
 		return fail(err, size, "%s: '%.40s' is not a UUID "
 			    "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)", kw->name, val);
 	*(const char **)dst = val;

@@ -57,6 +57,10 @@ bool gpupath_valid_addr(const char *s);
  * it: "nqn.", printable ASCII, no ',' (which would start another option).
  */
 bool gpupath_valid_nqn(const char *s);
+/* A host ID: a UUID (8-4-4-4-12 hexadecimal digits). */
+bool gpupath_valid_host_id(const char *s);
+/* An NQN of the form "...:uuid:<UUID>", whose host ID the kernel derives. */
+bool gpupath_uuid_nqn(const char *nqn);
 /* A number from kw->min to kw->max. */
 int gpupath_kw_u32(const struct gpupath_kw *kw, const char *val, void *dst, char *err,
 		   size_t size);
@@ -105,6 +109,11 @@ struct gpupath_conf_qos {
 
 struct gpupath_conf {
 	unsigned int interval;		/* [daemon] interval; 0: not given */
+	/*
+	 * [daemon] remove-all = yes: a file that names no portal and no QoS
+	 * class may remove all an earlier file made (else it is refused).
+	 */
+	bool remove_all;
 	size_t nportals, nqos;
 	struct gpupath_conf_portal *portals;
 	struct gpupath_conf_qos *qos;

@@ -213,6 +213,22 @@ sed 's/^\[portal tcp\]$/[portal tcp2]/; /^ctrl-loss-tmo = 30$/a qos = nope' /tmp
 hup
 sed 's/^trsvcid = 4421$/trsvcid = 4420/; /^ctrl-loss-tmo = 30$/a qos = nope' /tmp/good.conf >$CONF
 hup
+# The live TCP portal dropped and one added that the module would refuse
+# (a host NQN of its own, no host ID): --check-config says so, and the
+# reload changes nothing (no portal deleted and added back under new ids).
+awk '/^\[portal tcp\]/ { skip = 1 } /^\[qos bulk\]/ { skip = 0 } !skip' /tmp/good.conf >$CONF
+printf '\n[portal other]\ntransport = tcp\ntraddr = 10.99.0.1\ntrsvcid = 4421\nnqn = %s\nhost-nqn = nqn.2026-12.io.gpupath:tenant-a\n' \
+	"$NQN" >>$CONF
+! $GPD --check-config -c $CONF >/tmp/check.out 2>&1 ||
+	fail "--check-config called good a file the module refuses: $(cat /tmp/check.out)"
+hup
+grep -q "portal other: a host NQN of its own needs a host ID" /tmp/gpupathd.log ||
+	fail "the host NQN without its host ID not named: $(tail -3 /tmp/gpupathd.log)"
+# A file cut short as it is saved: names nothing, removes nothing.
+: >$CONF
+hup
+grep -q "$CONF: names no portal and no QoS class, and would remove the 5 " /tmp/gpupathd.log ||
+	fail "an empty file was not refused: $(tail -3 /tmp/gpupathd.log)"
 fio_check "rejected reloads"
 for n in tcp2 tcp; do
 	grep -q "portal $n: qos nope: no QoS class" /tmp/gpupathd.log ||
@@ -226,7 +242,8 @@ ctrls | diff /tmp/ctrls.before - || fail "controllers changed across rejected re
 [ "$($GP volume show "$vol" -j | jq '.stats.failovers')" = "$fo" ] ||
 	fail "failovers across rejected reloads: $($GP volume show "$vol")"
 settings | diff /tmp/settings.before - || fail "a rejected reload changed something"
-note "rejected reloads under fio: portal and path ids, controllers unchanged, no failover"
+note "rejected reloads under fio (an unknown class twice, a host NQN without its host ID, an" \
+	"empty file): portal and path ids, controllers unchanged, no failover"
 
 # kill -9 and restart with the same file: nothing to change, no reconnect.
 cp /tmp/good.conf $CONF
@@ -257,3 +274,13 @@ $GP portal show cli >/dev/null || fail "the CLI's portal was deleted"
 dd if="$VOL" of=/tmp/vol.read bs=64k count=256 iflag=direct 2>/dev/null || fail "read $VOL"
 $PATTERN check /tmp/vol.read 0 $((16 * MiB)) 511 || fail "read wrong data on two paths"
 note "portal dropped from the file: deleted, $ctrl disconnected; the CLI's portal kept"
+
+# Removing everything the file made is said outright: remove-all = yes.
+printf '[daemon]\nremove-all = yes\n' >$CONF
+hup
+grep -q "$CONF: applied, 0 portals and 0 QoS classes" /tmp/gpupathd.log ||
+	fail "remove-all = yes not applied: $(tail -5 /tmp/gpupathd.log)"
+left=$($GP portal show -j | jq -r '[.portals[].name] | join(" ")')
+[ "$left" = cli ] || fail "after remove-all: portals '$left' (the CLI's alone was to stay)"
+[ "$($GP qos show -j | jq '.qos | length')" = 0 ] || fail "after remove-all: $($GP qos show)"
+note "remove-all = yes: every portal and class of the file deleted; the CLI's portal kept"
