@@ -70,6 +70,9 @@ endif
 LIB_OBJS := tools/lib/names.o tools/lib/dev.o tools/lib/ctl.o tools/lib/nl-policy-gen.o \
 	tools/lib/topo.o \
 	tools/lib/stats.o tools/lib/text.o
+# The shared library has the versions of the first release's interface too
+# (tools/lib/compat.c); programs linked with libgpupath.a need none.
+SO_OBJS := $(LIB_OBJS) tools/lib/compat.o
 # Settings keywords and the gpupath.conf parser: the CLI's and gpupathd's own.
 PRIV_OBJS := tools/lib/kw.o tools/lib/conf.o
 CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
@@ -86,7 +89,7 @@ ifneq ($(NVCC),)
 USER_LIBS += tools/lib/libgpupath-cuda.so
 UNIT_BINS_CUDA := selftests/build/cuda-check selftests/build/cufile-cuda-check
 endif
-ALL_OBJS := $(LIB_OBJS) $(PRIV_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.o \
+ALL_OBJS := $(SO_OBJS) $(PRIV_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.o \
 	tools/cufile/cufile.o
 
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
@@ -110,8 +113,9 @@ userspace: $(USER_BINS) $(USER_LIBS)
 
 # libgpupath exports what libgpupath.h and libgpupath-admin.h declare, and
 # only that: everything else is hidden, and the version script lists the
-# interface (tools/lib/abi-check.sh compares the two).
-$(LIB_OBJS): override CFLAGS += -fvisibility=hidden
+# interface (selftests/abi-check.sh compares the two, and the library with
+# the releases' ABI).
+$(SO_OBJS): override CFLAGS += -fvisibility=hidden
 # The version, kept in kmod/version.h alone.
 tools/lib/names.o: override CFLAGS += -DGPUPATH_TOOLS_VERSION='"$(VERSION)"'
 tools/lib/names.o: kmod/version.h
@@ -125,10 +129,10 @@ tools/lib/libgpupath-private.a: $(PRIV_OBJS)
 	$(Q)$(AR) rcs $@ $^
 
 # Shared libraries are built under their soname, with the .so link beside.
-tools/lib/libgpupath.so: $(LIB_OBJS) tools/lib/libgpupath.map
+tools/lib/libgpupath.so: $(SO_OBJS) tools/lib/libgpupath.map
 	$(quiet) LD $@
 	$(Q)$(CC) -shared -Wl,-soname,libgpupath.so.0 -Wl,--version-script=tools/lib/libgpupath.map \
-		-o $@.0 $(LIB_OBJS) $(NL_LIBS)
+		-o $@.0 $(SO_OBJS) $(NL_LIBS)
 	$(Q)ln -sf libgpupath.so.0 $@
 
 # The cuFile API: libgpupath-cufile, and the same objects under libcufile's

@@ -301,7 +301,7 @@ static int ana_poll(struct ana *a, struct gpupath_ctl *ctl)
 	size_t n, i, j, k;
 	int r;
 
-	r = gpupath_ctl_volume_list(ctl, &vols, &n);
+	r = gpupath_ctl_volume_list(ctl, &vols, sizeof(*vols), &n);
 	if (r < 0)
 		return log_errno(r, "listing volumes for their ANA states");
 	for (i = 0; i < a->n; i++) {

@@ -105,7 +105,7 @@ static int apply_qos(struct pass *p, const struct gpupath_conf_qos *want)
 		qos_conf_of(have, &u->qos);
 		r = gpupath_ctl_qos_set(p->ctl, want->name, c);
 	} else {
-		r = gpupath_ctl_qos_add(p->ctl, want->name, c, NULL);
+		r = gpupath_ctl_qos_add(p->ctl, want->name, c, NULL, 0);
 	}
 	if (r < 0) {
 		p->nundo--;
@@ -237,7 +237,7 @@ static int portal_set(struct gpupath_ctl *ctl, const char *name,
 	 */
 	if (!have)
 		return -ENOMEM;
-	r = gpupath_ctl_portal_get(ctl, 0, name, have);
+	r = gpupath_ctl_portal_get(ctl, 0, name, have, sizeof(*have));
 	if (!r && have->host_nqn[0] && !set.host_nqn)
 		set.host_nqn = "";
 	if (!r && have->host_id[0] && !set.host_id)
@@ -304,7 +304,7 @@ static int apply_portal(struct pass *p, const struct gpupath_conf_portal *want)
 	}
 	if (!push(p, UNDO_PORTAL_DEL, want->name))
 		return -ENOMEM;
-	r = gpupath_ctl_portal_add(p->ctl, c, NULL);
+	r = gpupath_ctl_portal_add(p->ctl, c, NULL, 0);
 	if (r < 0) {
 		p->nundo--;
 		return kerr(p, want->line, r, "portal", want->name);
@@ -350,7 +350,7 @@ static bool rollback(struct pass *p)
 			/* Back as it was; the set (if any) is undone with it. */
 			gpupath_ctl_portal_del(p->ctl, 0, u->name);
 			portal_conf_of(u->portal, &pc);
-			r = gpupath_ctl_portal_add(p->ctl, &pc, NULL);
+			r = gpupath_ctl_portal_add(p->ctl, &pc, NULL, 0);
 			break;
 		}
 		if (r < 0) {
@@ -575,9 +575,9 @@ int config_apply(struct gpupath_ctl *ctl, const struct gpupath_conf *conf, const
 	size_t i;
 	int r;
 
-	r = gpupath_ctl_portal_list(ctl, &p.portals, &p.nportals);
+	r = gpupath_ctl_portal_list(ctl, &p.portals, sizeof(*p.portals), &p.nportals);
 	if (r >= 0)
-		r = gpupath_ctl_qos_list(ctl, &p.qos, &p.nqos);
+		r = gpupath_ctl_qos_list(ctl, &p.qos, sizeof(*p.qos), &p.nqos);
 	if (r < 0) {
 		log_errno(r, "%s: cannot read the module's portals and QoS classes", file);
 		pass_free(&p);

@@ -1357,7 +1357,7 @@ static void assemble_ns(struct gpupath_ctl *ctl, struct gpupath_volume **vols, s
 			return;
 		*vols = tmp;
 		vconf.wwid = wwid;
-		r = gpupath_ctl_volume_add(ctl, &vconf, &(*vols)[*nvols]);
+		r = gpupath_ctl_volume_add(ctl, &vconf, &(*vols)[*nvols], sizeof(**vols));
 		if (r < 0) {
 			log_errno_why(r, gpupath_ctl_errmsg(ctl), "volume for %s (%s)", disk, wwid);
 			return;
@@ -1366,7 +1366,7 @@ static void assemble_ns(struct gpupath_ctl *ctl, struct gpupath_volume **vols, s
 		log_info("volume %s for %s", vol->name, wwid);
 	}
 	snprintf(dev, sizeof(dev), "/dev/%s", disk);
-	r = gpupath_ctl_path_add(ctl, vol->id, dev, &pconf, &path);
+	r = gpupath_ctl_path_add(ctl, vol->id, dev, &pconf, &path, sizeof(path));
 	if (r < 0) {
 		log_errno_why(r, gpupath_ctl_errmsg(ctl), "path %s of %s", disk, vol->name);
 		return;
@@ -1485,7 +1485,7 @@ bool fabric_link(struct fabric *f, struct gpupath_ctl *ctl, const char *ifname, 
 		return false;	/* no rail of ours */
 	log_debug("rail interface %s: link %s at %.3f s", ifname, up ? "up" : "down",
 		  now_ms() / 1e3);
-	r = gpupath_ctl_volume_list(ctl, &vols, &n);
+	r = gpupath_ctl_volume_list(ctl, &vols, sizeof(*vols), &n);
 	if (r < 0) {
 		log_errno(r, "reading volumes");
 		return true;
@@ -1512,7 +1512,7 @@ static void assemble(struct fabric *f, struct gpupath_ctl *ctl, nvme_root_t r)
 	size_t nvols, i;
 	int ret;
 
-	ret = gpupath_ctl_volume_list(ctl, &vols, &nvols);
+	ret = gpupath_ctl_volume_list(ctl, &vols, sizeof(*vols), &nvols);
 	if (ret < 0) {
 		log_errno(ret, "reading volumes");
 		return;
@@ -1963,7 +1963,7 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	nvme_root_t r;
 	int ret;
 
-	ret = gpupath_ctl_portal_list(ctl, &portals, &n);
+	ret = gpupath_ctl_portal_list(ctl, &portals, sizeof(*portals), &n);
 	if (ret < 0) {
 		log_errno(ret, "reading portals");
 		return true;
@@ -1971,7 +1971,7 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	free(f->qos);
 	f->qos = NULL;
 	f->nqos = 0;
-	ret = gpupath_ctl_qos_list(ctl, &f->qos, &f->nqos);
+	ret = gpupath_ctl_qos_list(ctl, &f->qos, sizeof(*f->qos), &f->nqos);
 	qos_read = ret >= 0;
 	if (!qos_read)
 		log_errno(ret, "reading QoS classes");

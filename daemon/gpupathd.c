@@ -122,7 +122,7 @@ static void dump(struct daemon *d)
 		log_errno(r, "cannot open the gpupath control socket");
 		return;
 	}
-	r = gpupath_ctl_get_info(ctl, &info);
+	r = gpupath_ctl_get_info(ctl, &info, sizeof(info));
 	if (r < 0) {
 		msg = gpupath_ctl_errmsg(ctl);
 		log_errno(r, "cannot read gpupath module info%s%s%s",
@@ -321,13 +321,15 @@ static void on_notify(struct daemon *d, const struct gpupath_mon_event *ev)
 {
 	const char *name = gpupath_cmd_name(ev->cmd);
 	const char *group = ev->group ? ev->group : "?";
+	struct gpupath_portal portal;
 
 	if (name)
 		log_debug("notification on \"%s\": %s", group, name);
 	else
 		log_debug("notification on \"%s\": command %u", group, ev->cmd);
-	if (ev->cmd == GPUPATH_CMD_PORTAL_DEL && ev->has_portal)
-		fabric_portal_gone(d->fabric, &ev->portal);
+	if (ev->cmd == GPUPATH_CMD_PORTAL_DEL &&
+	    !gpupath_mon_event_portal(ev, &portal, sizeof(portal)))
+		fabric_portal_gone(d->fabric, &portal);
 	/* Portals, volumes, paths and path events all may need a pass. */
 	soon(d, SOON_MS);
 }

@@ -55,7 +55,7 @@ static void error_text(int fd, const char *status, const char *text)
 /* The module's counters in the exposition format. */
 static void serve_metrics(int fd)
 {
-	struct gpupath_stats s;
+	struct gpupath_stats *s;
 	struct gpupath_ctl *ctl;
 	const char *what;
 	char *body = NULL, msg[160];
@@ -77,15 +77,15 @@ static void serve_metrics(int fd)
 		return;
 	}
 	f = open_memstream(&body, &len);
-	if (!f || gpupath_stats_prometheus(&s, f) < 0 || fclose(f)) {
+	if (!f || gpupath_stats_prometheus(s, f) < 0 || fclose(f)) {
 		error_text(fd, "500 Internal Server Error", "out of memory\n");
 		free(body);
-		gpupath_stats_free(&s);
+		gpupath_stats_free(s);
 		return;
 	}
 	respond(fd, "200 OK", "text/plain; version=0.0.4; charset=utf-8", body, len);
 	free(body);
-	gpupath_stats_free(&s);
+	gpupath_stats_free(s);
 }
 
 static void serve(int fd)

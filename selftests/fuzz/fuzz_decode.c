@@ -163,7 +163,7 @@ static void decode_nest(const uint8_t *p, size_t len)
 static void decode_event(uint8_t cmd, int nest, const uint8_t *p, size_t len)
 {
 	size_t hdr = NLMSG_HDRLEN + GENL_HDRLEN + (nest ? NLA_HDRLEN : 0);
-	static struct gpupath_mon_event ev;
+	static struct gpupath_model_event ev;
 	struct genlmsghdr *gnlh;
 	struct nlmsghdr *nlh;
 	struct nlattr *nla;
@@ -182,7 +182,7 @@ static void decode_event(uint8_t cmd, int nest, const uint8_t *p, size_t len)
 	}
 	memcpy((char *)nlh + hdr, p, len);
 	if (!gpupath_model_event(nlh, &ev)) {
-		CHECK(ev.type == GPUPATH_EVENT_NOTIFY && ev.cmd == cmd && ev.group);
+		CHECK(ev.ev.type == GPUPATH_EVENT_NOTIFY && ev.ev.cmd == cmd && ev.ev.group);
 		if (ev.has_info)
 			check_info(&ev.info);
 		if (ev.has_provider)

@@ -46,12 +46,12 @@ static void put_full_info(struct nl_msg *msg)
 TEST(event_with_full_info)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_GET_INFO);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 
 	put_full_info(msg);
 	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
-	EXPECT_EQ(GPUPATH_EVENT_NOTIFY, ev.type);
-	EXPECT_EQ(GPUPATH_CMD_GET_INFO, ev.cmd);
+	EXPECT_EQ(GPUPATH_EVENT_NOTIFY, ev.ev.type);
+	EXPECT_EQ(GPUPATH_CMD_GET_INFO, ev.ev.cmd);
 	ASSERT_TRUE(ev.has_info);
 	EXPECT_EQ(0x3f, ev.info.has);
 	EXPECT_STREQ("1.2.3", ev.info.version);
@@ -68,7 +68,7 @@ TEST(missing_attributes_are_marked_absent)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_GET_INFO);
 	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_INFO);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 
 	nla_put_u32(msg, GPUPATH_A_INFO_P2PDMA_STATUS, GPUPATH_P2PDMA_NOT_BUILT);
 	nla_nest_end(msg, nest);
@@ -83,7 +83,7 @@ TEST(long_strings_are_truncated)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_GET_INFO);
 	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_INFO);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 	char big[200];
 
 	memset(big, 'v', sizeof(big) - 1);
@@ -99,7 +99,7 @@ TEST(short_integer_is_rejected)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_GET_INFO);
 	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_INFO);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 	uint16_t v = 1;
 
 	nla_put(msg, GPUPATH_A_INFO_GENL_VERSION, sizeof(v), &v);
@@ -111,18 +111,18 @@ TEST(short_integer_is_rejected)
 TEST(event_without_objects)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_GET_INFO);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 
 	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
 	EXPECT_FALSE(ev.has_info);
-	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev.group);
+	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev.ev.group);
 	nlmsg_free(msg);
 }
 
 TEST(truncated_header_is_rejected)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(FAMILY, 0);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 
 	EXPECT_EQ(-EBADMSG, gpupath_model_event(nlmsg_hdr(msg), &ev));
 	nlmsg_free(msg);
@@ -169,7 +169,7 @@ TEST(provider_with_peers_and_counters)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_PROVIDER_NEW);
 	struct nlattr *prov, *peer, *stats, *ref;
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 	int i;
 
 	prov = nla_nest_start(msg, GPUPATH_A_PROVIDER);
@@ -210,15 +210,92 @@ TEST(provider_with_peers_and_counters)
 	EXPECT_EQ(3, ev.provider.refused_ios[GPUPATH_REASON_CPU_COPY]);
 	EXPECT_EQ(4096, ev.provider.refused_bytes[GPUPATH_REASON_CPU_COPY]);
 	EXPECT_EQ(0, ev.provider.refused_ios[GPUPATH_REASON_NO_P2P_ROUTE]);
-	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev.group);
+	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev.ev.group);
 	nlmsg_free(msg);
+}
+
+/*
+ * An object is copied out at the size of the caller's structure: nothing
+ * past it is written (an older, shorter one), and what the library does not
+ * have is zero (a newer, longer one).
+ */
+TEST(objects_copied_out_at_the_callers_size)
+{
+	struct nl_msg *msg = new_msg(GPUPATH_CMD_PROVIDER_NEW);
+	size_t small = offsetof(struct gpupath_provider, size), big = sizeof(struct gpupath_provider);
+	struct gpupath_model_event ev;
+	struct gpupath_provider *p;
+	struct gpupath_info info;
+	struct nlattr *prov;
+	unsigned char *buf;
+	size_t i;
+
+	prov = nla_nest_start(msg, GPUPATH_A_PROVIDER);
+	nla_put_u32(msg, GPUPATH_A_PROVIDER_ID, 7);
+	nla_put_string(msg, GPUPATH_A_PROVIDER_PCI_DEV, "0000:03:00.0");
+	nla_put_u64(msg, GPUPATH_A_PROVIDER_SIZE, 1 << 26);
+	nla_nest_end(msg, prov);
+	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
+	buf = malloc(big + 64);
+	ASSERT_NE(NULL, buf);
+	p = (struct gpupath_provider *)buf;
+
+	memset(buf, 0xa5, big + 64);
+	ASSERT_EQ(0, gpupath_mon_event_provider(&ev.ev, p, small));
+	EXPECT_EQ(7, p->id);
+	EXPECT_STREQ("0000:03:00.0", p->pci_dev);
+	for (i = small; i < big + 64 && buf[i] == 0xa5; i++)
+		;
+	EXPECT_EQ(big + 64, i);
+
+	memset(buf, 0xa5, big + 64);
+	ASSERT_EQ(0, gpupath_mon_event_provider(&ev.ev, p, big + 64));
+	EXPECT_EQ(1 << 26, p->size);
+	EXPECT_EQ(-1, p->bar);
+	for (i = big; i < big + 64 && !buf[i]; i++)
+		;
+	EXPECT_EQ(big + 64, i);
+
+	EXPECT_EQ(-ENOENT, gpupath_mon_event_info(&ev.ev, &info, sizeof(info)));
+	free(buf);
+	nlmsg_free(msg);
+}
+
+/* Every counter at once: arrays at the caller's size, the library's own when they agree. */
+TEST(stats_arrays_at_the_callers_size)
+{
+	struct gpupath_stats *s = calloc(1, sizeof(*s));
+	size_t small = offsetof(struct gpupath_qos, napplied), n;
+	const struct gpupath_volume *vol;
+	const struct gpupath_qos *q;
+	int i;
+
+	ASSERT_NE(NULL, s);
+	s->qos = calloc(3, sizeof(*s->qos));
+	ASSERT_NE(NULL, s->qos);
+	s->nqos = 3;
+	for (i = 0; i < 3; i++) {
+		snprintf(s->qos[i].name, sizeof(s->qos[i].name), "class%d", i);
+		s->qos[i].dscp = 10 + i;
+		s->qos[i].napplied = 1;
+	}
+	ASSERT_EQ(0, gpupath_stats_qos(s, &q, small, &n));
+	ASSERT_EQ(3, n);
+	q = (const struct gpupath_qos *)((const char *)q + 2 * small);
+	EXPECT_STREQ("class2", q->name);
+	EXPECT_EQ(12, q->dscp);
+	ASSERT_EQ(0, gpupath_stats_qos(s, &q, sizeof(*q), &n));
+	EXPECT_EQ(s->qos, q);
+	ASSERT_EQ(0, gpupath_stats_volumes(s, &vol, sizeof(*vol), &n));
+	EXPECT_EQ(0, n);
+	gpupath_stats_free(s);
 }
 
 TEST(provider_without_id_is_rejected)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_PROVIDER_NEW);
 	struct nlattr *prov = nla_nest_start(msg, GPUPATH_A_PROVIDER);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 
 	nla_put_u32(msg, GPUPATH_A_PROVIDER_TYPE, GPUPATH_PROVIDER_P2PDMA);
 	nla_nest_end(msg, prov);
@@ -267,7 +344,7 @@ TEST(volume_with_paths_and_counters)
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_VOLUME_NEW);
 	struct nlattr *vol = start_volume(msg), *st;
 	const struct gpupath_path *p;
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 
 	nla_put_string(msg, GPUPATH_A_VOLUME_WWID, "eui.0011223344556677");
 	nla_put_u32(msg, GPUPATH_A_VOLUME_POLICY, GPUPATH_POLICY_GPU_AFFINITY);
@@ -297,7 +374,7 @@ TEST(volume_with_paths_and_counters)
 	nla_nest_end(msg, vol);
 
 	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
-	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev.group);
+	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev.ev.group);
 	EXPECT_FALSE(ev.has_path);
 	ASSERT_TRUE(ev.has_volume);
 	EXPECT_EQ(1, ev.volume.id);
@@ -350,7 +427,7 @@ TEST(volume_keeps_at_most_paths_max_paths)
 {
 	struct nl_msg *msg = nlmsg_alloc_size(1 << 16);
 	struct nlattr *vol;
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 	int i;
 
 	genlmsg_put(msg, 0, 0, FAMILY, 0, 0, GPUPATH_CMD_VOLUME_GET, GPUPATH_GENL_VERSION);
@@ -370,12 +447,12 @@ TEST(volume_without_paths_or_counters)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_VOLUME_DEL);
 	struct nlattr *vol = start_volume(msg);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 
 	nla_nest_end(msg, vol);
 	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
 	ASSERT_TRUE(ev.has_volume);
-	EXPECT_EQ(GPUPATH_CMD_VOLUME_DEL, ev.cmd);
+	EXPECT_EQ(GPUPATH_CMD_VOLUME_DEL, ev.ev.cmd);
 	EXPECT_EQ(0, ev.volume.npaths);
 	EXPECT_EQ(0, ev.volume.stats.ios);
 	EXPECT_STREQ("", ev.volume.wwid);
@@ -385,11 +462,11 @@ TEST(volume_without_paths_or_counters)
 TEST(path_notification)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_PATH_NEW);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 
 	put_path(msg, GPUPATH_A_PATH, 9, "nvme3n1");
 	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
-	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev.group);
+	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev.ev.group);
 	EXPECT_FALSE(ev.has_volume);
 	ASSERT_TRUE(ev.has_path);
 	EXPECT_EQ(9, ev.path.id);
@@ -402,7 +479,7 @@ TEST(objects_without_id_are_rejected)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_PATH_NEW);
 	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_PATH), *path;
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 
 	nla_put_string(msg, GPUPATH_A_PATH_DEVICE, "nvme1n1");
 	nla_nest_end(msg, nest);
@@ -432,7 +509,7 @@ TEST(short_counter_is_rejected)
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_VOLUME_GET);
 	struct nlattr *vol = start_volume(msg);
 	struct nlattr *st = nla_nest_start(msg, GPUPATH_A_VOLUME_STATS);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 
 	nla_put_u32(msg, GPUPATH_A_VSTATS_IOS, 1);
 	nla_nest_end(msg, st);
@@ -446,7 +523,7 @@ TEST(volume_event)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_EVENT);
 	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_EVENT);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 
 	nla_put_u32(msg, GPUPATH_A_EVENT_TYPE, GPUPATH_EVENT_FAILOVER);
 	nla_put_u32(msg, GPUPATH_A_EVENT_VOLUME, 1);
@@ -456,8 +533,8 @@ TEST(volume_event)
 	nla_put_u64(msg, GPUPATH_A_EVENT_IOS, 3);
 	nla_nest_end(msg, nest);
 	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), &ev));
-	EXPECT_EQ(GPUPATH_CMD_EVENT, ev.cmd);
-	EXPECT_STREQ(GPUPATH_MCGRP_EVENTS, ev.group);
+	EXPECT_EQ(GPUPATH_CMD_EVENT, ev.ev.cmd);
+	EXPECT_STREQ(GPUPATH_MCGRP_EVENTS, ev.ev.group);
 	ASSERT_TRUE(ev.has_event);
 	EXPECT_EQ(GPUPATH_EVENT_FAILOVER, ev.event.type);
 	EXPECT_EQ(1, ev.event.volume);
@@ -473,7 +550,7 @@ TEST(volume_event_without_type_is_rejected)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_EVENT);
 	struct nlattr *nest = nla_nest_start(msg, GPUPATH_A_EVENT);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 
 	nla_put_u32(msg, GPUPATH_A_EVENT_VOLUME, 1);
 	nla_nest_end(msg, nest);
@@ -537,7 +614,7 @@ TEST(volume_names)
 TEST(portal_with_rails_and_connections)
 {
 	struct nl_msg *msg = new_msg_size(GPUPATH_CMD_PORTAL_NEW, 65536);
-	struct gpupath_mon_event *ev = malloc(sizeof(*ev));
+	struct gpupath_model_event *ev = malloc(sizeof(*ev));
 	struct nlattr *nest, *sub;
 	int i;
 
@@ -567,7 +644,7 @@ TEST(portal_with_rails_and_connections)
 	}
 	nla_nest_end(msg, nest);
 	ASSERT_EQ(0, gpupath_model_event(nlmsg_hdr(msg), ev));
-	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev->group);
+	EXPECT_STREQ(GPUPATH_MCGRP_CONFIG, ev->ev.group);
 	ASSERT_TRUE(ev->has_portal);
 	EXPECT_EQ(4, ev->portal.id);
 	EXPECT_STREQ("rail1", ev->portal.name);
@@ -587,7 +664,7 @@ TEST(portal_with_rails_and_connections)
 TEST(portal_without_id_is_rejected)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_PORTAL_NEW);
-	struct gpupath_mon_event *ev = malloc(sizeof(*ev));
+	struct gpupath_model_event *ev = malloc(sizeof(*ev));
 	struct nlattr *nest;
 
 	ASSERT_NE(NULL, ev);
@@ -602,7 +679,7 @@ TEST(portal_without_id_is_rejected)
 TEST(qos_with_applied_settings)
 {
 	struct nl_msg *msg = new_msg(GPUPATH_CMD_QOS_NEW);
-	struct gpupath_mon_event *ev = malloc(sizeof(*ev));
+	struct gpupath_model_event *ev = malloc(sizeof(*ev));
 	struct nlattr *nest, *sub;
 
 	ASSERT_NE(NULL, ev);

@@ -93,13 +93,13 @@ static int qos_add(void)
 {
 	struct gpupath_qos_conf c = { .set = GPUPATH_QOS_SET_DSCP, .dscp = 26 };
 
-	return gpupath_ctl_qos_add(ctl, "fault", &c, NULL);
+	return gpupath_ctl_qos_add(ctl, "fault", &c, NULL, 0);
 }
 
 static const char *qos_check(int r)
 {
 	struct gpupath_qos q;
-	int g = gpupath_ctl_qos_get(ctl, "fault", &q);
+	int g = gpupath_ctl_qos_get(ctl, "fault", &q, sizeof(q));
 
 	if (!r && (g || q.dscp != 26))
 		return "added, but not there as added";
@@ -131,7 +131,7 @@ static const char *qos_report_check(int r)
 {
 	struct gpupath_qos q;
 
-	if (gpupath_ctl_qos_get(ctl, "fault", &q))
+	if (gpupath_ctl_qos_get(ctl, "fault", &q, sizeof(q)))
 		return "the class is gone";
 	if (!r && q.napplied != 3)
 		return "reported, but the report is not there";
@@ -157,14 +157,14 @@ static int portal_add(void)
 		.nrails = 2, .rail = { { 1, "lo", "" }, { 2, "", "10.99.0.2" } },
 	};
 
-	return gpupath_ctl_portal_add(ctl, &c, NULL);
+	return gpupath_ctl_portal_add(ctl, &c, NULL, 0);
 }
 
 static struct gpupath_portal portal;
 
 static const char *portal_check(int r)
 {
-	int g = gpupath_ctl_portal_get(ctl, 0, "fault", &portal);
+	int g = gpupath_ctl_portal_get(ctl, 0, "fault", &portal, sizeof(portal));
 
 	if (!r && (g || portal.nrails != 2 || strcmp(portal.qos, "fault")))
 		return "added, but not there as added";
@@ -195,7 +195,7 @@ static int portal_conns(void)
 
 static const char *portal_conns_check(int r)
 {
-	if (gpupath_ctl_portal_get(ctl, 0, "fault", &portal))
+	if (gpupath_ctl_portal_get(ctl, 0, "fault", &portal, sizeof(portal)))
 		return "the portal is gone";
 	if (!r && portal.nconns != 2)
 		return "reported, but the connections are not there";
@@ -221,11 +221,11 @@ static int volume_add(void)
 	int r;
 
 	vol = 0;
-	r = gpupath_ctl_volume_add(ctl, &c, &v);
+	r = gpupath_ctl_volume_add(ctl, &c, &v, sizeof(v));
 	if (r)
 		return r;
 	vol = v.id;
-	return gpupath_ctl_path_add(ctl, vol, nvme, NULL, NULL);
+	return gpupath_ctl_path_add(ctl, vol, nvme, NULL, NULL, 0);
 }
 
 static const char *volume_check(int r)
@@ -234,7 +234,7 @@ static const char *volume_check(int r)
 
 	if (!vol)
 		return r ? NULL : "added, but no volume";
-	if (gpupath_ctl_volume_get(ctl, vol, &v))
+	if (gpupath_ctl_volume_get(ctl, vol, &v, sizeof(v)))
 		return "the volume made is not there";
 	if (!r && v.paths != 1)
 		return "path added, but not in the volume";
@@ -249,7 +249,7 @@ static void volume_undo(void)
 	struct gpupath_volume *list;
 	size_t i, n;
 
-	if (gpupath_ctl_volume_list(ctl, &list, &n))
+	if (gpupath_ctl_volume_list(ctl, &list, sizeof(*list), &n))
 		return;
 	for (i = 0; i < n; i++)
 		gpupath_ctl_volume_del(ctl, list[i].id);
@@ -326,7 +326,7 @@ static int dev_setup(void)
 	r = bind_run();
 	if (r)
 		return r;
-	r = gpupath_ctl_provider_list(ctl, &list, &n);
+	r = gpupath_ctl_provider_list(ctl, &list, sizeof(*list), &n);
 	if (r) {
 		printf("provider list: %s\n", strerror(-r));
 		return r;
@@ -368,7 +368,7 @@ static uint64_t allocated(void)
 {
 	struct gpupath_provider p;
 
-	return gpupath_ctl_provider_get(ctl, prov, &p) ? ~0ULL : p.allocated;
+	return gpupath_ctl_provider_get(ctl, prov, &p, sizeof(p)) ? ~0ULL : p.allocated;
 }
 
 static const char *alloc_check(int r)

@@ -418,22 +418,22 @@ static void clean(void)
 
 	if (gpupath_ctl_open(&ctl) < 0)
 		return;
-	if (!gpupath_ctl_volume_list(ctl, &vol, &n)) {
+	if (!gpupath_ctl_volume_list(ctl, &vol, sizeof(*vol), &n)) {
 		for (i = 0; i < n; i++)
 			gpupath_ctl_volume_del(ctl, vol[i].id);
 		free(vol);
 	}
-	if (!gpupath_ctl_portal_list(ctl, &portal, &n)) {
+	if (!gpupath_ctl_portal_list(ctl, &portal, sizeof(*portal), &n)) {
 		for (i = 0; i < n; i++)
 			gpupath_ctl_portal_del(ctl, portal[i].id, NULL);
 		free(portal);
 	}
-	if (!gpupath_ctl_qos_list(ctl, &qos, &n)) {
+	if (!gpupath_ctl_qos_list(ctl, &qos, sizeof(*qos), &n)) {
 		for (i = 0; i < n; i++)
 			gpupath_ctl_qos_del(ctl, qos[i].name);
 		free(qos);
 	}
-	if (!gpupath_ctl_provider_list(ctl, &prov, &n)) {
+	if (!gpupath_ctl_provider_list(ctl, &prov, sizeof(*prov), &n)) {
 		for (i = 0; i < n; i++)
 			gpupath_ctl_provider_del(ctl, prov[i].id);
 		free(prov);

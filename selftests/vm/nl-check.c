@@ -169,7 +169,7 @@ int main(void)
 		printf("FAIL open: %s\n", strerror(-r));
 		return 1;
 	}
-	r = gpupath_ctl_get_info(ctl, &info);
+	r = gpupath_ctl_get_info(ctl, &info, sizeof(info));
 	expect("get-info", ctl, r, 0, NULL);
 	if (!r && (info.genl_version != GPUPATH_GENL_VERSION ||
 		   (info.features & ~(uint64_t)GPUPATH_FEATURE_ALL) ||

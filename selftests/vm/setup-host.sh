@@ -24,6 +24,8 @@ pkgs=(
 	parted fdisk sysstat
 	# host-side checks, the fuzzing harnesses (libFuzzer is in libclang-rt)
 	python3 clang libclang-rt-14-dev
+	# libgpupath's ABI against its releases (abidiff, abidw)
+	abigail-tools
 	# the YNL spec: its code generator and schema check, its client in the VM
 	python3-yaml python3-jsonschema
 	# bash completion and man pages, checked on the host

@@ -325,7 +325,7 @@ static bool provider_counts(const struct opts *o, uint64_t *direct, uint64_t *re
 
 	if (!o->provider || gpupath_ctl_open(&ctl))
 		return false;
-	ok = !gpupath_ctl_provider_get(ctl, o->provider, &p);
+	ok = !gpupath_ctl_provider_get(ctl, o->provider, &p, sizeof(p));
 	gpupath_ctl_close(ctl);
 	if (!ok)
 		return false;

@@ -78,10 +78,21 @@ struct finding {
 
 #define FINDINGS_MAX 64
 
+/* Every counter at one moment, as this program's structures. */
+struct snapshot {
+	struct gpupath_stats *s;
+	const struct gpupath_provider *prov;
+	size_t nprov;
+	const struct gpupath_volume *vol;
+	size_t nvol;
+	const struct gpupath_qos *qos;
+	size_t nqos;
+};
+
 struct diag {
 	struct cli *cli;
 	bool probe;
-	struct gpupath_stats st;
+	struct snapshot st;
 	struct gpupath_topo *topo;
 	struct dpath *paths;
 	size_t npaths;
@@ -89,6 +100,32 @@ struct diag {
 	struct finding find[FINDINGS_MAX];
 	unsigned int nfind;
 };
+
+static void snapshot_free(struct snapshot *st)
+{
+	gpupath_stats_free(st->s);
+	memset(st, 0, sizeof(*st));
+}
+
+/* gpupath_stats_get() into @st; on failure *@what names what failed. */
+static int snapshot_get(struct gpupath_ctl *ctl, struct snapshot *st, const char **what)
+{
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	r = gpupath_stats_get(ctl, &st->s, what);
+	if (r < 0)
+		return r;
+	*what = "stats";
+	r = gpupath_stats_providers(st->s, &st->prov, sizeof(*st->prov), &st->nprov);
+	if (!r)
+		r = gpupath_stats_volumes(st->s, &st->vol, sizeof(*st->vol), &st->nvol);
+	if (!r)
+		r = gpupath_stats_qos(st->s, &st->qos, sizeof(*st->qos), &st->nqos);
+	if (r < 0)
+		snapshot_free(st);
+	return r;
+}
 
 /* ---- sysfs ------------------------------------------------------------------ */
 
@@ -530,7 +567,7 @@ static uint32_t route_reason(struct diag *d, const struct gpupath_provider *prov
 	int r;
 
 	snprintf(node, sizeof(node), "/dev/%s", p->device);
-	r = ctl ? gpupath_ctl_route(ctl, prov->id, node, GPUPATH_IO_READ, &rt) : -ENODEV;
+	r = ctl ? gpupath_ctl_route(ctl, prov->id, node, GPUPATH_IO_READ, &rt, sizeof(rt)) : -ENODEV;
 	if (r == 0)
 		return rt.reason;
 	kmsg = ctl ? gpupath_ctl_errmsg(ctl) : NULL;
@@ -814,7 +851,7 @@ static void file_probe(struct cli *cli, struct gpupath_dev *dev, const struct gp
 static int diagnose_file(struct cli *cli, const char *path)
 {
 	char link[PATH_MAX], sys[64], dev_name[64] = "none";
-	struct gpupath_stats st = { 0 };
+	struct snapshot st;
 	struct gpupath_dev *dev = NULL;
 	struct gpupath_ctl *ctl;
 	const char *what;
@@ -846,7 +883,7 @@ static int diagnose_file(struct cli *cli, const char *path)
 		close(fd);
 		return 1;
 	}
-	r = gpupath_stats_get(ctl, &st, &what);
+	r = snapshot_get(ctl, &st, &what);
 	if (r < 0) {
 		close(fd);
 		return cli_err(cli, r, what, gpupath_ctl_errmsg(ctl));
@@ -873,7 +910,7 @@ static int diagnose_file(struct cli *cli, const char *path)
 		json_arr_close(&cli->j);
 	r = cli_output_end(cli, 0);
 	gpupath_dev_close(dev);
-	gpupath_stats_free(&st);
+	snapshot_free(&st);
 	close(fd);
 	return r;
 }
@@ -965,7 +1002,7 @@ int cmd_diagnose(struct cli *cli, int argc, char **argv)
 	ctl = cli_ctl(cli);
 	if (!ctl)
 		return 1;
-	r = gpupath_stats_get(ctl, &d.st, &what);
+	r = snapshot_get(ctl, &d.st, &what);
 	if (r < 0)
 		return cli_err(cli, r, what, gpupath_ctl_errmsg(ctl));
 	pci = calloc(d.st.nprov + 1, sizeof(*pci));
@@ -983,7 +1020,7 @@ int cmd_diagnose(struct cli *cli, int argc, char **argv)
 	if (d.probe && gpupath_dev_open(&d.dev) < 0)
 		d.dev = NULL;
 	cli_output_begin(cli);
-	if (!gpupath_ctl_get_info(ctl, &info))
+	if (!gpupath_ctl_get_info(ctl, &info, sizeof(info)))
 		kernel_out(&d, &info);
 	if (cli->json)
 		json_arr_open(&cli->j, "providers");
@@ -1000,6 +1037,6 @@ out:
 	gpupath_topo_free(d.topo);
 	free(d.paths);
 	free(pci);
-	gpupath_stats_free(&d.st);
+	snapshot_free(&d.st);
 	return r < 0 ? 1 : r;
 }

@@ -26,7 +26,7 @@ static void print_loaded(struct cli *cli)
 
 	r = gpupath_ctl_open(&ctl);
 	if (r == 0) {
-		r = gpupath_ctl_get_info(ctl, &info);
+		r = gpupath_ctl_get_info(ctl, &info, sizeof(info));
 		gpupath_ctl_close(ctl);
 	}
 	if (cli->json) {
@@ -76,23 +76,33 @@ static void print_volume_event(struct cli *cli, const struct gpupath_volume_even
 	printf("\n");
 }
 
-/* The objects a notification carries. */
+/* The objects a notification carries, each copied out in turn. */
 static void print_objects(const struct gpupath_mon_event *ev, struct cli *cli)
 {
-	if (ev->has_info)
-		cli_print_info(cli, &ev->info);
-	if (ev->has_provider)
-		cli_print_array(cli, &cli_providers, &ev->provider, 1);
-	if (ev->has_volume)
-		cli_print_array(cli, &cli_volumes, &ev->volume, 1);
-	if (ev->has_path)
-		cli_print_array(cli, &cli_paths, &ev->path, 1);
-	if (ev->has_event)
-		print_volume_event(cli, &ev->event);
-	if (ev->has_portal)
-		cli_print_array(cli, &cli_portals, &ev->portal, 1);
-	if (ev->has_qos)
-		cli_print_array(cli, &cli_qos, &ev->qos, 1);
+	union {
+		struct gpupath_info info;
+		struct gpupath_provider provider;
+		struct gpupath_volume volume;
+		struct gpupath_path path;
+		struct gpupath_volume_event event;
+		struct gpupath_portal portal;
+		struct gpupath_qos qos;
+	} o;
+
+	if (!gpupath_mon_event_info(ev, &o.info, sizeof(o.info)))
+		cli_print_info(cli, &o.info);
+	if (!gpupath_mon_event_provider(ev, &o.provider, sizeof(o.provider)))
+		cli_print_array(cli, &cli_providers, &o.provider, 1);
+	if (!gpupath_mon_event_volume(ev, &o.volume, sizeof(o.volume)))
+		cli_print_array(cli, &cli_volumes, &o.volume, 1);
+	if (!gpupath_mon_event_path(ev, &o.path, sizeof(o.path)))
+		cli_print_array(cli, &cli_paths, &o.path, 1);
+	if (!gpupath_mon_event_volume_event(ev, &o.event, sizeof(o.event)))
+		print_volume_event(cli, &o.event);
+	if (!gpupath_mon_event_portal(ev, &o.portal, sizeof(o.portal)))
+		cli_print_array(cli, &cli_portals, &o.portal, 1);
+	if (!gpupath_mon_event_qos(ev, &o.qos, sizeof(o.qos)))
+		cli_print_array(cli, &cli_qos, &o.qos, 1);
 }
 
 static void print_event(const struct gpupath_mon_event *ev, struct cli *cli)

@@ -94,7 +94,7 @@ static int print_paths(struct cli *cli, uint32_t volume)
 	size_t n;
 	int r;
 
-	r = gpupath_ctl_path_list(cli->ctl, volume, &list, &n);
+	r = gpupath_ctl_path_list(cli->ctl, volume, &list, sizeof(*list), &n);
 	if (r < 0)
 		return cli_err(cli, r, "path dump", gpupath_ctl_errmsg(cli->ctl));
 	cli_output_begin(cli);
@@ -122,7 +122,7 @@ static int path_show(struct cli *cli, int argc, char **argv)
 	r = cli_target(cli, &cli_paths, argv[0], &id);
 	if (r)
 		return r;
-	return cli_print_reply(cli, gpupath_ctl_path_get(cli->ctl, id, &p), "path show",
+	return cli_print_reply(cli, gpupath_ctl_path_get(cli->ctl, id, &p, sizeof(p)), "path show",
 			       &cli_paths, &p);
 }
 
@@ -141,7 +141,8 @@ static int path_add(struct cli *cli, int argc, char **argv)
 	r = cli_target(cli, &cli_volumes, argv[0], &volume);
 	if (r)
 		return r;
-	return cli_print_reply(cli, gpupath_ctl_path_add(cli->ctl, volume, argv[1], &conf, &p),
+	return cli_print_reply(cli, gpupath_ctl_path_add(cli->ctl, volume, argv[1], &conf, &p,
+							 sizeof(p)),
 			       "path add", &cli_paths, &p);
 }
 

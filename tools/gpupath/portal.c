@@ -174,7 +174,7 @@ static int lookup_portal(struct cli *cli, const char *name, uint32_t *id)
 
 	if (!p)
 		return cli_err(cli, -ENOMEM, "portal", NULL);
-	r = gpupath_ctl_portal_get(cli->ctl, 0, name, p);
+	r = gpupath_ctl_portal_get(cli->ctl, 0, name, p, sizeof(*p));
 	if (r < 0) {
 		free(p);
 		return cli_err(cli, r, "portal", gpupath_ctl_errmsg(cli->ctl));
@@ -212,14 +212,14 @@ static int portal_show(struct cli *cli, int argc, char **argv)
 		p = malloc(sizeof(*p));
 		if (!p)
 			return cli_err(cli, -ENOMEM, "portal show", NULL);
-		r = cli_print_reply(cli, gpupath_ctl_portal_get(cli->ctl, id, NULL, p),
+		r = cli_print_reply(cli, gpupath_ctl_portal_get(cli->ctl, id, NULL, p, sizeof(*p)),
 				    "portal show", &cli_portals, p);
 		free(p);
 		return r;
 	}
 	if (!cli_ctl(cli))
 		return 1;
-	r = gpupath_ctl_portal_list(cli->ctl, &list, &n);
+	r = gpupath_ctl_portal_list(cli->ctl, &list, sizeof(*list), &n);
 	if (r < 0)
 		return cli_err(cli, r, "portal dump", gpupath_ctl_errmsg(cli->ctl));
 	cli_output_begin(cli);
@@ -253,8 +253,8 @@ static int portal_add(struct cli *cli, int argc, char **argv)
 	p = malloc(sizeof(*p));
 	if (!p)
 		return cli_err(cli, -ENOMEM, "portal add", NULL);
-	r = cli_print_reply(cli, gpupath_ctl_portal_add(cli->ctl, &conf, p), "portal add",
-			    &cli_portals, p);
+	r = cli_print_reply(cli, gpupath_ctl_portal_add(cli->ctl, &conf, p, sizeof(*p)),
+			    "portal add", &cli_portals, p);
 	free(p);
 	return r;
 }

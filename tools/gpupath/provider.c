@@ -191,7 +191,7 @@ int cli_print_providers(struct cli *cli, struct gpupath_ctl *ctl)
 	size_t n;
 	int r;
 
-	r = gpupath_ctl_provider_list(ctl, &list, &n);
+	r = gpupath_ctl_provider_list(ctl, &list, sizeof(*list), &n);
 	if (r < 0)
 		return cli_err(cli, r, "provider dump", gpupath_ctl_errmsg(ctl));
 	cli_print_array(cli, &cli_providers, list, n);
@@ -223,8 +223,8 @@ static int provider_show(struct cli *cli, int argc, char **argv)
 	r = cli_target(cli, &cli_providers, argv[0], &id);
 	if (r)
 		return r;
-	return cli_print_reply(cli, gpupath_ctl_provider_get(cli->ctl, id, &p), "provider show",
-			       &cli_providers, &p);
+	return cli_print_reply(cli, gpupath_ctl_provider_get(cli->ctl, id, &p, sizeof(p)),
+			       "provider show", &cli_providers, &p);
 }
 
 static int provider_add(struct cli *cli, int argc, char **argv)
@@ -235,7 +235,7 @@ static int provider_add(struct cli *cli, int argc, char **argv)
 		return 2;
 	if (!cli_ctl(cli))
 		return 1;
-	return cli_print_reply(cli, gpupath_ctl_provider_add(cli->ctl, argv[0], &p),
+	return cli_print_reply(cli, gpupath_ctl_provider_add(cli->ctl, argv[0], &p, sizeof(p)),
 			       "provider add", &cli_providers, &p);
 }
 
@@ -303,7 +303,7 @@ static int provider_set(struct cli *cli, int argc, char **argv)
 	r = cli_target(cli, &cli_providers, argv[0], &id);
 	if (r)
 		return r;
-	return cli_done(cli, gpupath_ctl_provider_set(cli->ctl, id, lim[0], lim[1], cgroup, NULL),
+	return cli_done(cli, gpupath_ctl_provider_set(cli->ctl, id, lim[0], lim[1], cgroup, NULL, 0),
 			"provider set");
 }
 

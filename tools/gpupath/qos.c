@@ -91,12 +91,12 @@ static int qos_show(struct cli *cli, int argc, char **argv)
 		q = malloc(sizeof(*q));
 		if (!q)
 			return cli_err(cli, -ENOMEM, "qos show", NULL);
-		r = cli_print_reply(cli, gpupath_ctl_qos_get(cli->ctl, argv[0], q), "qos show",
-				    &cli_qos, q);
+		r = cli_print_reply(cli, gpupath_ctl_qos_get(cli->ctl, argv[0], q, sizeof(*q)),
+				    "qos show", &cli_qos, q);
 		free(q);
 		return r;
 	}
-	r = gpupath_ctl_qos_list(cli->ctl, &list, &n);
+	r = gpupath_ctl_qos_list(cli->ctl, &list, sizeof(*list), &n);
 	if (r < 0)
 		return cli_err(cli, r, "qos dump", gpupath_ctl_errmsg(cli->ctl));
 	cli_output_begin(cli);
@@ -125,8 +125,8 @@ static int qos_add(struct cli *cli, int argc, char **argv)
 	q = malloc(sizeof(*q));
 	if (!q)
 		return cli_err(cli, -ENOMEM, "qos add", NULL);
-	r = cli_print_reply(cli, gpupath_ctl_qos_add(cli->ctl, argv[0], &conf, q), "qos add",
-			    &cli_qos, q);
+	r = cli_print_reply(cli, gpupath_ctl_qos_add(cli->ctl, argv[0], &conf, q, sizeof(*q)),
+			    "qos add", &cli_qos, q);
 	free(q);
 	return r;
 }

@@ -109,7 +109,7 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 	ctl = cli_ctl(cli);
 	if (!ctl)
 		return 1;
-	r = gpupath_ctl_get_info(ctl, &info);
+	r = gpupath_ctl_get_info(ctl, &info, sizeof(info));
 	if (r < 0)
 		return cli_err(cli, r, "get-info", gpupath_ctl_errmsg(ctl));
 	cli_output_begin(cli);

@@ -7,6 +7,7 @@
  *   gpupath stats --prometheus    the Prometheus text exposition format, for
  *                                 node_exporter's textfile collector
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,7 +63,13 @@ static const struct cli_kind cli_cgroups = {
 int cmd_stats(struct cli *cli, int argc, char **argv)
 {
 	bool prom = cli_take_flag(&argc, argv, "--prometheus");
-	struct gpupath_stats s;
+	const struct gpupath_cgroup_stats *cgroups;
+	const struct gpupath_provider *provs;
+	const struct gpupath_volume *vols;
+	const struct gpupath_portal *portals;
+	const struct gpupath_qos *qos;
+	size_t nprov, nvol, nportal, nqos, ncgroup;
+	struct gpupath_stats *s;
 	struct gpupath_ctl *ctl;
 	const char *what;
 	int r;
@@ -81,16 +88,24 @@ int cmd_stats(struct cli *cli, int argc, char **argv)
 	if (r < 0)
 		return cli_err(cli, r, what, gpupath_ctl_errmsg(ctl));
 	if (prom) {
-		r = gpupath_stats_prometheus(&s, stdout);
-		gpupath_stats_free(&s);
+		r = gpupath_stats_prometheus(s, stdout);
+		gpupath_stats_free(s);
 		return r < 0 || fflush(stdout) ? 1 : 0;
 	}
+	if (gpupath_stats_providers(s, &provs, sizeof(*provs), &nprov) ||
+	    gpupath_stats_volumes(s, &vols, sizeof(*vols), &nvol) ||
+	    gpupath_stats_portals(s, &portals, sizeof(*portals), &nportal) ||
+	    gpupath_stats_qos(s, &qos, sizeof(*qos), &nqos) ||
+	    gpupath_stats_cgroups(s, &cgroups, sizeof(*cgroups), &ncgroup)) {
+		gpupath_stats_free(s);
+		return cli_err(cli, -ENOMEM, "stats", NULL);
+	}
 	cli_output_begin(cli);
-	cli_print_array(cli, &cli_providers, s.prov, s.nprov);
-	cli_print_array(cli, &cli_volumes, s.vol, s.nvol);
-	cli_print_array(cli, &cli_portals, s.portal, s.nportal);
-	cli_print_array(cli, &cli_qos, s.qos, s.nqos);
-	cli_print_array(cli, &cli_cgroups, s.cgroup, s.ncgroup);
-	gpupath_stats_free(&s);
+	cli_print_array(cli, &cli_providers, provs, nprov);
+	cli_print_array(cli, &cli_volumes, vols, nvol);
+	cli_print_array(cli, &cli_portals, portals, nportal);
+	cli_print_array(cli, &cli_qos, qos, nqos);
+	cli_print_array(cli, &cli_cgroups, cgroups, ncgroup);
+	gpupath_stats_free(s);
 	return cli_output_end(cli, 0);
 }

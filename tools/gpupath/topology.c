@@ -73,7 +73,7 @@ static void get_providers(struct cli *cli, struct topo_providers *p)
 			strerror(-r));
 		return;
 	}
-	r = gpupath_ctl_provider_list(cli->ctl, &p->list, &p->n);
+	r = gpupath_ctl_provider_list(cli->ctl, &p->list, sizeof(*p->list), &p->n);
 	if (r >= 0) {
 		p->pci_dev = calloc(p->n ? p->n : 1, sizeof(*p->pci_dev));
 		r = p->pci_dev ? 0 : -ENOMEM;

@@ -147,7 +147,7 @@ static int lookup_volume(struct cli *cli, const char *name, uint32_t *id)
 	size_t n, i;
 	int r;
 
-	r = gpupath_ctl_volume_list(cli->ctl, &list, &n);
+	r = gpupath_ctl_volume_list(cli->ctl, &list, sizeof(*list), &n);
 	if (r < 0)
 		return cli_err(cli, r, "volume dump", gpupath_ctl_errmsg(cli->ctl));
 	r = 1;
@@ -174,7 +174,7 @@ int cli_print_volumes(struct cli *cli, struct gpupath_ctl *ctl, bool optional)
 	size_t n;
 	int r;
 
-	r = gpupath_ctl_volume_list(ctl, &list, &n);
+	r = gpupath_ctl_volume_list(ctl, &list, sizeof(*list), &n);
 	if (r == -EOPNOTSUPP && optional)
 		return 0;
 	if (r < 0)
@@ -203,8 +203,8 @@ static int volume_show(struct cli *cli, int argc, char **argv)
 	r = cli_target(cli, &cli_volumes, argv[0], &id);
 	if (r)
 		return r;
-	return cli_print_reply(cli, gpupath_ctl_volume_get(cli->ctl, id, &v), "volume show",
-			       &cli_volumes, &v);
+	return cli_print_reply(cli, gpupath_ctl_volume_get(cli->ctl, id, &v, sizeof(v)),
+			       "volume show", &cli_volumes, &v);
 }
 
 static int volume_add(struct cli *cli, int argc, char **argv)
@@ -216,8 +216,8 @@ static int volume_add(struct cli *cli, int argc, char **argv)
 		return 2;
 	if (!cli_ctl(cli))
 		return 1;
-	return cli_print_reply(cli, gpupath_ctl_volume_add(cli->ctl, &conf, &v), "volume add",
-			       &cli_volumes, &v);
+	return cli_print_reply(cli, gpupath_ctl_volume_add(cli->ctl, &conf, &v, sizeof(v)),
+			       "volume add", &cli_volumes, &v);
 }
 
 static int volume_set(struct cli *cli, int argc, char **argv)

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,11 +41,23 @@ struct gpupath_mon {
 	struct nl_sock *sk;
 	int family;		/* 0 while the module is not loaded */
 	struct gpupath_event_sink {
-		gpupath_event_fn fn;
+		gpupath_model_fn fn;
 		void *arg;
 		int count;
 	} sink;
 };
+
+/* ---- the caller's structures -------------------------------------------- */
+
+void gpupath_copy_out(void *dst, size_t size, const void *src, size_t lsize)
+{
+	if (size <= lsize) {
+		memcpy(dst, src, size);
+		return;
+	}
+	memcpy(dst, src, lsize);
+	memset((char *)dst + lsize, 0, size - lsize);
+}
 
 /* ---- decoding ----------------------------------------------------------- */
 
@@ -833,7 +846,7 @@ static int model_member(struct nlattr **tb, const struct kind *kind, void *obj, 
 	return r;
 }
 
-int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_mon_event *ev)
+int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_model_event *ev)
 {
 	struct nlattr *tb[GPUPATH_A_MAX + 1];
 	struct genlmsghdr *gnlh = nlmsg_data(nlh);
@@ -845,9 +858,9 @@ int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_mon_event *ev)
 	r = genlmsg_parse(nlh, 0, tb, GPUPATH_A_MAX, gpupath_nla_policy);
 	if (r < 0)
 		return -EBADMSG;
-	ev->type = GPUPATH_EVENT_NOTIFY;
-	ev->cmd = gnlh->cmd;
-	ev->group = gpupath_cmd_group(gnlh->cmd);
+	ev->ev.type = GPUPATH_EVENT_NOTIFY;
+	ev->ev.cmd = gnlh->cmd;
+	ev->ev.group = gpupath_cmd_group(gnlh->cmd);
 	if (model_member(tb, &info_kind, &ev->info, &ev->has_info) ||
 	    model_member(tb, &provider_kind, &ev->provider, &ev->has_provider) ||
 	    model_member(tb, &volume_kind, &ev->volume, &ev->has_volume) ||
@@ -1168,9 +1181,34 @@ struct object_req {
 	const struct kind *kind;
 	const void *req;	/* what kind->fill sends; NULL: no nest at all */
 	void *out;		/* the reply (NULL: not wanted), or the dump's array */
+	size_t size;		/* of the caller's structure, or of each in the array */
 	bool dump;
 	size_t count;		/* dump: objects in out */
 };
+
+/*
+ * Decode @nest as @kind into the caller's @out of @size bytes: in place when
+ * the library's structure fits, else through one of its own size.
+ */
+static int decode_out(const struct kind *kind, struct nlattr *nest, void *out, size_t size)
+{
+	void *obj;
+	int r;
+
+	if (size >= kind->size) {
+		r = kind->decode(nest, out);
+		memset((char *)out + kind->size, 0, size - kind->size);
+		return r;
+	}
+	obj = malloc(kind->size);
+	if (!obj)
+		return -ENOMEM;
+	r = kind->decode(nest, obj);
+	if (r == 0)
+		memcpy(out, obj, size);
+	free(obj);
+	return r;
+}
 
 static int fill_object(struct nl_msg *msg, void *arg)
 {
@@ -1198,33 +1236,41 @@ static int parse_object(struct nlmsghdr *nlh, void *arg)
 	if (genlmsg_parse(nlh, 0, tb, GPUPATH_A_MAX, gpupath_nla_policy) < 0 || !tb[o->kind->attr])
 		return -EBADMSG;
 	if (!o->dump)
-		return o->kind->decode(tb[o->kind->attr], o->out);
-	items = realloc(o->out, (o->count + 1) * o->kind->size);
+		return decode_out(o->kind, tb[o->kind->attr], o->out, o->size);
+	if (!o->size)
+		return -EINVAL;
+	items = realloc(o->out, (o->count + 1) * o->size);
 	if (!items)
 		return -ENOMEM;
 	o->out = items;
-	r = o->kind->decode(tb[o->kind->attr], items + o->count * o->kind->size);
+	r = decode_out(o->kind, tb[o->kind->attr], items + o->count * o->size, o->size);
 	if (r < 0)
 		return r;
 	o->count++;
 	return 0;
 }
 
-/* A request for one object (or none: @out NULL), answered with an ACK. */
+/*
+ * A request for one object (or none: @out NULL), into the caller's @out of
+ * @size bytes, answered with an ACK.
+ */
 static int object_request(struct gpupath_ctl *ctl, uint8_t cmd, const struct kind *kind,
-			  const void *req, void *out)
+			  const void *req, void *out, size_t size)
 {
-	struct object_req o = { .kind = kind, .req = req, .out = out };
+	struct object_req o = { .kind = kind, .req = req, .out = out, .size = size };
 
 	return gpupath_ctl_request(ctl, cmd, NLM_F_ACK, req ? fill_object : NULL, parse_object,
 				   &o);
 }
 
-/* Every object of @kind that @req selects, into a malloc'ed array (NULL on error). */
+/*
+ * Every object of @kind that @req selects, into a malloc'ed array of
+ * elements of @size bytes (NULL on error).
+ */
 static int object_dump(struct gpupath_ctl *ctl, uint8_t cmd, const struct kind *kind,
-		       const void *req, void **list, size_t *count)
+		       const void *req, void **list, size_t size, size_t *count)
 {
-	struct object_req o = { .kind = kind, .req = req, .dump = true };
+	struct object_req o = { .kind = kind, .req = req, .size = size, .dump = true };
 	int r;
 
 	r = gpupath_ctl_request(ctl, cmd, NLM_F_DUMP, req ? fill_object : NULL, parse_object,
@@ -1238,88 +1284,90 @@ static int object_dump(struct gpupath_ctl *ctl, uint8_t cmd, const struct kind *
 	return r;
 }
 
-int gpupath_ctl_get_info(struct gpupath_ctl *ctl, struct gpupath_info *info)
+int gpupath_ctl_get_info(struct gpupath_ctl *ctl, struct gpupath_info *info, size_t size)
 {
-	memset(info, 0, sizeof(*info));
-	return object_request(ctl, GPUPATH_CMD_GET_INFO, &info_kind, NULL, info);
+	memset(info, 0, size);
+	return object_request(ctl, GPUPATH_CMD_GET_INFO, &info_kind, NULL, info, size);
 }
 
 int gpupath_ctl_route(struct gpupath_ctl *ctl, uint32_t provider, const char *target,
-		      uint32_t op, struct gpupath_route *route)
+		      uint32_t op, struct gpupath_route *route, size_t size)
 {
 	struct route_req req = { .provider = provider, .target = target, .op = op };
 
 	if (!target || (op != GPUPATH_IO_READ && op != GPUPATH_IO_WRITE))
 		return -EINVAL;
-	return object_request(ctl, GPUPATH_CMD_ROUTE_GET, &route_kind, &req, route);
+	return object_request(ctl, GPUPATH_CMD_ROUTE_GET, &route_kind, &req, route, size);
 }
 
 int gpupath_ctl_provider_list(struct gpupath_ctl *ctl, struct gpupath_provider **list,
-			      size_t *count)
+			      size_t size, size_t *count)
 {
 	void *items;
-	int r = object_dump(ctl, GPUPATH_CMD_PROVIDER_GET, &provider_kind, NULL, &items, count);
+	int r = object_dump(ctl, GPUPATH_CMD_PROVIDER_GET, &provider_kind, NULL, &items, size,
+			    count);
 
 	*list = items;
 	return r;
 }
 
 int gpupath_ctl_provider_get(struct gpupath_ctl *ctl, uint32_t id,
-			     struct gpupath_provider *prov)
+			     struct gpupath_provider *prov, size_t size)
 {
 	struct provider_req req = { .id = id, .user_limit = -1, .cgroup_limit = -1 };
 
-	return object_request(ctl, GPUPATH_CMD_PROVIDER_GET, &provider_kind, &req, prov);
+	return object_request(ctl, GPUPATH_CMD_PROVIDER_GET, &provider_kind, &req, prov, size);
 }
 
 int gpupath_ctl_provider_add(struct gpupath_ctl *ctl, const char *pci_dev,
-			     struct gpupath_provider *prov)
+			     struct gpupath_provider *prov, size_t size)
 {
 	struct provider_req req = { .pci_dev = pci_dev, .user_limit = -1, .cgroup_limit = -1 };
 
-	return object_request(ctl, GPUPATH_CMD_PROVIDER_NEW, &provider_kind, &req, prov);
+	return object_request(ctl, GPUPATH_CMD_PROVIDER_NEW, &provider_kind, &req, prov, size);
 }
 
 int gpupath_ctl_provider_del(struct gpupath_ctl *ctl, uint32_t id)
 {
 	struct provider_req req = { .id = id, .user_limit = -1, .cgroup_limit = -1 };
 
-	return object_request(ctl, GPUPATH_CMD_PROVIDER_DEL, &provider_kind, &req, NULL);
+	return object_request(ctl, GPUPATH_CMD_PROVIDER_DEL, &provider_kind, &req, NULL, 0);
 }
 
 int gpupath_ctl_provider_set(struct gpupath_ctl *ctl, uint32_t id, int64_t user_limit,
 			     int64_t cgroup_limit, const char *cgroup,
-			     struct gpupath_provider *prov)
+			     struct gpupath_provider *prov, size_t size)
 {
 	struct provider_req req = { .id = id, .user_limit = user_limit,
 				    .cgroup_limit = cgroup_limit, .cgroup = cgroup };
 
-	return object_request(ctl, GPUPATH_CMD_PROVIDER_SET, &provider_kind, &req, prov);
+	return object_request(ctl, GPUPATH_CMD_PROVIDER_SET, &provider_kind, &req, prov, size);
 }
 
 int gpupath_ctl_volume_list(struct gpupath_ctl *ctl, struct gpupath_volume **list,
-			    size_t *count)
+			    size_t size, size_t *count)
 {
 	void *items;
-	int r = object_dump(ctl, GPUPATH_CMD_VOLUME_GET, &volume_kind, NULL, &items, count);
+	int r = object_dump(ctl, GPUPATH_CMD_VOLUME_GET, &volume_kind, NULL, &items, size, count);
 
 	*list = items;
 	return r;
 }
 
-int gpupath_ctl_volume_get(struct gpupath_ctl *ctl, uint32_t id, struct gpupath_volume *vol)
+int gpupath_ctl_volume_get(struct gpupath_ctl *ctl, uint32_t id, struct gpupath_volume *vol,
+			   size_t size)
 {
 	struct volume_req req = { .id = id };
 
-	return object_request(ctl, GPUPATH_CMD_VOLUME_GET, &volume_kind, &req, vol);
+	return object_request(ctl, GPUPATH_CMD_VOLUME_GET, &volume_kind, &req, vol, size);
 }
 
 int gpupath_ctl_volume_add(struct gpupath_ctl *ctl, const struct gpupath_volume_conf *conf,
-			   struct gpupath_volume *vol)
+			   struct gpupath_volume *vol, size_t size)
 {
 	struct volume_req req = { .conf = conf };
 
-	return object_request(ctl, GPUPATH_CMD_VOLUME_NEW, &volume_kind, &req, vol);
+	return object_request(ctl, GPUPATH_CMD_VOLUME_NEW, &volume_kind, &req, vol, size);
 }
 
 int gpupath_ctl_volume_set(struct gpupath_ctl *ctl, uint32_t id,
@@ -1327,42 +1375,44 @@ int gpupath_ctl_volume_set(struct gpupath_ctl *ctl, uint32_t id,
 {
 	struct volume_req req = { .id = id, .conf = conf };
 
-	return object_request(ctl, GPUPATH_CMD_VOLUME_SET, &volume_kind, &req, NULL);
+	return object_request(ctl, GPUPATH_CMD_VOLUME_SET, &volume_kind, &req, NULL, 0);
 }
 
 int gpupath_ctl_volume_del(struct gpupath_ctl *ctl, uint32_t id)
 {
 	struct volume_req req = { .id = id };
 
-	return object_request(ctl, GPUPATH_CMD_VOLUME_DEL, &volume_kind, &req, NULL);
+	return object_request(ctl, GPUPATH_CMD_VOLUME_DEL, &volume_kind, &req, NULL, 0);
 }
 
 int gpupath_ctl_path_list(struct gpupath_ctl *ctl, uint32_t volume, struct gpupath_path **list,
-			  size_t *count)
+			  size_t size, size_t *count)
 {
 	struct path_req req = { .volume = volume };
 	void *items;
 	int r;
 
 	r = object_dump(ctl, GPUPATH_CMD_PATH_GET, &path_kind, volume ? &req : NULL, &items,
-			count);
+			size, count);
 	*list = items;
 	return r;
 }
 
-int gpupath_ctl_path_get(struct gpupath_ctl *ctl, uint32_t id, struct gpupath_path *path)
+int gpupath_ctl_path_get(struct gpupath_ctl *ctl, uint32_t id, struct gpupath_path *path,
+			 size_t size)
 {
 	struct path_req req = { .id = id };
 
-	return object_request(ctl, GPUPATH_CMD_PATH_GET, &path_kind, &req, path);
+	return object_request(ctl, GPUPATH_CMD_PATH_GET, &path_kind, &req, path, size);
 }
 
 int gpupath_ctl_path_add(struct gpupath_ctl *ctl, uint32_t volume, const char *device,
-			 const struct gpupath_path_conf *conf, struct gpupath_path *path)
+			 const struct gpupath_path_conf *conf, struct gpupath_path *path,
+			 size_t size)
 {
 	struct path_req req = { .volume = volume, .device = device, .conf = conf };
 
-	return object_request(ctl, GPUPATH_CMD_PATH_NEW, &path_kind, &req, path);
+	return object_request(ctl, GPUPATH_CMD_PATH_NEW, &path_kind, &req, path, size);
 }
 
 int gpupath_ctl_path_set(struct gpupath_ctl *ctl, uint32_t id,
@@ -1370,40 +1420,40 @@ int gpupath_ctl_path_set(struct gpupath_ctl *ctl, uint32_t id,
 {
 	struct path_req req = { .id = id, .conf = conf };
 
-	return object_request(ctl, GPUPATH_CMD_PATH_SET, &path_kind, &req, NULL);
+	return object_request(ctl, GPUPATH_CMD_PATH_SET, &path_kind, &req, NULL, 0);
 }
 
 int gpupath_ctl_path_del(struct gpupath_ctl *ctl, uint32_t id)
 {
 	struct path_req req = { .id = id };
 
-	return object_request(ctl, GPUPATH_CMD_PATH_DEL, &path_kind, &req, NULL);
+	return object_request(ctl, GPUPATH_CMD_PATH_DEL, &path_kind, &req, NULL, 0);
 }
 
 int gpupath_ctl_portal_list(struct gpupath_ctl *ctl, struct gpupath_portal **list,
-			    size_t *count)
+			    size_t size, size_t *count)
 {
 	void *items;
-	int r = object_dump(ctl, GPUPATH_CMD_PORTAL_GET, &portal_kind, NULL, &items, count);
+	int r = object_dump(ctl, GPUPATH_CMD_PORTAL_GET, &portal_kind, NULL, &items, size, count);
 
 	*list = items;
 	return r;
 }
 
 int gpupath_ctl_portal_get(struct gpupath_ctl *ctl, uint32_t id, const char *name,
-			   struct gpupath_portal *portal)
+			   struct gpupath_portal *portal, size_t size)
 {
 	struct portal_req req = { .id = id, .name = name };
 
-	return object_request(ctl, GPUPATH_CMD_PORTAL_GET, &portal_kind, &req, portal);
+	return object_request(ctl, GPUPATH_CMD_PORTAL_GET, &portal_kind, &req, portal, size);
 }
 
 int gpupath_ctl_portal_add(struct gpupath_ctl *ctl, const struct gpupath_portal_conf *conf,
-			   struct gpupath_portal *portal)
+			   struct gpupath_portal *portal, size_t size)
 {
 	struct portal_req req = { .name = conf->name, .conf = conf };
 
-	return object_request(ctl, GPUPATH_CMD_PORTAL_NEW, &portal_kind, &req, portal);
+	return object_request(ctl, GPUPATH_CMD_PORTAL_NEW, &portal_kind, &req, portal, size);
 }
 
 int gpupath_ctl_portal_set(struct gpupath_ctl *ctl, uint32_t id, const char *name,
@@ -1411,48 +1461,50 @@ int gpupath_ctl_portal_set(struct gpupath_ctl *ctl, uint32_t id, const char *nam
 {
 	struct portal_req req = { .id = id, .name = name, .conf = conf };
 
-	return object_request(ctl, GPUPATH_CMD_PORTAL_SET, &portal_kind, &req, NULL);
+	return object_request(ctl, GPUPATH_CMD_PORTAL_SET, &portal_kind, &req, NULL, 0);
 }
 
 int gpupath_ctl_portal_del(struct gpupath_ctl *ctl, uint32_t id, const char *name)
 {
 	struct portal_req req = { .id = id, .name = name };
 
-	return object_request(ctl, GPUPATH_CMD_PORTAL_DEL, &portal_kind, &req, NULL);
+	return object_request(ctl, GPUPATH_CMD_PORTAL_DEL, &portal_kind, &req, NULL, 0);
 }
 
-int gpupath_ctl_qos_list(struct gpupath_ctl *ctl, struct gpupath_qos **list, size_t *count)
+int gpupath_ctl_qos_list(struct gpupath_ctl *ctl, struct gpupath_qos **list, size_t size,
+			 size_t *count)
 {
 	void *items;
-	int r = object_dump(ctl, GPUPATH_CMD_QOS_GET, &qos_kind, NULL, &items, count);
+	int r = object_dump(ctl, GPUPATH_CMD_QOS_GET, &qos_kind, NULL, &items, size, count);
 
 	*list = items;
 	return r;
 }
 
 int gpupath_ctl_cgroup_list(struct gpupath_ctl *ctl, struct gpupath_cgroup_stats **list,
-			    size_t *count)
+			    size_t size, size_t *count)
 {
 	void *items;
-	int r = object_dump(ctl, GPUPATH_CMD_CGROUP_GET, &cgroup_kind, NULL, &items, count);
+	int r = object_dump(ctl, GPUPATH_CMD_CGROUP_GET, &cgroup_kind, NULL, &items, size, count);
 
 	*list = items;
 	return r;
 }
 
-int gpupath_ctl_qos_get(struct gpupath_ctl *ctl, const char *name, struct gpupath_qos *qos)
+int gpupath_ctl_qos_get(struct gpupath_ctl *ctl, const char *name, struct gpupath_qos *qos,
+			size_t size)
 {
 	struct qos_req req = { .name = name };
 
-	return object_request(ctl, GPUPATH_CMD_QOS_GET, &qos_kind, &req, qos);
+	return object_request(ctl, GPUPATH_CMD_QOS_GET, &qos_kind, &req, qos, size);
 }
 
 int gpupath_ctl_qos_add(struct gpupath_ctl *ctl, const char *name,
-			const struct gpupath_qos_conf *conf, struct gpupath_qos *qos)
+			const struct gpupath_qos_conf *conf, struct gpupath_qos *qos, size_t size)
 {
 	struct qos_req req = { .name = name, .conf = conf };
 
-	return object_request(ctl, GPUPATH_CMD_QOS_NEW, &qos_kind, &req, qos);
+	return object_request(ctl, GPUPATH_CMD_QOS_NEW, &qos_kind, &req, qos, size);
 }
 
 int gpupath_ctl_qos_set(struct gpupath_ctl *ctl, const char *name,
@@ -1460,14 +1512,14 @@ int gpupath_ctl_qos_set(struct gpupath_ctl *ctl, const char *name,
 {
 	struct qos_req req = { .name = name, .conf = conf };
 
-	return object_request(ctl, GPUPATH_CMD_QOS_SET, &qos_kind, &req, NULL);
+	return object_request(ctl, GPUPATH_CMD_QOS_SET, &qos_kind, &req, NULL, 0);
 }
 
 int gpupath_ctl_qos_del(struct gpupath_ctl *ctl, const char *name)
 {
 	struct qos_req req = { .name = name };
 
-	return object_request(ctl, GPUPATH_CMD_QOS_DEL, &qos_kind, &req, NULL);
+	return object_request(ctl, GPUPATH_CMD_QOS_DEL, &qos_kind, &req, NULL, 0);
 }
 
 /* ---- notifications ------------------------------------------------------ */
@@ -1540,12 +1592,12 @@ static int on_notification(struct nl_msg *msg, void *arg)
 {
 	struct gpupath_mon *mon = arg;
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct gpupath_mon_event ev;
+	struct gpupath_model_event ev;
 	int r = 0;
 
 	memset(&ev, 0, sizeof(ev));
 	if (nlh->nlmsg_type == GENL_ID_CTRL)
-		r = on_ctrl(mon, nlh, &ev);
+		r = on_ctrl(mon, nlh, &ev.ev);
 	else if (mon->family && nlh->nlmsg_type == mon->family)
 		r = gpupath_model_event(nlh, &ev) ? 0 : 1;
 	if (r > 0) {
@@ -1629,7 +1681,7 @@ int gpupath_mon_fd(const struct gpupath_mon *mon)
 	return nl_socket_get_fd(mon->sk);
 }
 
-int gpupath_mon_dispatch(struct gpupath_mon *mon, gpupath_event_fn fn, void *arg)
+int gpupath_mon_dispatch_model(struct gpupath_mon *mon, gpupath_model_fn fn, void *arg)
 {
 	int r;
 
@@ -1647,6 +1699,98 @@ int gpupath_mon_dispatch(struct gpupath_mon *mon, gpupath_event_fn fn, void *arg
 			return libnl_errno(r);
 	}
 	return mon->sink.count;
+}
+
+/* The caller's callback, and its argument. */
+struct event_sink {
+	gpupath_event_fn fn;
+	void *arg;
+};
+
+static void deliver_event(const struct gpupath_model_event *ev, void *arg)
+{
+	const struct event_sink *sink = arg;
+
+	sink->fn(&ev->ev, sink->arg);
+}
+
+int gpupath_mon_dispatch(struct gpupath_mon *mon, gpupath_event_fn fn, void *arg)
+{
+	struct event_sink sink = { .fn = fn, .arg = arg };
+
+	return gpupath_mon_dispatch_model(mon, deliver_event, &sink);
+}
+
+/* The notification @ev is the first member of. */
+static const struct gpupath_model_event *model_of(const struct gpupath_mon_event *ev)
+{
+	return (const struct gpupath_model_event *)((const char *)ev -
+						     offsetof(struct gpupath_model_event, ev));
+}
+
+/* Copy out what the notification carried, if it carried it. */
+static int event_copy(bool has, void *dst, size_t size, const void *src, size_t lsize)
+{
+	if (!has)
+		return -ENOENT;
+	gpupath_copy_out(dst, size, src, lsize);
+	return 0;
+}
+
+int gpupath_mon_event_info(const struct gpupath_mon_event *ev, struct gpupath_info *info,
+			   size_t size)
+{
+	const struct gpupath_model_event *m = model_of(ev);
+
+	return event_copy(m->has_info, info, size, &m->info, sizeof(m->info));
+}
+
+int gpupath_mon_event_provider(const struct gpupath_mon_event *ev,
+			       struct gpupath_provider *prov, size_t size)
+{
+	const struct gpupath_model_event *m = model_of(ev);
+
+	return event_copy(m->has_provider, prov, size, &m->provider, sizeof(m->provider));
+}
+
+int gpupath_mon_event_volume(const struct gpupath_mon_event *ev, struct gpupath_volume *vol,
+			     size_t size)
+{
+	const struct gpupath_model_event *m = model_of(ev);
+
+	return event_copy(m->has_volume, vol, size, &m->volume, sizeof(m->volume));
+}
+
+int gpupath_mon_event_path(const struct gpupath_mon_event *ev, struct gpupath_path *path,
+			   size_t size)
+{
+	const struct gpupath_model_event *m = model_of(ev);
+
+	return event_copy(m->has_path, path, size, &m->path, sizeof(m->path));
+}
+
+int gpupath_mon_event_volume_event(const struct gpupath_mon_event *ev,
+				   struct gpupath_volume_event *event, size_t size)
+{
+	const struct gpupath_model_event *m = model_of(ev);
+
+	return event_copy(m->has_event, event, size, &m->event, sizeof(m->event));
+}
+
+int gpupath_mon_event_portal(const struct gpupath_mon_event *ev,
+			     struct gpupath_portal *portal, size_t size)
+{
+	const struct gpupath_model_event *m = model_of(ev);
+
+	return event_copy(m->has_portal, portal, size, &m->portal, sizeof(m->portal));
+}
+
+int gpupath_mon_event_qos(const struct gpupath_mon_event *ev, struct gpupath_qos *qos,
+			  size_t size)
+{
+	const struct gpupath_model_event *m = model_of(ev);
+
+	return event_copy(m->has_qos, qos, size, &m->qos, sizeof(m->qos));
 }
 
 /* ---- quotas ------------------------------------------------------------- */
@@ -1725,7 +1869,7 @@ int gpupath_alloc_explain(uint32_t provider, size_t want, int err, char *msg, si
 		return -ENOMEM;
 	r = gpupath_ctl_open(&ctl);
 	if (!r) {
-		r = gpupath_ctl_provider_get(ctl, provider, p);
+		r = gpupath_ctl_provider_get(ctl, provider, p, sizeof(*p));
 		gpupath_ctl_close(ctl);
 	}
 	if (r < 0) {

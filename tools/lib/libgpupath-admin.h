@@ -5,6 +5,24 @@
  * providers, volumes and their paths, portals, QoS classes, every counter at
  * once, notifications, and the PCIe topology that gives rails. The CLI and
  * gpupathd are built on it. Functions return 0 or a negative errno.
+ *
+ * Structures the library fills are size-tagged: a function that fills one
+ * takes the size of the caller's (sizeof(*prov)), or of one element of an
+ * array it allocates (sizeof(**list)), and writes exactly that many bytes:
+ * what it knows of the structure, cut to that size, and zeros past its own.
+ * Such a structure grows only at its end (gpupath_info, gpupath_route,
+ * gpupath_provider, gpupath_volume, gpupath_portal, gpupath_qos,
+ * gpupath_cgroup_stats, gpupath_volume_event): a program built against an
+ * older header gets what it knows, one built against a newer header reads
+ * what an older library lacks as 0. Structures held in arrays inside
+ * another keep their layout: gpupath_peer, gpupath_usage, gpupath_path (a
+ * volume's paths; size-tagged where it comes alone all the same),
+ * gpupath_portal_rail, gpupath_portal_conn, gpupath_qos_applied, and the
+ * topology's. A *_conf structure is read only as far as its set bits say:
+ * a member added to one comes with a bit of its own, and with new versions
+ * of the functions that read it (tools/lib/libgpupath.map). Every counter at
+ * once (struct gpupath_stats) is opaque, and a notification's objects are
+ * copied out (gpupath_mon_event_*()).
  */
 #ifndef LIBGPUPATH_ADMIN_H
 #define LIBGPUPATH_ADMIN_H
@@ -389,7 +407,8 @@ const char *gpupath_ctl_errmsg(const struct gpupath_ctl *ctl);
  */
 long gpupath_ctl_erroff(const struct gpupath_ctl *ctl);
 
-int gpupath_ctl_get_info(struct gpupath_ctl *ctl, struct gpupath_info *info);
+/* @size: sizeof(*info), as for every structure the library fills (above). */
+int gpupath_ctl_get_info(struct gpupath_ctl *ctl, struct gpupath_info *info, size_t size);
 
 /*
  * Whether device memory of a provider would move directly to or from a
@@ -412,16 +431,21 @@ struct gpupath_route {
  * file, ENOTBLK: not a block device or regular file).
  */
 int gpupath_ctl_route(struct gpupath_ctl *ctl, uint32_t provider, const char *target,
-		      uint32_t op, struct gpupath_route *route);
+		      uint32_t op, struct gpupath_route *route, size_t size);
 
-/* All providers; *list is malloc'ed, free() it. */
+/*
+ * The objects below come into the caller's structure (@size bytes, its
+ * sizeof; NULL: not wanted), or into an array of *@count elements of @size
+ * bytes each that is malloc'ed: free() it.
+ */
+/* All providers. */
 int gpupath_ctl_provider_list(struct gpupath_ctl *ctl, struct gpupath_provider **list,
-			      size_t *count);
+			      size_t size, size_t *count);
 int gpupath_ctl_provider_get(struct gpupath_ctl *ctl, uint32_t id,
-			     struct gpupath_provider *prov);
+			     struct gpupath_provider *prov, size_t size);
 /* Make a PCI device's published P2P memory a provider; @prov gets it. */
 int gpupath_ctl_provider_add(struct gpupath_ctl *ctl, const char *pci_dev,
-			     struct gpupath_provider *prov);
+			     struct gpupath_provider *prov, size_t size);
 int gpupath_ctl_provider_del(struct gpupath_ctl *ctl, uint32_t id);
 /* @cgroup_limit of gpupath_ctl_provider_set() with a cgroup: the provider's limit again. */
 #define GPUPATH_LIMIT_DEFAULT	(-2)
@@ -435,59 +459,60 @@ int gpupath_ctl_provider_del(struct gpupath_ctl *ctl, uint32_t id);
  */
 int gpupath_ctl_provider_set(struct gpupath_ctl *ctl, uint32_t id, int64_t user_limit,
 			     int64_t cgroup_limit, const char *cgroup,
-			     struct gpupath_provider *prov);
+			     struct gpupath_provider *prov, size_t size);
 
 /*
- * Volumes (ids start at 1), each with its paths. *list is malloc'ed, free()
- * it. A conf may be NULL: nothing optional is sent.
+ * Volumes (ids start at 1), each with its paths. A conf may be NULL: nothing
+ * optional is sent.
  */
 int gpupath_ctl_volume_list(struct gpupath_ctl *ctl, struct gpupath_volume **list,
-			    size_t *count);
-int gpupath_ctl_volume_get(struct gpupath_ctl *ctl, uint32_t id, struct gpupath_volume *vol);
+			    size_t size, size_t *count);
+int gpupath_ctl_volume_get(struct gpupath_ctl *ctl, uint32_t id, struct gpupath_volume *vol,
+			   size_t size);
 /* A new volume, with its block device; @vol gets it. */
 int gpupath_ctl_volume_add(struct gpupath_ctl *ctl, const struct gpupath_volume_conf *conf,
-			   struct gpupath_volume *vol);
+			   struct gpupath_volume *vol, size_t size);
 int gpupath_ctl_volume_set(struct gpupath_ctl *ctl, uint32_t id,
 			   const struct gpupath_volume_conf *conf);
 int gpupath_ctl_volume_del(struct gpupath_ctl *ctl, uint32_t id);
 
 /* The paths of volume @volume, or of all volumes when it is 0. */
 int gpupath_ctl_path_list(struct gpupath_ctl *ctl, uint32_t volume, struct gpupath_path **list,
-			  size_t *count);
-int gpupath_ctl_path_get(struct gpupath_ctl *ctl, uint32_t id, struct gpupath_path *path);
+			  size_t size, size_t *count);
+int gpupath_ctl_path_get(struct gpupath_ctl *ctl, uint32_t id, struct gpupath_path *path,
+			 size_t size);
 /* Block device @device (a node, "/dev/nvme1n1") as a path of @volume. */
 int gpupath_ctl_path_add(struct gpupath_ctl *ctl, uint32_t volume, const char *device,
-			 const struct gpupath_path_conf *conf, struct gpupath_path *path);
+			 const struct gpupath_path_conf *conf, struct gpupath_path *path,
+			 size_t size);
 int gpupath_ctl_path_set(struct gpupath_ctl *ctl, uint32_t id,
 			 const struct gpupath_path_conf *conf);
 int gpupath_ctl_path_del(struct gpupath_ctl *ctl, uint32_t id);
 
-/*
- * Portals, named by id, or by name when @id is 0. *list is malloc'ed, free()
- * it.
- */
+/* Portals, named by id, or by name when @id is 0. */
 int gpupath_ctl_portal_list(struct gpupath_ctl *ctl, struct gpupath_portal **list,
-			    size_t *count);
+			    size_t size, size_t *count);
 int gpupath_ctl_portal_get(struct gpupath_ctl *ctl, uint32_t id, const char *name,
-			   struct gpupath_portal *portal);
+			   struct gpupath_portal *portal, size_t size);
 int gpupath_ctl_portal_add(struct gpupath_ctl *ctl, const struct gpupath_portal_conf *conf,
-			   struct gpupath_portal *portal);
+			   struct gpupath_portal *portal, size_t size);
 int gpupath_ctl_portal_set(struct gpupath_ctl *ctl, uint32_t id, const char *name,
 			   const struct gpupath_portal_conf *conf);
 int gpupath_ctl_portal_del(struct gpupath_ctl *ctl, uint32_t id, const char *name);
 
 /* QoS classes, named by name. */
-int gpupath_ctl_qos_list(struct gpupath_ctl *ctl, struct gpupath_qos **list, size_t *count);
-int gpupath_ctl_qos_get(struct gpupath_ctl *ctl, const char *name, struct gpupath_qos *qos);
+int gpupath_ctl_qos_list(struct gpupath_ctl *ctl, struct gpupath_qos **list, size_t size,
+			 size_t *count);
+int gpupath_ctl_qos_get(struct gpupath_ctl *ctl, const char *name, struct gpupath_qos *qos,
+			size_t size);
 int gpupath_ctl_qos_add(struct gpupath_ctl *ctl, const char *name,
-			const struct gpupath_qos_conf *conf, struct gpupath_qos *qos);
+			const struct gpupath_qos_conf *conf, struct gpupath_qos *qos, size_t size);
 int gpupath_ctl_qos_set(struct gpupath_ctl *ctl, const char *name,
 			const struct gpupath_qos_conf *conf);
 int gpupath_ctl_qos_del(struct gpupath_ctl *ctl, const char *name);
 
 /* ---- every counter at once ------------------------------------------------ */
 
-/* Providers, volumes with their paths, portals and QoS classes, fetched together. */
 /*
  * I/O counters of one cgroup (v2): what its tasks asked gpupath for, on
  * every provider and device. The module keeps GPUPATH_CGROUPS_KEPT cgroups
@@ -508,26 +533,31 @@ struct gpupath_cgroup_stats {
 	uint64_t refused_bytes[GPUPATH_REASONS_KNOWN];
 };
 
-/* Every cgroup's counters; *list is malloc'ed, free() it. */
+/* Every cgroup's counters, as the lists above. */
 int gpupath_ctl_cgroup_list(struct gpupath_ctl *ctl, struct gpupath_cgroup_stats **list,
-			    size_t *count);
+			    size_t size, size_t *count);
 
-struct gpupath_stats {
-	struct gpupath_provider *prov;
-	size_t nprov;
-	struct gpupath_volume *vol;
-	size_t nvol;
-	struct gpupath_portal *portal;
-	size_t nportal;
-	struct gpupath_qos *qos;
-	size_t nqos;
-	struct gpupath_cgroup_stats *cgroup;
-	size_t ncgroup;
-};
+/* Providers, volumes, portals, QoS classes and cgroups at one moment: opaque. */
+struct gpupath_stats;
 
-/* Fetch them; on failure *@what names the request that failed. */
-int gpupath_stats_get(struct gpupath_ctl *ctl, struct gpupath_stats *s, const char **what);
+/* Fetch them into *@s; on failure *@what names the request that failed. */
+int gpupath_stats_get(struct gpupath_ctl *ctl, struct gpupath_stats **s, const char **what);
 void gpupath_stats_free(struct gpupath_stats *s);
+/*
+ * The objects of @s as arrays of *@count elements of @size bytes each (the
+ * caller's sizeof, as the lists above take it), valid until
+ * gpupath_stats_free(). 0, or -ENOMEM.
+ */
+int gpupath_stats_providers(struct gpupath_stats *s, const struct gpupath_provider **list,
+			    size_t size, size_t *count);
+int gpupath_stats_volumes(struct gpupath_stats *s, const struct gpupath_volume **list,
+			  size_t size, size_t *count);
+int gpupath_stats_portals(struct gpupath_stats *s, const struct gpupath_portal **list,
+			  size_t size, size_t *count);
+int gpupath_stats_qos(struct gpupath_stats *s, const struct gpupath_qos **list, size_t size,
+		      size_t *count);
+int gpupath_stats_cgroups(struct gpupath_stats *s, const struct gpupath_cgroup_stats **list,
+			  size_t size, size_t *count);
 /*
  * Them in the Prometheus text exposition format (version 0.0.4), with
  * conventional names and units: gpupath_provider_*, gpupath_volume_*,
@@ -637,26 +667,38 @@ enum gpupath_event_type {
 	GPUPATH_EVENT_NOTIFY,		/* a message on "config" or "events" */
 };
 
-/* (Not "struct gpupath_event": that tag is the uapi's enum gpupath_event.) */
+/*
+ * A notification, as gpupath_mon_dispatch() hands it over. The objects it
+ * carried are copied out with the functions below; a member added here
+ * would come with a new version of gpupath_mon_dispatch(). (Not "struct
+ * gpupath_event": that tag is the uapi's enum gpupath_event.)
+ */
 struct gpupath_mon_event {
 	enum gpupath_event_type type;
 	const char *group;		/* NOTIFY: GPUPATH_MCGRP_* name */
 	uint8_t cmd;			/* NOTIFY: GPUPATH_CMD_* */
-	bool has_info;			/* NOTIFY: carried GPUPATH_A_INFO */
-	struct gpupath_info info;
-	bool has_provider;		/* NOTIFY: carried GPUPATH_A_PROVIDER */
-	struct gpupath_provider provider;
-	bool has_volume;		/* NOTIFY: carried GPUPATH_A_VOLUME */
-	struct gpupath_volume volume;
-	bool has_path;			/* NOTIFY: carried GPUPATH_A_PATH */
-	struct gpupath_path path;
-	bool has_event;			/* NOTIFY: carried GPUPATH_A_EVENT */
-	struct gpupath_volume_event event;
-	bool has_portal;		/* NOTIFY: carried GPUPATH_A_PORTAL */
-	struct gpupath_portal portal;
-	bool has_qos;			/* NOTIFY: carried GPUPATH_A_QOS */
-	struct gpupath_qos qos;
 };
+
+/*
+ * What a NOTIFY carried (GPUPATH_A_INFO, _PROVIDER, _VOLUME, _PATH, _EVENT,
+ * _PORTAL, _QOS), into the caller's structure of @size bytes (its sizeof):
+ * 0, or -ENOENT when it carried none. @ev is the event the callback was
+ * handed (not a copy), during the callback.
+ */
+int gpupath_mon_event_info(const struct gpupath_mon_event *ev, struct gpupath_info *info,
+			   size_t size);
+int gpupath_mon_event_provider(const struct gpupath_mon_event *ev,
+			       struct gpupath_provider *prov, size_t size);
+int gpupath_mon_event_volume(const struct gpupath_mon_event *ev, struct gpupath_volume *vol,
+			     size_t size);
+int gpupath_mon_event_path(const struct gpupath_mon_event *ev, struct gpupath_path *path,
+			   size_t size);
+int gpupath_mon_event_volume_event(const struct gpupath_mon_event *ev,
+				   struct gpupath_volume_event *event, size_t size);
+int gpupath_mon_event_portal(const struct gpupath_mon_event *ev,
+			     struct gpupath_portal *portal, size_t size);
+int gpupath_mon_event_qos(const struct gpupath_mon_event *ev, struct gpupath_qos *qos,
+			  size_t size);
 
 struct gpupath_mon;
 

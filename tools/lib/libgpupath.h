@@ -8,8 +8,13 @@
  * handles; functions return 0 or a negative errno. Configuring gpupath (its
  * providers, volumes, paths, portals and QoS classes) is libgpupath-admin.h.
  *
- * The library exports only what this header and libgpupath-admin.h declare
- * (version node LIBGPUPATH_0, tools/lib/libgpupath.map).
+ * The library exports only what this header and libgpupath-admin.h declare,
+ * in version nodes (tools/lib/libgpupath.map): LIBGPUPATH_0, the interface
+ * as first released, and LIBGPUPATH_0.2, which added functions and made the
+ * structures the control plane fills size-tagged (libgpupath-admin.h says
+ * how). A program keeps the versions it was linked with: one built against
+ * the first release runs on this library unchanged. The structures of this
+ * header (gpupath_result, gpupath_iov) keep their layout.
  */
 #ifndef LIBGPUPATH_H
 #define LIBGPUPATH_H

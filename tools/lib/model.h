@@ -10,6 +10,7 @@
 #include <netlink/msg.h>
 
 #include "libgpupath-admin.h"
+#include "objects.h"
 
 /* Decode a GPUPATH_A_INFO nest. Unknown attributes are ignored. */
 int gpupath_model_info(struct nlattr *nest, struct gpupath_info *info);
@@ -22,7 +23,7 @@ int gpupath_model_qos(struct nlattr *nest, struct gpupath_qos *qos);
 /* Decode a GPUPATH_A_PATH (or GPUPATH_A_VOLUME_PATH) nest. */
 int gpupath_model_path(struct nlattr *nest, struct gpupath_path *path);
 /* Decode a gpupath notification. */
-int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_mon_event *ev);
+int gpupath_model_event(struct nlmsghdr *nlh, struct gpupath_model_event *ev);
 /* The multicast group a notification with command @cmd is sent to. */
 const char *gpupath_cmd_group(uint32_t cmd);
 

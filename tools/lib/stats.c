@@ -17,45 +17,144 @@
 
 #include "internal.h"
 #include "libgpupath-admin.h"
+#include "objects.h"
 
 void gpupath_stats_free(struct gpupath_stats *s)
 {
+	struct gpupath_stats_copy *c, *next;
+
+	if (!s)
+		return;
+	for (c = s->copies; c; c = next) {
+		next = c->next;
+		free(c->items);
+		free(c);
+	}
 	free(s->prov);
 	free(s->vol);
 	free(s->portal);
 	free(s->qos);
 	free(s->cgroup);
-	memset(s, 0, sizeof(*s));
+	free(s);
 }
 
-int gpupath_stats_get(struct gpupath_ctl *ctl, struct gpupath_stats *s, const char **what)
+int gpupath_stats_get(struct gpupath_ctl *ctl, struct gpupath_stats **sp, const char **what)
 {
+	struct gpupath_stats *s;
 	int r;
 
-	memset(s, 0, sizeof(*s));
+	*sp = NULL;
+	*what = "memory";
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
 	*what = "provider dump";
-	r = gpupath_ctl_provider_list(ctl, &s->prov, &s->nprov);
+	r = gpupath_ctl_provider_list(ctl, &s->prov, sizeof(*s->prov), &s->nprov);
 	if (r >= 0) {
 		*what = "volume dump";
-		r = gpupath_ctl_volume_list(ctl, &s->vol, &s->nvol);
+		r = gpupath_ctl_volume_list(ctl, &s->vol, sizeof(*s->vol), &s->nvol);
 	}
 	if (r >= 0) {
 		*what = "portal dump";
-		r = gpupath_ctl_portal_list(ctl, &s->portal, &s->nportal);
+		r = gpupath_ctl_portal_list(ctl, &s->portal, sizeof(*s->portal), &s->nportal);
 	}
 	if (r >= 0) {
 		*what = "qos dump";
-		r = gpupath_ctl_qos_list(ctl, &s->qos, &s->nqos);
+		r = gpupath_ctl_qos_list(ctl, &s->qos, sizeof(*s->qos), &s->nqos);
 	}
 	if (r >= 0) {
 		*what = "cgroup dump";
-		r = gpupath_ctl_cgroup_list(ctl, &s->cgroup, &s->ncgroup);
+		r = gpupath_ctl_cgroup_list(ctl, &s->cgroup, sizeof(*s->cgroup), &s->ncgroup);
 	}
-	if (r < 0)
+	if (r < 0) {
 		gpupath_stats_free(s);
+		return r;
+	}
+	*sp = s;
 	return r;
 }
 
+/*
+ * @n items of @lsize bytes as an array of elements of @size bytes: the
+ * library's own when the sizes agree, else a copy kept with @s.
+ */
+static int stats_items(struct gpupath_stats *s, const void *items, size_t n, size_t lsize,
+		       const void **list, size_t size, size_t *count)
+{
+	struct gpupath_stats_copy *c;
+	size_t i;
+
+	*list = NULL;
+	*count = 0;
+	if (n && size != lsize) {
+		c = calloc(1, sizeof(*c));
+		if (c)
+			c->items = calloc(n, size);
+		if (!c || !c->items) {
+			free(c);
+			return -ENOMEM;
+		}
+		for (i = 0; i < n; i++)
+			gpupath_copy_out((char *)c->items + i * size, size,
+					 (const char *)items + i * lsize, lsize);
+		c->next = s->copies;
+		s->copies = c;
+		items = c->items;
+	}
+	*list = items;
+	*count = n;
+	return 0;
+}
+
+int gpupath_stats_providers(struct gpupath_stats *s, const struct gpupath_provider **list,
+			    size_t size, size_t *count)
+{
+	const void *items;
+	int r = stats_items(s, s->prov, s->nprov, sizeof(*s->prov), &items, size, count);
+
+	*list = items;
+	return r;
+}
+
+int gpupath_stats_volumes(struct gpupath_stats *s, const struct gpupath_volume **list,
+			  size_t size, size_t *count)
+{
+	const void *items;
+	int r = stats_items(s, s->vol, s->nvol, sizeof(*s->vol), &items, size, count);
+
+	*list = items;
+	return r;
+}
+
+int gpupath_stats_portals(struct gpupath_stats *s, const struct gpupath_portal **list,
+			  size_t size, size_t *count)
+{
+	const void *items;
+	int r = stats_items(s, s->portal, s->nportal, sizeof(*s->portal), &items, size, count);
+
+	*list = items;
+	return r;
+}
+
+int gpupath_stats_qos(struct gpupath_stats *s, const struct gpupath_qos **list, size_t size,
+		      size_t *count)
+{
+	const void *items;
+	int r = stats_items(s, s->qos, s->nqos, sizeof(*s->qos), &items, size, count);
+
+	*list = items;
+	return r;
+}
+
+int gpupath_stats_cgroups(struct gpupath_stats *s, const struct gpupath_cgroup_stats **list,
+			  size_t size, size_t *count)
+{
+	const void *items;
+	int r = stats_items(s, s->cgroup, s->ncgroup, sizeof(*s->cgroup), &items, size, count);
+
+	*list = items;
+	return r;
+}
 
 /* A label value, escaped as the exposition format wants. */
 static void label(FILE *f, const char *name, const char *value, bool first)
