@@ -12,6 +12,7 @@
 #include "harness.h"
 #include "../../tools/lib/internal.h"
 #include "../../tools/lib/private.h"
+#include "../../tools/lib/objects.h"
 #include "../../daemon/disclog.h"
 
 TEST(utf8_characters_are_told_from_other_bytes)
