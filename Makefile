@@ -34,9 +34,26 @@ COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 comma := ,
-CFLAGS ?= -O2 -g
+space := $(subst ,, )
+# Hardened as Debian builds its packages (dpkg-buildflags, hardening=+all):
+# _FORTIFY_SOURCE, -fstack-protector-strong, format checks, full RELRO and
+# BIND_NOW; the same by hand where dpkg-dev is not installed. CFLAGS,
+# CPPFLAGS and LDFLAGS given to make replace them.
+# (Read once: dpkg-buildflags is no quick command.)
+BUILDFLAGS := DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags
+ifeq ($(origin CFLAGS),undefined)
+CFLAGS := $(or $(shell $(BUILDFLAGS) --get CFLAGS 2>/dev/null),\
+	-O2 -g -fstack-protector-strong -Wformat -Werror=format-security)
+endif
+ifeq ($(origin CPPFLAGS),undefined)
+CPPFLAGS := $(or $(shell $(BUILDFLAGS) --get CPPFLAGS 2>/dev/null),-D_FORTIFY_SOURCE=2)
+endif
+ifeq ($(origin LDFLAGS),undefined)
+LDFLAGS := $(or $(shell $(BUILDFLAGS) --get LDFLAGS 2>/dev/null),-Wl$(comma)-z$(comma)relro \
+	-Wl$(comma)-z$(comma)now)
+endif
 WERROR ?= -Werror
-override CFLAGS += -std=gnu11 -Wall -Wextra $(WERROR) -MMD -MP -fPIC \
+override CFLAGS += $(CPPFLAGS) -std=gnu11 -Wall -Wextra $(WERROR) -MMD -MP -fPIC \
 	-Iuapi -Itools/lib $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS = $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl-3 -lnl-3)
 # libnvme (Debian: libnvme-dev, whose .pc needs libjson-c-dev) for gpupathd.
@@ -131,7 +148,7 @@ tools/lib/libgpupath-private.a: $(PRIV_OBJS)
 # Shared libraries are built under their soname, with the .so link beside.
 tools/lib/libgpupath.so: $(SO_OBJS) tools/lib/libgpupath.map
 	$(quiet) LD $@
-	$(Q)$(CC) -shared -Wl,-soname,libgpupath.so.0 -Wl,--version-script=tools/lib/libgpupath.map \
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libgpupath.so.0 -Wl,--version-script=tools/lib/libgpupath.map \
 		-o $@.0 $(SO_OBJS) $(NL_LIBS)
 	$(Q)ln -sf libgpupath.so.0 $@
 
@@ -140,25 +157,26 @@ tools/lib/libgpupath.so: $(SO_OBJS) tools/lib/libgpupath.map
 tools/cufile/cufile.o: override CFLAGS += -fvisibility=hidden -Itools/cufile
 tools/cufile/libgpupath-cufile.so: tools/cufile/cufile.o tools/lib/libgpupath.so
 	$(quiet) LD $@
-	$(Q)$(CC) -shared -Wl,-soname,libgpupath-cufile.so.0 -o $@.0 $< -Ltools/lib -lgpupath \
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libgpupath-cufile.so.0 -o $@.0 $< -Ltools/lib -lgpupath \
 		$(JSON_LIBS) -ldl -pthread
 	$(Q)ln -sf libgpupath-cufile.so.0 $@
 
 tools/cufile/compat/libcufile.so: tools/cufile/cufile.o tools/lib/libgpupath.so
 	@mkdir -p $(@D)
 	$(quiet) LD $@
-	$(Q)$(CC) -shared -Wl,-soname,libcufile.so.0 -o $@.0 $< -Ltools/lib -lgpupath $(JSON_LIBS) \
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libcufile.so.0 -o $@.0 $< -Ltools/lib -lgpupath $(JSON_LIBS) \
 		-ldl -pthread
 	$(Q)ln -sf libcufile.so.0 $@
 
 tools/lib/cuda.o: tools/lib/cuda.cu tools/lib/internal.h tools/lib/libgpupath.h
 	$(quiet) NVCC $@
-	$(Q)$(NVCC) -Xcompiler -fPIC,-Wall,-Wextra$(if $(WERROR),$(comma)$(WERROR)) -Iuapi -Itools/lib \
-		-c -o $@ $<
+	$(Q)$(NVCC) -O2 -Xcompiler -fPIC,-Wall,-Wextra$(if $(WERROR),$(comma)$(WERROR)) \
+		-Xcompiler $(subst $(space),$(comma),$(strip $(filter -f% -D% -W%,$(CPPFLAGS) \
+		$(filter-out -ffile-prefix-map=%,$(CFLAGS))))) -Iuapi -Itools/lib -c -o $@ $<
 
 tools/lib/libgpupath-cuda.so: tools/lib/cuda.o tools/lib/libgpupath.so tools/lib/libgpupath-cuda.map
 	$(quiet) LD $@
-	$(Q)$(CC) -shared -Wl,-soname,libgpupath-cuda.so.0 \
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libgpupath-cuda.so.0 \
 		-Wl,--version-script=tools/lib/libgpupath-cuda.map -o $@.0 $< -Ltools/lib -lgpupath \
 		-L$(CUDA_HOME)/lib64 -lcudart
 	$(Q)ln -sf libgpupath-cuda.so.0 $@
@@ -167,24 +185,24 @@ selftests/build/cufile-cuda-check: selftests/unit/cufile-cuda-check.c tools/cufi
 		tools/lib/libgpupath-cuda.so
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -Itools/cufile -I$(CUDA_HOME)/include -o $@ $< -Ltools/cufile \
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -Itools/cufile -I$(CUDA_HOME)/include -o $@ $< -Ltools/cufile \
 		-lgpupath-cufile -Ltools/lib -lgpupath -L$(CUDA_HOME)/lib64 -lcudart \
 		-Wl,-rpath,$(CURDIR)/tools/cufile,-rpath,$(CURDIR)/tools/lib,-rpath,$(CUDA_HOME)/lib64
 
 selftests/build/cuda-check: selftests/unit/cuda-check.c tools/lib/libgpupath-cuda.so
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -o $@ $< -Ltools/lib -lgpupath-cuda -lgpupath \
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -I$(CUDA_HOME)/include -o $@ $< -Ltools/lib -lgpupath-cuda -lgpupath \
 		-L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath,$(CURDIR)/tools/lib,-rpath,$(CUDA_HOME)/lib64 \
 		$(NL_LIBS)
 
 tools/gpupath/gpupath: $(CLI_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpupath.a
 	$(quiet) LD $@
-	$(Q)$(CC) -o $@ $^ $(NL_LIBS) $(PCI_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(NL_LIBS) $(PCI_LIBS)
 
 tools/gpupath-bench/gpupath-bench: $(BENCH_OBJS) tools/lib/libgpupath.a
 	$(quiet) LD $@
-	$(Q)$(CC) -pthread -o $@ $^ $(NL_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $^ $(NL_LIBS)
 
 # daemon/libnvme-fix.c's scandir() and scandir64(), exported whatever the
 # libraries linked, so that libnvme is bound to them.
@@ -192,7 +210,7 @@ SCANDIR_FIX := -Wl,--export-dynamic-symbol=scandir -Wl,--export-dynamic-symbol=s
 
 daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpupath.a
 	$(quiet) LD $@
-	$(Q)$(CC) $(SCANDIR_FIX) -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS) $(Z_LIBS) \
+	$(Q)$(CC) $(LDFLAGS) $(SCANDIR_FIX) -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS) $(Z_LIBS) \
 		$(AVAHI_LIBS) $(DM_LIBS)
 
 test-bins: $(TEST_BINS)
@@ -214,7 +232,7 @@ selftests/build/nl-check: selftests/vm/nl-check.c tools/lib/libgpupath.a
 $(filter-out selftests/build/gp-cufile,$(TEST_BINS)):
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) $(TEST_LDFLAGS) -o $@ $(filter %.c %.a,$^) \
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) $(TEST_LDFLAGS) -o $@ $(filter %.c %.a,$^) \
 		$(if $(filter %.a,$^),$(NL_LIBS))
 
 # Built as a program for NVIDIA's libcufile is: against libcufile.so.0
@@ -223,23 +241,23 @@ selftests/build/gp-cufile: selftests/vm/cufile-test.c tools/cufile/cufile.h \
 		tools/cufile/compat/libcufile.so tools/lib/libgpupath.so
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -Itools/cufile -o $@ $< -Ltools/cufile/compat -lcufile -Ltools/lib \
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -Itools/cufile -o $@ $< -Ltools/cufile/compat -lcufile -Ltools/lib \
 		-lgpupath
 
 selftests/build/json_test: selftests/unit/json_test.c tools/gpupath/json.o tools/lib/text.o
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $^
 
 selftests/build/ledger_test: selftests/unit/ledger_test.c daemon/ledger.o daemon/runfile.o
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $^
 
 selftests/build/secret_test: selftests/unit/secret_test.c daemon/secret.o
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(Z_LIBS)
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $^ $(Z_LIBS)
 
 # (ana.c's libnvme and log calls are not reached by what the test calls.)
 # ana.c is built into the test with UBSan, which stops it on any undefined
@@ -249,13 +267,13 @@ selftests/build/ana_test: selftests/unit/ana_test.c daemon/ana.c daemon/log.o da
 		tools/lib/libgpupath.a
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) $(UBSAN) $(shell pkg-config --cflags libnvme 2>/dev/null) -o $@ $^ \
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) $(UBSAN) $(shell pkg-config --cflags libnvme 2>/dev/null) -o $@ $^ \
 		$(NVME_LIBS) $(NL_LIBS)
 
 selftests/build/libnvme_fix_test: selftests/unit/libnvme_fix_test.c daemon/libnvme-fix.o
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) $(shell pkg-config --cflags libnvme 2>/dev/null) $(SCANDIR_FIX) -o $@ \
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) $(shell pkg-config --cflags libnvme 2>/dev/null) $(SCANDIR_FIX) -o $@ \
 		$^ $(NVME_LIBS)
 
 # (mdns.o's Avahi calls are not reached by what the test calls.)
@@ -263,18 +281,18 @@ selftests/build/mdns_test: selftests/unit/mdns_test.c daemon/mdns.o daemon/log.o
 		tools/lib/libgpupath.a
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(AVAHI_LIBS) $(NL_LIBS)
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $^ $(AVAHI_LIBS) $(NL_LIBS)
 
 selftests/build/text_test: selftests/unit/text_test.c daemon/disclog.o \
 		tools/lib/libgpupath-private.a tools/lib/libgpupath.a
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) $(shell pkg-config --cflags libnvme 2>/dev/null) -o $@ $^ $(NL_LIBS)
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) $(shell pkg-config --cflags libnvme 2>/dev/null) -o $@ $^ $(NL_LIBS)
 
 selftests/build/model_test: selftests/unit/model_test.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS)
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $^ $(NL_LIBS)
 
 # Against libgpupath-cufile, found where it was built; libgpupath needed
 # by name too, so that the program's run path finds it for the library.
@@ -282,7 +300,7 @@ selftests/build/cufile_batch_test: selftests/unit/cufile_batch_test.c selftests/
 		tools/cufile/cufile.h tools/cufile/libgpupath-cufile.so tools/lib/libgpupath.so
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -pthread -Itools/cufile -o $@ $< -Ltools/cufile -lgpupath-cufile \
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -pthread -Itools/cufile -o $@ $< -Ltools/cufile -lgpupath-cufile \
 		-Ltools/lib -Wl,--no-as-needed -lgpupath \
 		-Wl,-rpath,$(CURDIR)/tools/cufile,-rpath,$(CURDIR)/tools/lib
 
@@ -317,7 +335,7 @@ $(FUZZ_DIR)/lib/%.o: tools/lib/%.c
 $(FUZZ_DIR)/mkcorpus: selftests/fuzz/mkcorpus.c
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(NL_LIBS)
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $< $(NL_LIBS)
 
 # gpupathd's readers of what comes from the network and from users; ana.c's
 # libnvme and log calls are not reached by what the harness calls.

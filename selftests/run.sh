@@ -102,6 +102,7 @@ suite_host() {
 	check "host: user space builds with -Wall -Wextra -Werror" \
 		$MAKE userspace test-bins unit-bins WERROR=-Werror || return
 	check "host: uapi header compiles on its own as C99 and C++" uapi_check
+	hardening_check
 	# A unit test that dies (UBSan, a signal) prints no "not ok" for the
 	# tests it did not reach: fewer results than its plan says so.
 	for t in "$build"/*_test; do
@@ -124,6 +125,35 @@ suite_host() {
 		'for m in tools/man/*.[0-9]; do groff -man -Tutf8 -ww -z "$m" 2>&1 | grep . && exit 1; done; exit 0'
 	cuda_check
 	fuzz_check
+}
+
+# Every program and library that is installed is built hardened
+# (dpkg-buildflags' hardening=+all): full RELRO with BIND_NOW, programs as
+# PIE, the stack protector and _FORTIFY_SOURCE's checked functions in use.
+hardening_check() {
+	local f why bad=0
+	for f in tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench \
+		tools/lib/libgpupath.so.0 tools/cufile/libgpupath-cufile.so.0 \
+		tools/cufile/compat/libcufile.so.0 tools/lib/libgpupath-cuda.so.0; do
+		[ -e "$f" ] || continue
+		why=
+		readelf -lW "$f" | grep -q GNU_RELRO || why="$why no RELRO;"
+		readelf -d "$f" | grep -q 'BIND_NOW\|Flags:.* NOW' || why="$why no BIND_NOW;"
+		readelf -hW "$f" | grep -q 'Type:.*DYN' || why="$why not PIE;"
+		nm -D --undefined-only "$f" | grep -q '__stack_chk_fail' || why="$why no stack protector;"
+		# (as hardening-check: a library calling none of the functions
+		# _FORTIFY_SOURCE checks has no _chk to show)
+		nm -D --undefined-only "$f" | grep -q '__[a-z_]*_chk@' ||
+			! nm -D --undefined-only "$f" |
+			grep -qE ' (memcpy|memmove|memset|str(n?cpy|n?cat)|v?s?n?printf|fprintf|read|recv|fgets)@' ||
+			why="$why not fortified;"
+		[ -z "$why" ] || { echo "# $f:$why"; bad=1; }
+	done
+	if [ $bad = 0 ]; then
+		ok "host: programs and libraries are hardened (RELRO, BIND_NOW, PIE, stack protector, fortify)"
+	else
+		notok "host: programs and libraries are hardened"
+	fi
 }
 
 # The config parser and the netlink decoders under libFuzzer, 20 s each from
