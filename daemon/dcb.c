@@ -197,49 +197,219 @@ static bool has_app(const struct ieee *st, const struct dcb_app *app)
 	return false;
 }
 
-/*
- * The ETS table for the classes with a share on one interface: each
- * priority with a share gets a traffic class of its own (1, 2, ... in
- * priority order, within the device's ets_cap), traffic class 0 carries
- * every other priority with what is left of 100%. *@tc is @q's class.
- */
-static int ets_table(struct ieee_ets *ets, const struct gpupath_qos *const *classes,
-		     unsigned int n, const struct gpupath_qos *q, unsigned int *tc)
-{
-	unsigned int i, prio, ntc = 1, sum = 0;
-	int share[IEEE_8021QAZ_MAX_TCS];
+/* ---- ETS tables ----------------------------------------------------------- */
 
-	for (prio = 0; prio < IEEE_8021QAZ_MAX_TCS; prio++)
-		share[prio] = -1;
+#define NTC	IEEE_8021QAZ_MAX_TCS
+
+_Static_assert(sizeof(((struct ets_map *)0)->prio_tc) == NTC &&
+	       sizeof(((struct ets_map *)0)->tc_tsa) == NTC &&
+	       sizeof(((struct ets_map *)0)->tc_tx_bw) == NTC, "an ETS table has 8 of each");
+
+static void ets_get(struct ets_map *t, const struct ieee_ets *ets)
+{
+	memcpy(t->prio_tc, ets->prio_tc, sizeof(t->prio_tc));
+	memcpy(t->tc_tsa, ets->tc_tsa, sizeof(t->tc_tsa));
+	memcpy(t->tc_tx_bw, ets->tc_tx_bw, sizeof(t->tc_tx_bw));
+}
+
+static void ets_put(struct ieee_ets *ets, const struct ets_map *t)
+{
+	memcpy(ets->prio_tc, t->prio_tc, sizeof(t->prio_tc));
+	memcpy(ets->tc_tsa, t->tc_tsa, sizeof(t->tc_tsa));
+	memcpy(ets->tc_tx_bw, t->tc_tx_bw, sizeof(t->tc_tx_bw));
+}
+
+static bool ets_equal(const struct ets_map *a, const struct ets_map *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+bool ets_valid(const struct ets_map *t)
+{
+	unsigned int p, tc, sum = 0;
+	bool any = false;
+
+	for (p = 0; p < NTC; p++)
+		if (t->prio_tc[p] >= NTC)
+			return false;
+	for (tc = 0; tc < NTC; tc++) {
+		if (t->tc_tsa[tc] == IEEE_8021QAZ_TSA_ETS) {
+			any = true;
+			sum += t->tc_tx_bw[tc];
+		}
+	}
+	return !any || sum == 100;
+}
+
+/*
+ * @left percent shared by the traffic classes of @rest, in proportion to
+ * their shares in @t (largest remainders first, the lowest class on a tie),
+ * into @out. With no share among them, the lowest that has a priority in
+ * it (@users), or else the lowest, takes it all.
+ */
+static void ets_share_rest(struct ets_map *out, const struct ets_map *t, const bool *rest,
+			   const uint8_t *users, unsigned int left)
+{
+	unsigned int tc, best, weights = 0, given = 0, rem[NTC];
+
+	for (tc = 0; tc < NTC; tc++)
+		if (rest[tc])
+			weights += t->tc_tx_bw[tc];
+	if (!weights) {
+		for (best = 0; best < NTC && !(rest[best] && users[best]); best++)
+			;
+		for (tc = 0; best == NTC && tc < NTC; tc++)
+			if (rest[tc])
+				best = tc;
+		for (tc = 0; tc < NTC; tc++)
+			if (rest[tc])
+				out->tc_tx_bw[tc] = tc == best ? left : 0;
+		return;
+	}
+	for (tc = 0; tc < NTC; tc++) {
+		if (!rest[tc])
+			continue;
+		out->tc_tx_bw[tc] = left * t->tc_tx_bw[tc] / weights;
+		rem[tc] = left * t->tc_tx_bw[tc] % weights;
+		given += out->tc_tx_bw[tc];
+	}
+	while (given < left) {
+		best = NTC;
+		for (tc = 0; tc < NTC; tc++)
+			if (rest[tc] && (best == NTC || rem[tc] > rem[best]))
+				best = tc;
+		out->tc_tx_bw[best]++;
+		rem[best] = 0;
+		given++;
+	}
+}
+
+int ets_merge(struct ets_map *t, unsigned int cap, const struct gpupath_qos *const *classes,
+	      unsigned int n, int err[8])
+{
+	int share[NTC], owner[NTC];
+	unsigned int i, p, tc, sum = 0, outside = 0, placed, left;
+	bool ets[NTC], rest[NTC], any_rest;
+	uint8_t users[NTC] = { 0 };	/* bit p: priority p is in the class */
+	struct ets_map out = *t;
+
+	for (p = 0; p < NTC; p++) {
+		share[p] = -1;
+		err[p] = 0;
+	}
 	for (i = 0; i < n; i++) {
 		if (!classes[i]->ets)
 			continue;
-		prio = classes[i]->priority & 7;
-		if (share[prio] >= 0 && share[prio] != (int)classes[i]->ets)
+		p = classes[i]->priority & 7;
+		if (share[p] >= 0 && share[p] != (int)classes[i]->ets)
 			return -EINVAL;	/* one priority, two shares */
-		if (share[prio] < 0)
+		if (share[p] < 0)
 			sum += classes[i]->ets;
-		share[prio] = classes[i]->ets;
+		share[p] = classes[i]->ets;
 	}
 	if (sum > 100)
 		return -EINVAL;
-	memset(ets->prio_tc, 0, sizeof(ets->prio_tc));
-	memset(ets->tc_tx_bw, 0, sizeof(ets->tc_tx_bw));
-	for (i = 0; i < IEEE_8021QAZ_MAX_TCS; i++)
-		ets->tc_tsa[i] = IEEE_8021QAZ_TSA_ETS;
-	for (prio = 0; prio < IEEE_8021QAZ_MAX_TCS; prio++) {
-		if (share[prio] < 0)
-			continue;
-		if (ets->ets_cap && ntc >= ets->ets_cap)
-			return -ERANGE;	/* more classes than the device has */
-		ets->prio_tc[prio] = ntc;
-		ets->tc_tx_bw[ntc] = share[prio];
-		if (prio == (q->priority & 7))
-			*tc = ntc;
-		ntc++;
+	if (!cap || cap > NTC)
+		cap = NTC;
+	for (tc = 0; tc < NTC; tc++) {
+		owner[tc] = -1;
+		ets[tc] = tc < cap && t->tc_tsa[tc] == IEEE_8021QAZ_TSA_ETS;
+		/* ETS classes past ets_cap stay as they are, but count. */
+		if (!ets[tc] && t->tc_tsa[tc] == IEEE_8021QAZ_TSA_ETS)
+			outside += t->tc_tx_bw[tc];
 	}
-	ets->tc_tx_bw[0] = 100 - sum;
+	for (p = 0; p < NTC; p++)
+		if (t->prio_tc[p] < NTC)
+			users[t->prio_tc[p]] |= 1u << p;
+
+	/* Priorities in a strict, vendor or other non-ETS class stay there. */
+	for (p = 0; p < NTC; p++)
+		if (share[p] >= 0 && (t->prio_tc[p] >= NTC || !ets[t->prio_tc[p]]))
+			err[p] = -EBUSY;
+	/* A priority alone in its ETS class keeps it; the others, an empty one. */
+	for (p = 0; p < NTC; p++) {
+		tc = t->prio_tc[p];
+		if (share[p] >= 0 && !err[p] && users[tc] == 1u << p)
+			owner[tc] = p;
+	}
+	for (p = 0; p < NTC; p++) {
+		if (share[p] < 0 || err[p] || owner[t->prio_tc[p]] == (int)p)
+			continue;
+		for (tc = 0; tc < NTC && !(ets[tc] && owner[tc] < 0 && !users[tc]); tc++)
+			;
+		if (tc < NTC)
+			owner[tc] = p;
+		else
+			err[p] = -ENOSPC;
+	}
+	/*
+	 * What is left of 100% goes to the ETS classes no priority took; with
+	 * none left to take it, the highest priority placed gives its class up.
+	 */
+	for (;;) {
+		placed = 0;
+		any_rest = false;
+		for (tc = 0; tc < NTC; tc++) {
+			rest[tc] = ets[tc] && owner[tc] < 0;
+			any_rest |= rest[tc];
+			if (owner[tc] >= 0)
+				placed += share[owner[tc]];
+		}
+		if (outside + placed > 100)
+			return -EINVAL;
+		left = 100 - outside - placed;
+		if (!left || any_rest || !placed)
+			break;
+		for (tc = 0, i = NTC; tc < NTC; tc++)
+			if (owner[tc] >= 0 && (i == NTC || owner[tc] > owner[i]))
+				i = tc;
+		err[owner[i]] = -ENOSPC;
+		owner[i] = -1;
+	}
+	for (tc = 0; tc < NTC; tc++) {
+		if (owner[tc] < 0)
+			continue;
+		out.prio_tc[owner[tc]] = tc;
+		out.tc_tx_bw[tc] = share[owner[tc]];
+	}
+	if (any_rest)
+		ets_share_rest(&out, t, rest, users, left);
+	*t = out;
 	return 0;
+}
+
+void ets_rebase(struct ets_map *base, const struct mark *m, const struct ets_map *cur)
+{
+	const uint8_t *before = (const uint8_t *)&m->ets_before;
+	const uint8_t *wrote = (const uint8_t *)&m->ets_wrote;
+	const uint8_t *now = (const uint8_t *)cur;
+	uint8_t *b = (uint8_t *)base;
+	size_t i;
+
+	for (i = 0; i < sizeof(*base); i++)
+		b[i] = now[i] == wrote[i] ? before[i] : now[i];
+}
+
+int ets_plan(const struct ledger *l, const char *ifname, const struct ets_map *cur,
+	     unsigned int cap, const struct gpupath_qos *const *classes, unsigned int n,
+	     struct ets_map *base, struct ets_map *want, int err[8])
+{
+	const struct mark *m = ledger_find(l, ifname, MARK_ETS, 0);
+
+	if (m)
+		ets_rebase(base, m, cur);
+	else
+		*base = *cur;
+	*want = *base;
+	return ets_merge(want, cap, classes, n, err);
+}
+
+int ets_restore(const struct mark *m, const struct ets_map *cur, struct ets_map *back)
+{
+	ets_rebase(back, m, cur);
+	if (ets_equal(back, cur))
+		return 0;
+	return ets_valid(back) ? 0 : -ESTALE;
 }
 
 unsigned int dcb_apply(const char *ifname, const struct gpupath_qos *q,
@@ -251,7 +421,7 @@ unsigned int dcb_apply(const char *ifname, const struct gpupath_qos *q,
 		.priority = q->priority,
 		.protocol = q->dscp,
 	};
-	unsigned int n = 0, tc, prio = q->priority & 7;
+	unsigned int n = 0, prio = q->priority & 7;
 	struct nl_sock *sk;
 	struct ieee st;
 	bool changed;
@@ -310,20 +480,47 @@ unsigned int dcb_apply(const char *ifname, const struct gpupath_qos *q,
 		report(&a[n++], ifname, "pfc", -EOPNOTSUPP, false, q->pfc);
 	}
 
-	/* ETS: the whole table, from every class on the interface. */
+	/*
+	 * ETS: gpupathd's part of the table, from every class on the
+	 * interface, merged into the table without it (strict and vendor
+	 * traffic classes, and what others changed, stay theirs).
+	 */
 	if (q->ets && st.has_ets) {
-		struct ieee_ets want = st.ets;
+		struct ets_map cur, base, want, back;
+		int err[NTC], w = 0;
 
-		tc = 0;
-		r = ets_table(&want, classes, nclasses, q, &tc);
-		if (!r && memcmp(&want, &st.ets, sizeof(want))) {
-			r = ieee_set(sk, ifname, DCB_ATTR_IEEE_ETS, &want, sizeof(want));
+		ets_get(&cur, &st.ets);
+		r = ets_plan(l, ifname, &cur, st.ets.ets_cap, classes, nclasses, &base, &want, err);
+		changed = !r && !ets_equal(&want, &cur);
+		if (changed) {
+			struct ieee_ets ets = st.ets;
+
+			ets_put(&ets, &want);
+			r = w = ieee_set(sk, ifname, DCB_ATTR_IEEE_ETS, &ets, sizeof(ets));
 			if (!r)
 				r = ieee_get(sk, ifname, &st);
+			if (!r && !st.has_ets)
+				r = -EIO;
+		}
+		/* The table as read back, or as written where it could not be. */
+		if (!r)
+			ets_get(&back, &st.ets);
+		else
+			back = want;
+		if (!r || (changed && !w))
+			ledger_want_ets(l, ifname, &base, &back, changed);
+		else	/* not written: what the ledger holds stays */
+			ledger_want(l, ifname, MARK_ETS, 0, 0, false);
+		if (!r && err[prio]) {
+			r = err[prio];
+			log_debug("%s: ETS share of priority %u: %s", ifname, prio,
+				  r == -EBUSY ? "its traffic class is not ETS (left as it is)" :
+				  "no ETS traffic class free for it");
 		}
 		report(&a[n++], ifname, "ets", r,
-		       !r && st.has_ets && st.ets.prio_tc[prio] == tc &&
-		       st.ets.tc_tx_bw[tc] == q->ets, st.ets.tc_tx_bw[st.ets.prio_tc[prio] & 7]);
+		       !r && st.has_ets && st.ets.prio_tc[prio] == want.prio_tc[prio] &&
+		       st.ets.tc_tx_bw[want.prio_tc[prio] & 7] == q->ets,
+		       st.ets.tc_tx_bw[st.ets.prio_tc[prio] & 7]);
 	} else if (q->ets) {
 		report(&a[n++], ifname, "ets", -EOPNOTSUPP, false, q->ets);
 	}
@@ -398,6 +595,35 @@ unsigned int ecn_apply(const char *ifname, uint32_t priority, struct ledger *l,
 	return n;
 }
 
+/* @m's table put back on its interface, whose state is @st. */
+static int ets_undo(struct nl_sock *sk, const struct mark *m, struct ieee *st)
+{
+	struct ets_map cur, back;
+	int r;
+
+	if (!st->has_ets)
+		return -ENOENT;	/* no ETS on the device now: nothing to put back */
+	ets_get(&cur, &st->ets);
+	r = ets_restore(m, &cur, &back);
+	if (r == -ESTALE) {
+		if (ets_equal(&cur, &m->ets_wrote))
+			log_warn("%s: ETS table left as gpupathd wrote it: the one it found "
+				 "is not one the driver takes", m->device);
+		else
+			log_warn("%s: ETS table left as it is: changed since gpupathd wrote it, "
+				 "and putting back the rest of what it found would not make "
+				 "the ETS shares add up to 100%%", m->device);
+		return r;
+	}
+	if (ets_equal(&back, &cur))
+		return 0;
+	if (!ets_equal(&cur, &m->ets_wrote))
+		log_info("%s: ETS table changed since gpupathd wrote it: what others changed "
+			 "stays, the rest is put back as gpupathd found it", m->device);
+	ets_put(&st->ets, &back);
+	return ieee_set(sk, m->device, DCB_ATTR_IEEE_ETS, &st->ets, sizeof(st->ets));
+}
+
 int dcb_undo(const struct mark *m)
 {
 	struct dcb_app app = {
@@ -416,7 +642,7 @@ int dcb_undo(const struct mark *m)
 		snprintf(val, sizeof(val), "%d", m->before);
 		return knob(path, val, back, sizeof(back), &before, &changed);
 	}
-	if (m->kind != MARK_APP_DSCP && m->kind != MARK_PFC)
+	if (m->kind != MARK_APP_DSCP && m->kind != MARK_PFC && m->kind != MARK_ETS)
 		return -EINVAL;
 	sk = nl_socket_alloc();
 	if (!sk)
@@ -429,6 +655,8 @@ int dcb_undo(const struct mark *m)
 		st.pfc.pfc_en &= ~(1u << (m->key & 7));
 		r = ieee_set(sk, m->device, DCB_ATTR_IEEE_PFC, &st.pfc, sizeof(st.pfc));
 	}
+	if (!r && m->kind == MARK_ETS)
+		r = ets_undo(sk, m, &st);
 	nl_socket_free(sk);
 	return r;
 }

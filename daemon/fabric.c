@@ -1646,15 +1646,15 @@ static void converge_qos(struct fabric *f, size_t marks)
 		const struct mark *m = &undo[i];
 
 		r = m->kind == MARK_ROCE_TOS ? reset_roce_tos(m->device, m->before) : dcb_undo(m);
-		if (r < 0 && r != -ENODEV && r != -ENOENT) {
+		if (r < 0 && r != -ENODEV && r != -ENOENT && r != -ESTALE) {
 			log_errno(r, "QoS: taking back %s %s %u (tried again next pass)", m->device,
 				  ledger_kind_name(m->kind), m->key);
-			ledger_want(&f->ledger, m->device, m->kind, m->key, m->before, true);
-			f->ledger.m[f->ledger.n - 1].wanted = false;
+			ledger_put_back(&f->ledger, m);
 			continue;
 		}
-		log_info("QoS: %s %s %u taken back%s", m->device, ledger_kind_name(m->kind), m->key,
-			 r < 0 ? " (the device is gone)" : "");
+		log_info("QoS: %s %s %u %s", m->device, ledger_kind_name(m->kind), m->key,
+			 r == -ESTALE ? "left as others changed it" :
+			 r < 0 ? "taken back (the device is gone)" : "taken back");
 	}
 	free(undo);
 	if (!n && f->ledger.n == marks)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The QoS ledger: what gpupathd set (see ledger.h). The file is one mark a
- * line, "KIND DEVICE KEY BEFORE".
+ * line, "KIND DEVICE KEY BEFORE"; an ETS mark adds its two tables, "BEFORE
+ * WROTE", each 48 hex digits: the bytes of prio_tc, tc_tsa and tc_tx_bw.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@ static const char *const kind_names[MARK_KINDS] = {
 	[MARK_ECN_NP] = "ecn-roce_np",
 	[MARK_ECN_RP] = "ecn-roce_rp",
 	[MARK_ROCE_TOS] = "default_roce_tos",
+	[MARK_ETS] = "ets",
 };
 
 const char *ledger_kind_name(enum mark_kind kind)
@@ -33,6 +35,12 @@ static struct mark *find(struct ledger *l, const char *device, enum mark_kind ki
 		if (l->m[i].kind == kind && l->m[i].key == key && !strcmp(l->m[i].device, device))
 			return &l->m[i];
 	return NULL;
+}
+
+const struct mark *ledger_find(const struct ledger *l, const char *device,
+			       enum mark_kind kind, uint32_t key)
+{
+	return find((struct ledger *)l, device, kind, key);
 }
 
 static int add(struct ledger *l, const char *device, enum mark_kind kind, uint32_t key,
@@ -52,9 +60,39 @@ static int add(struct ledger *l, const char *device, enum mark_kind kind, uint32
 	return 0;
 }
 
+/* An ETS table from its 48 hex digits: 0, or -EINVAL. */
+static int ets_parse(struct ets_map *t, const char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+	uint8_t *b = (uint8_t *)t;
+	const char *hi, *lo;
+	unsigned int i;
+
+	if (strlen(hex) != 2 * sizeof(*t))
+		return -EINVAL;
+	for (i = 0; i < sizeof(*t); i++) {
+		hi = strchr(digits, hex[2 * i]);
+		lo = strchr(digits, hex[2 * i + 1]);
+		if (!hi || !lo)
+			return -EINVAL;
+		b[i] = (hi - digits) << 4 | (lo - digits);
+	}
+	return 0;
+}
+
+static void ets_print(FILE *f, const struct ets_map *t)
+{
+	const uint8_t *b = (const uint8_t *)t;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(*t); i++)
+		fprintf(f, "%02x", b[i]);
+}
+
 int ledger_load(struct ledger *l, const char *path)
 {
-	char kind[32], device[64];
+	char line[256], kind[32], device[64], before_t[64], wrote_t[64];
+	struct ets_map ets_before, ets_wrote;
 	long long key, before;
 	unsigned int k;
 	FILE *f;
@@ -65,14 +103,26 @@ int ledger_load(struct ledger *l, const char *path)
 	f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
-	while (r >= 0 && fscanf(f, "%31s %63s %lld %lld", kind, device, &key, &before) == 4) {
+	while (r >= 0 && fgets(line, sizeof(line), f)) {
+		int fields = sscanf(line, "%31s %63s %lld %lld %63s %63s", kind, device, &key,
+				    &before, before_t, wrote_t);
+
+		if (fields < 4)
+			continue;
 		for (k = 0; k < MARK_KINDS && strcmp(kind, kind_names[k]); k++)
 			;
 		if (k == MARK_KINDS || strlen(device) >= sizeof(l->m->device) || key < 0 ||
 		    key > UINT32_MAX || before < INT32_MIN || before > INT32_MAX ||
 		    find(l, device, k, key))
 			continue;
+		if (k == MARK_ETS && (fields != 6 || ets_parse(&ets_before, before_t) ||
+				      ets_parse(&ets_wrote, wrote_t)))
+			continue;
 		r = add(l, device, k, key, before);
+		if (!r && k == MARK_ETS) {
+			l->m[l->n - 1].ets_before = ets_before;
+			l->m[l->n - 1].ets_wrote = ets_wrote;
+		}
 	}
 	fclose(f);
 	return r;
@@ -87,9 +137,17 @@ int ledger_save(const struct ledger *l, const char *path)
 	f = runfile_open(path, tmp, sizeof(tmp));
 	if (!f)
 		return -errno;
-	for (i = 0; i < l->n; i++)
-		fprintf(f, "%s %s %u %d\n", kind_names[l->m[i].kind], l->m[i].device, l->m[i].key,
+	for (i = 0; i < l->n; i++) {
+		fprintf(f, "%s %s %u %d", kind_names[l->m[i].kind], l->m[i].device, l->m[i].key,
 			l->m[i].before);
+		if (l->m[i].kind == MARK_ETS) {
+			fputc(' ', f);
+			ets_print(f, &l->m[i].ets_before);
+			fputc(' ', f);
+			ets_print(f, &l->m[i].ets_wrote);
+		}
+		fputc('\n', f);
+	}
 	return runfile_commit(f, tmp, path);
 }
 
@@ -124,6 +182,41 @@ int ledger_want(struct ledger *l, const char *device, enum mark_kind kind, uint3
 	if (!r)
 		l->m[l->n - 1].wanted = true;
 	return r;
+}
+
+int ledger_want_ets(struct ledger *l, const char *device, const struct ets_map *before,
+		    const struct ets_map *wrote, bool changed)
+{
+	struct mark *m = find(l, device, MARK_ETS, 0);
+	int r;
+
+	if (!m) {
+		/* Found as wanted, or gpupathd has no part in it: not gpupathd's. */
+		if (!changed || !memcmp(before, wrote, sizeof(*before)))
+			return 0;
+		r = add(l, device, MARK_ETS, 0, 0);
+		if (r)
+			return r;
+		m = &l->m[l->n - 1];
+	}
+	m->ets_before = *before;
+	m->ets_wrote = *wrote;
+	m->wanted = !!memcmp(before, wrote, sizeof(*before));
+	return 0;
+}
+
+int ledger_put_back(struct ledger *l, const struct mark *m)
+{
+	int r;
+
+	if (find(l, m->device, m->kind, m->key))
+		return 0;
+	r = add(l, m->device, m->kind, m->key, m->before);
+	if (r)
+		return r;
+	l->m[l->n - 1] = *m;
+	l->m[l->n - 1].wanted = false;
+	return 0;
 }
 
 int ledger_unwanted(struct ledger *l, struct mark **out, size_t *n)

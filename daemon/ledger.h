@@ -19,7 +19,19 @@ enum mark_kind {
 	MARK_ECN_NP,		/* vendor ECN notification point: key = priority */
 	MARK_ECN_RP,		/* vendor ECN reaction point: key = priority */
 	MARK_ROCE_TOS,		/* rdma_cm's default RoCE ToS of port 1: key = 0 */
+	MARK_ETS,		/* dcbnl ETS table: key = 0, with the tables */
 	MARK_KINDS
+};
+
+/*
+ * An IEEE 802.1Qaz ETS table, the parts of dcbnl's struct ieee_ets that
+ * gpupathd writes: each priority's traffic class, each traffic class's
+ * transmission selection algorithm (IEEE_8021QAZ_TSA_*) and bandwidth share.
+ */
+struct ets_map {
+	uint8_t prio_tc[8];
+	uint8_t tc_tsa[8];
+	uint8_t tc_tx_bw[8];
 };
 
 /* One setting gpupathd made on a device. */
@@ -29,6 +41,12 @@ struct mark {
 	uint32_t key;
 	int32_t before;		/* the value before gpupathd's first write */
 	bool wanted;		/* by the current pass */
+	/*
+	 * MARK_ETS: the table without gpupathd's part (what is put back) and
+	 * the table as gpupathd last wrote it (read back), which tells what
+	 * others changed since.
+	 */
+	struct ets_map ets_before, ets_wrote;
 };
 
 struct ledger {
@@ -53,6 +71,21 @@ void ledger_begin(struct ledger *l);
  */
 int ledger_want(struct ledger *l, const char *device, enum mark_kind kind, uint32_t key,
 		int32_t before, bool changed);
+
+/*
+ * The pass wants the ETS table of @device: like ledger_want, with the
+ * tables of struct mark. A table gpupathd has no part in (@wrote is
+ * @before) is not wanted: what the ledger holds of it is taken back.
+ */
+int ledger_want_ets(struct ledger *l, const char *device, const struct ets_map *before,
+		    const struct ets_map *wrote, bool changed);
+
+/* The mark of @kind and @key on @device, or NULL. */
+const struct mark *ledger_find(const struct ledger *l, const char *device,
+			       enum mark_kind kind, uint32_t key);
+
+/* @m, handed back by ledger_unwanted but not taken back, kept for the next pass. */
+int ledger_put_back(struct ledger *l, const struct mark *m);
 
 /*
  * Take the marks the pass did not want out of @l, into *@out (@*n of them,

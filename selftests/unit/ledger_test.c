@@ -5,6 +5,7 @@
  * place. (No virtual NIC here implements dcbnl: the diff is tested alone.)
  */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -175,6 +176,72 @@ TEST(the_ledger_survives_a_restart_and_skips_bad_lines)
 	ledger_free(&back);
 	EXPECT_EQ(0, ledger_load(&back, path));
 	EXPECT_EQ(0, back.n);
+	ledger_free(&l);
+}
+
+/* An ETS table in the ledger's file: prio_tc, tc_tsa, tc_tx_bw in hex. */
+#define TABLE_	"020304050607" "020202020202ff00" "1010111111116464"
+#define TABLE	"0100" TABLE_
+
+TEST(an_ets_table_is_kept_with_what_was_there_and_what_was_written)
+{
+	char path[] = "/tmp/ledger-test-XXXXXX";
+	struct ets_map before = {
+		.prio_tc = { 1, 0, 2, 3, 4, 5, 6, 7 },
+		.tc_tsa = { 2, 2, 2, 2, 2, 2, 255, 0 },
+		.tc_tx_bw = { 16, 16, 17, 17, 17, 17, 100, 100 },
+	}, wrote = before;
+	struct ledger l = { 0 }, back = { 0 };
+	struct mark *undo;
+	size_t n;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	ASSERT_NE(-1, fd);
+	close(fd);
+	/* Found as wanted (gpupathd wrote nothing, or has no part): not recorded. */
+	ledger_begin(&l);
+	ledger_want_ets(&l, "eth1", &before, &before, true);
+	wrote.tc_tx_bw[3] = 50;
+	ledger_want_ets(&l, "eth1", &before, &wrote, false);
+	EXPECT_EQ(0, l.n);
+	ledger_want_ets(&l, "eth1", &before, &wrote, true);
+	ASSERT_EQ(1, l.n);
+	EXPECT_TRUE(l.m[0].wanted);
+	EXPECT_TRUE(ledger_find(&l, "eth1", MARK_ETS, 0) == &l.m[0]);
+	EXPECT_TRUE(ledger_find(&l, "eth2", MARK_ETS, 0) == NULL);
+
+	ASSERT_EQ(0, ledger_save(&l, path));
+	f = fopen(path, "a");
+	ASSERT_TRUE(f != NULL);
+	fputs("ets eth2 0 0\n", f);				/* no tables */
+	fputs("ets eth3 0 0 0100 0100\n", f);			/* tables cut short */
+	fputs("ets eth4 0 0 " TABLE " " TABLE "\n", f);		/* good */
+	fputs("ets eth5 0 0 " TABLE " 0100zz" TABLE_ "\n", f);	/* not hex */
+	fputs("ets eth6 0 0 " TABLE "\n", f);			/* one table */
+	fclose(f);
+	ASSERT_EQ(0, ledger_load(&back, path));
+	unlink(path);
+	ASSERT_EQ(2, back.n);
+	EXPECT_STREQ("eth4", back.m[1].device);
+	EXPECT_EQ(2, back.m[1].ets_wrote.tc_tsa[0]);
+	EXPECT_EQ(100, back.m[1].ets_wrote.tc_tx_bw[7]);
+	EXPECT_EQ(MARK_ETS, back.m[0].kind);
+	EXPECT_EQ(0, memcmp(&before, &back.m[0].ets_before, sizeof(before)));
+	EXPECT_EQ(0, memcmp(&wrote, &back.m[0].ets_wrote, sizeof(wrote)));
+
+	/* Not wanted: handed back whole, and kept whole when it could not be undone. */
+	ledger_begin(&back);
+	ASSERT_EQ(0, ledger_unwanted(&back, &undo, &n));
+	ASSERT_EQ(2, n);
+	EXPECT_EQ(0, back.n);
+	ASSERT_EQ(0, ledger_put_back(&back, &undo[0]));
+	free(undo);
+	ASSERT_EQ(1, back.n);
+	EXPECT_FALSE(back.m[0].wanted);
+	EXPECT_EQ(0, memcmp(&before, &back.m[0].ets_before, sizeof(before)));
+	EXPECT_EQ(0, memcmp(&wrote, &back.m[0].ets_wrote, sizeof(wrote)));
+	ledger_free(&back);
 	ledger_free(&l);
 }
 
