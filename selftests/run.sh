@@ -202,6 +202,20 @@ cuda_result() {
 
 # The module against Debian's stock headers of each series (the test
 # kernels' builds are checked the same way in the vm suites).
+# gpupathd.service's sandbox, as systemd rates it (below 4: "OK"); the
+# daemon's VM tests run it with the unit's capability bounding set.
+unit_security() {
+	local out level
+	out=$(systemd-analyze security --offline=true daemon/gpupathd.service 2>&1)
+	level=$(sed -n 's/.*Overall exposure level for gpupathd.service: \([0-9.]*\).*/\1/p' <<<"$out")
+	if [ -n "$level" ] && awk -v l="$level" 'BEGIN { exit !(l < 4) }'; then
+		ok "static: systemd-analyze security rates gpupathd.service $level (below 4)"
+	else
+		grep -v '^✓' <<<"$out" | tail -25 | sed 's/^/# /'
+		notok "static: systemd-analyze security rates gpupathd.service ${level:-?}, not below 4"
+	fi
+}
+
 suite_static() {
 	local series rel
 	check "static: checkpatch --strict reports no errors on kmod/ and uapi/" \
@@ -211,6 +225,7 @@ suite_static() {
 	check "static: the include graph of kmod/ has no cycle but the known ones" \
 		selftests/include-graph.sh
 	tools/ynl/regen.sh --check
+	unit_security
 	for series in 6.1 6.12; do
 		rel=$(KERNEL_SERIES=$series stock_release) ||
 			{ notok "static: stock headers for $series"; continue; }

@@ -4,7 +4,11 @@
 
 # The harness puts the project's programs into the initramfs.
 GP=/usr/sbin/gpupath
-GPD=/usr/sbin/gpupathd
+# gpupathd as its unit runs it, as far as a guest without systemd can: the
+# unit's capability bounding set (read from the unit) and no new privileges.
+GPD_CAPS=$(sed -n 's/^CapabilityBoundingSet=//p' /src/daemon/gpupathd.service |
+	tr 'A-Z ' 'a-z,' | sed 's/cap_/+/g')
+GPD="/usr/bin/setpriv --bounding-set=-all,$GPD_CAPS --no-new-privs /usr/sbin/gpupathd"
 PATTERN=/usr/libexec/gpupath/gp-pattern
 NLCHECK=/usr/libexec/gpupath/nl-check
 GPIO=/usr/libexec/gpupath/gp-io
