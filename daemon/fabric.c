@@ -45,6 +45,9 @@
 #define DISCOVERY_EVERY_MS	30000	/* while a rail has no discovery controller */
 #define DISCOVERY_KATO		30	/* keep-alive of persistent discovery controllers */
 #define DISCOVERY_DEPTH		3	/* referrals followed */
+#define REFERRALS_MAX		8	/* referrals followed by one discovery */
+#define DISC_RETRY_MS		1000	/* a log page that could not be read */
+#define DISC_JOBS_MAX		16	/* discovery children at work at once */
 #define TARGETS_MAX		GPUPATH_PORTAL_CONNS_MAX
 #define QOS_LEDGER		"/run/gpupath/qos-ledger"
 #define BROWSE_MAX		16	/* interfaces browsed by mDNS */
@@ -97,8 +100,24 @@ struct discovered {
 	bool ours;			/* connected by gpupathd */
 	bool stale;			/* the log page is to be read again */
 	bool seen;			/* still wanted in this pass */
-	uint64_t next_ms;		/* while there is no controller: next try */
+	uint64_t next_ms;		/* next try (no controller, or no page read) */
 	unsigned int reads;		/* log pages read, for the log */
+	pid_t job;			/* its discovery child, 0: none at work */
+	int job_fd;			/* the child's disc_result */
+	bool again;			/* changed while the child read it */
+	unsigned int n;
+	struct target t[TARGETS_MAX];
+};
+
+/*
+ * What a discovery child found: the controller it used (made by it when
+ * @made), and the log page when it was read whole, the same twice.
+ */
+struct disc_result {
+	int error;			/* errno: no controller could be made */
+	bool made;
+	bool read;
+	char ctrl[32];
 	unsigned int n;
 	struct target t[TARGETS_MAX];
 };
@@ -154,9 +173,12 @@ void fabric_free(struct fabric *f)
 
 	if (!f)
 		return;
-	/* Children still connecting finish on their own. */
+	/* Children still connecting or discovering finish on their own. */
 	for (i = 0; i < f->njobs; i++)
 		close(f->jobs[i].fd);
+	for (i = 0; i < f->ndisc; i++)
+		if (f->disc[i].job)
+			close(f->disc[i].job_fd);
 	close(f->wake);
 	free(f->conns);
 	free(f->qos);
@@ -634,29 +656,19 @@ static void child_fds(int a, int b)
 }
 
 /*
- * Start connecting @c (of @p, from @rail, to @t) in a child process, which
- * writes its connect_result and wakes the loop (fabric_fd()) when it is
- * done. Returns 0, or a negative errno when no child could be started.
+ * A child process for work that may wait on the network (a connect, a
+ * discovery controller): the loop never does. Returns its pid in the
+ * parent, with the read end of its result pipe (non-blocking) in *@fd; 0
+ * in the child, with the write end; a negative errno when none started.
  */
-static int connect_start(struct fabric *f, nvme_root_t r, struct conn *c,
-			 const struct gpupath_portal *p, const struct gpupath_portal_rail *rail,
-			 const struct target *t, int tos)
+static pid_t child_start(struct fabric *f, int *fd)
 {
-	struct connect_job *j = &f->jobs[f->njobs];
-	struct connect_result res = { 0 };
-	nvme_ctrl_t ctrl;
 	int fds[2], err;
 	pid_t pid;
 
-	/* A secret file that will not do fails here, with its reason, at once. */
-	err = set_secrets(NULL, NULL, p, false);
-	if (err)
-		return err;
-	if (pipe(fds) < 0)
+	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
 	fcntl(fds[0], F_SETFL, O_NONBLOCK);
-	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
 	/*
 	 * The log's stream is held across fork(), so that no other thread
 	 * (the ANA poller) holds it in the child, which has that thread no
@@ -673,14 +685,8 @@ static int connect_start(struct fabric *f, nvme_root_t r, struct conn *c,
 		/* A stop signal stops it (the daemon blocks them for its signalfd). */
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		ctrl = connect_ctrl(r, p, rail, t, tos);
-		if (ctrl)
-			cpy(res.ctrl, sizeof(res.ctrl), nvme_ctrl_get_name(ctrl));
-		else
-			res.error = errno ? errno : EIO;
-		if (write(fds[1], &res, sizeof(res)) != sizeof(res) || eventfd_write(f->wake, 1))
-			_exit(1);
-		_exit(0);
+		*fd = fds[1];
+		return 0;
 	}
 	err = errno;
 	funlockfile(stderr);
@@ -689,8 +695,61 @@ static int connect_start(struct fabric *f, nvme_root_t r, struct conn *c,
 		close(fds[0]);
 		return -err;
 	}
+	*fd = fds[0];
+	return pid;
+}
+
+/* In the child: its result to the daemon, which it wakes; then it ends. */
+static void __attribute__((noreturn)) child_end(struct fabric *f, int fd, const void *res,
+						size_t size)
+{
+	const char *p = res;
+	ssize_t w;
+
+	while (size) {
+		w = write(fd, p, size);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(1);
+		p += w;
+		size -= w;
+	}
+	_exit(eventfd_write(f->wake, 1) ? 1 : 0);
+}
+
+/*
+ * Start connecting @c (of @p, from @rail, to @t) in a child process, which
+ * writes its connect_result and wakes the loop (fabric_fd()) when it is
+ * done. Returns 0, or a negative errno when no child could be started.
+ */
+static int connect_start(struct fabric *f, nvme_root_t r, struct conn *c,
+			 const struct gpupath_portal *p, const struct gpupath_portal_rail *rail,
+			 const struct target *t, int tos)
+{
+	struct connect_job *j = &f->jobs[f->njobs];
+	struct connect_result res = { 0 };
+	nvme_ctrl_t ctrl;
+	pid_t pid;
+	int fd = -1, err;
+
+	/* A secret file that will not do fails here, with its reason, at once. */
+	err = set_secrets(NULL, NULL, p, false);
+	if (err)
+		return err;
+	pid = child_start(f, &fd);
+	if (pid < 0)
+		return pid;
+	if (!pid) {
+		ctrl = connect_ctrl(r, p, rail, t, tos);
+		if (ctrl)
+			cpy(res.ctrl, sizeof(res.ctrl), nvme_ctrl_get_name(ctrl));
+		else
+			res.error = errno ? errno : EIO;
+		child_end(f, fd, &res, sizeof(res));
+	}
 	j->pid = pid;
-	j->fd = fds[0];
+	j->fd = fd;
 	j->portal = p->id;
 	j->key = c->rep;
 	j->tos = tos;
@@ -708,6 +767,9 @@ int fabric_fd(struct fabric *f)
 static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
 			const struct gpupath_portal_rail *rail, const struct target *at, int tos,
 			int depth, struct discovered *d);
+
+/* Referrals followed by this process (a discovery child) so far. */
+static unsigned int referrals;
 
 /*
  * Read @c's discovery log page into @d (referrals followed), and its
@@ -756,6 +818,13 @@ static bool read_log(nvme_root_t r, nvme_ctrl_t c, const struct gpupath_portal *
 					 at->traddr, at->trsvcid, TARGETS_MAX, t.nqn);
 		} else if (e->subtype == NVME_NQN_DISC && depth < DISCOVERY_DEPTH &&
 			   (strcmp(t.traddr, at->traddr) || t.trsvcid != at->trsvcid)) {
+			/* (one discovery child's count: it follows no more) */
+			if (referrals++ == REFERRALS_MAX)
+				log_warn("portal %s: more than %u referrals; %s:%u and those after "
+					 "it are left out", p->name, REFERRALS_MAX, t.traddr,
+					 t.trsvcid);
+			if (referrals > REFERRALS_MAX)
+				continue;
 			log_info("portal %s: referral to %s:%u", p->name, t.traddr, t.trsvcid);
 			discover_at(r, p, rail, &t, tos, depth + 1, d);
 		}
@@ -893,11 +962,175 @@ static void disc_marks_prune(const struct fabric *f)
 }
 
 /*
+ * In a discovery child: the log page of @at (referrals followed) through
+ * controller @ctrl, or through one it connects when there is none, into
+ * @res.
+ */
+static void disc_child(nvme_root_t r, const struct gpupath_portal *p,
+		       const struct gpupath_portal_rail *rail, const struct target *at, int tos,
+		       const char *ctrl, struct disc_result *res)
+{
+	nvme_ctrl_t c = ctrl[0] ? ctrl_named(r, ctrl) : NULL;
+	uint64_t gen[2] = { 0, 1 };
+	struct discovered *fresh;
+
+	if (!c) {
+		c = connect_ctrl(r, p, rail, at, tos);
+		if (!c) {
+			res->error = errno ? errno : EIO;
+			return;
+		}
+		res->made = true;
+	}
+	cpy(res->ctrl, sizeof(res->ctrl), nvme_ctrl_get_name(c));
+	fresh = calloc(2, sizeof(*fresh));
+	/*
+	 * Read twice: a page the target changed while it was read is not
+	 * taken (read again soon); one that cannot be read leaves the last
+	 * one in place.
+	 */
+	if (fresh && read_log(r, c, p, rail, at, tos, 0, &fresh[0], &gen[0]) &&
+	    read_log(r, c, p, rail, at, tos, 0, &fresh[1], &gen[1]) &&
+	    gen[0] == gen[1] && fresh[0].n == fresh[1].n &&
+	    !memcmp(fresh[0].t, fresh[1].t, fresh[0].n * sizeof(*fresh->t))) {
+		memcpy(res->t, fresh->t, fresh->n * sizeof(*res->t));
+		res->n = fresh->n;
+		res->read = true;
+	}
+	free(fresh);
+}
+
+/*
+ * Start a discovery child for @d: connecting its controller, reading its
+ * log page. The pass goes on with the last list; the child's result is
+ * taken by a later pass (disc_reap()), which its end wakes.
+ */
+static void disc_start(struct fabric *f, nvme_root_t r, const struct gpupath_portal *p,
+		       const struct gpupath_portal_rail *rail, const struct target *at, int tos,
+		       struct discovered *d, bool *pending)
+{
+	struct disc_result res = { 0 };
+	size_t i, busy = 0;
+	pid_t pid;
+	int fd = -1;
+
+	/* Announcements by anyone on a rail's LAN start no more than this. */
+	for (i = 0; i < f->ndisc; i++)
+		busy += f->disc[i].job != 0;
+	if (busy >= DISC_JOBS_MAX) {
+		*pending = true;
+		return;
+	}
+	pid = child_start(f, &fd);
+	if (pid < 0) {
+		log_errno(pid, "portal %s rail %u: cannot start discovery at %s:%u", p->name,
+			  rail->id, at->traddr, at->trsvcid);
+		*pending = true;
+		return;
+	}
+	if (!pid) {
+		disc_child(r, p, rail, at, tos, d->ctrl, &res);
+		child_end(f, fd, &res, sizeof(res));
+	}
+	d->job = pid;
+	d->job_fd = fd;
+}
+
+/* The whole of a child's result from @fd, once it has ended: true. */
+static bool read_whole(int fd, void *buf, size_t size)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (size) {
+		n = read(fd, p, size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		size -= n;
+	}
+	return true;
+}
+
+/* The name of portal @id in the pass's @portals, for the log. */
+static const char *portal_name(const struct gpupath_portal *portals, size_t n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (portals[i].id == id)
+			return portals[i].name;
+	return "(deleted)";
+}
+
+/*
+ * Take what the discovery children that ended found (before the pass's
+ * scan, which then finds the controllers they made).
+ */
+static void disc_reap(struct fabric *f, const struct gpupath_portal *portals, size_t np)
+{
+	struct disc_result *res = malloc(sizeof(*res));
+	struct discovered *d;
+	const char *name;
+	pid_t w;
+	size_t i;
+
+	for (i = 0; i < f->ndisc; i++) {
+		d = &f->disc[i];
+		if (!d->job)
+			continue;
+		w = waitpid(d->job, NULL, WNOHANG);
+		if (!w || (w < 0 && errno == EINTR))
+			continue;	/* at work still */
+		name = portal_name(portals, np, d->portal);
+		if (!res || !read_whole(d->job_fd, res, sizeof(*res))) {
+			log_warn("portal %s rail %u: discovery at %s:%u ended without a result",
+				 name, d->rail, d->traddr, d->trsvcid);
+			d->next_ms = now_ms() + DISCOVERY_EVERY_MS;
+		} else if (res->error) {
+			log_warn("portal %s rail %u: discovery controller %s:%u: %s; trying again in %u s",
+				 name, d->rail, d->traddr, d->trsvcid, strerror(res->error),
+				 DISCOVERY_EVERY_MS / 1000);
+			d->next_ms = now_ms() + DISCOVERY_EVERY_MS;
+		} else {
+			if (res->made) {
+				d->ours = true;
+				log_info("portal %s rail %u: persistent discovery controller %s",
+					 name, d->rail, res->ctrl);
+			}
+			if (!same(d->ctrl, res->ctrl))
+				d->stale = true;
+			cpy(d->ctrl, sizeof(d->ctrl), res->ctrl);
+			disc_mark(d->ctrl);
+			if (res->read) {
+				memcpy(d->t, res->t, res->n * sizeof(*d->t));
+				d->n = res->n;
+				d->stale = d->again;
+				d->next_ms = 0;
+				d->reads++;
+				log_info("portal %s rail %u: discovery lists %u subsystem%s (log page %u of %s)",
+					 name, d->rail, d->n, d->n == 1 ? "" : "s", d->reads, d->ctrl);
+			} else {
+				d->next_ms = now_ms() + DISC_RETRY_MS;
+			}
+		}
+		close(d->job_fd);
+		d->job = 0;
+		d->again = false;
+	}
+	free(res);
+}
+
+/*
  * The subsystems a discovery portal lists on @rail. The rail keeps a
  * persistent discovery controller (one already there, made by hand or by
  * nvme-cli, is used as it is); the log page is read when it is new, when
  * it reconnected, and on its discovery-log-change events: there is no
  * polling while it is live. Without one, a new one is tried every 30 s.
+ * Connecting one and reading its log page wait on the network: a child
+ * does both (disc_start()), and the last list holds meanwhile.
  */
 static const struct discovered *discover(struct fabric *f, nvme_root_t r,
 					 const struct gpupath_portal *p,
@@ -906,10 +1139,8 @@ static const struct discovered *discover(struct fabric *f, nvme_root_t r,
 {
 	struct target at = { .trsvcid = trsvcid };
 	int tos = portal_tos(f, p);
-	struct discovered *d, *fresh;
-	uint64_t gen[2] = { 0, 1 };
+	struct discovered *d;
 	nvme_ctrl_t c = NULL;
-	bool made = false;
 	const char *state;
 
 	cpy(at.nqn, sizeof(at.nqn), NVME_DISC_SUBSYS_NAME);
@@ -918,6 +1149,8 @@ static const struct discovered *discover(struct fabric *f, nvme_root_t r,
 	if (!d)
 		return NULL;
 	d->seen = true;
+	if (d->job)
+		return d;	/* its end wakes a pass */
 	if (d->ctrl[0])
 		c = ctrl_named(r, d->ctrl);
 	if (!c) {
@@ -942,48 +1175,21 @@ static const struct discovered *discover(struct fabric *f, nvme_root_t r,
 			*pending = true;
 			return d;
 		}
-		c = connect_ctrl(r, p, rail, &at, tos);
-		made = c;
-		if (!c) {
-			log_warn("portal %s rail %u: discovery controller %s:%u: %s; trying again in %u s",
-				 p->name, rail->id, at.traddr, at.trsvcid, strerror(errno),
-				 DISCOVERY_EVERY_MS / 1000);
-			d->next_ms = now_ms() + DISCOVERY_EVERY_MS;
-			*pending = true;
-			return d;
-		}
-		d->ours = true;
-		log_info("portal %s rail %u: persistent discovery controller %s", p->name,
-			 rail->id, nvme_ctrl_get_name(c));
+		disc_start(f, r, p, rail, &at, tos, d, pending);
+		return d;
 	}
 	if (!same(d->ctrl, nvme_ctrl_get_name(c)))
 		d->stale = true;
 	cpy(d->ctrl, sizeof(d->ctrl), nvme_ctrl_get_name(c));
 	disc_mark(d->ctrl);
 	state = nvme_ctrl_get_state(c);
-	if (!made && (!state || strcmp(state, "live"))) {
+	if (!state || strcmp(state, "live")) {
 		/* The host reconnects it; the log is read again once it is back. */
 		d->stale = true;
-	} else if (d->stale && (fresh = calloc(2, sizeof(*fresh)))) {
-		/*
-		 * Read twice: a page the target changed while it was read is
-		 * not taken (read again soon); one that cannot be read leaves
-		 * the last one in place.
-		 */
-		if (read_log(r, c, p, rail, &at, tos, 0, &fresh[0], &gen[0]) &&
-		    read_log(r, c, p, rail, &at, tos, 0, &fresh[1], &gen[1]) &&
-		    gen[0] == gen[1] && fresh[0].n == fresh[1].n &&
-		    !memcmp(fresh[0].t, fresh[1].t, fresh[0].n * sizeof(*fresh->t))) {
-			memcpy(d->t, fresh->t, fresh->n * sizeof(*d->t));
-			d->n = fresh->n;
-			d->stale = false;
-			d->reads++;
-			log_info("portal %s rail %u: discovery lists %u subsystem%s (log page %u of %s)",
-				 p->name, rail->id, d->n, d->n == 1 ? "" : "s", d->reads, d->ctrl);
-		} else {
-			*pending = true;
-		}
-		free(fresh);
+	} else if (d->stale && now_ms() < d->next_ms) {
+		*pending = true;
+	} else if (d->stale) {
+		disc_start(f, r, p, rail, &at, tos, d, pending);
 	}
 	return d;
 }
@@ -997,6 +1203,8 @@ bool fabric_discovery_changed(struct fabric *f, const char *ctrl)
 		if (strcmp(f->disc[i].ctrl, ctrl))
 			continue;
 		f->disc[i].stale = true;
+		/* A child reading it now may have read it before the change. */
+		f->disc[i].again = f->disc[i].job != 0;
 		found = true;
 	}
 	return found;
@@ -1021,7 +1229,8 @@ static void disc_prune(struct fabric *f, nvme_root_t r)
 	size_t i, n = 0;
 
 	for (i = 0; i < f->ndisc; i++) {
-		if (f->disc[i].seen)
+		/* (one whose child is at work goes once its result is in) */
+		if (f->disc[i].seen || f->disc[i].job)
 			f->disc[n++] = f->disc[i];
 		else if (f->disc[i].ours)
 			disconnect_named(r, f->disc[i].ctrl, NVME_DISC_SUBSYS_NAME,
@@ -1978,6 +2187,7 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	links_read();
 	changes0 = changes;
 	connects_reap(f, portals, n, unwanted, &nunwanted, &pending);
+	disc_reap(f, portals, n);
 	r = scan();
 	if (!r) {
 		log_errno(-errno, "scanning NVMe controllers");

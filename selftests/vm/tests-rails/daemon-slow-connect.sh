@@ -12,7 +12,7 @@
 load_module
 cleanup() {
 	[ -z "${lis:-}" ] || kill "$lis" 2>/dev/null
-	daemon_cleanup fast slow
+	daemon_cleanup fast slow silent
 	rails_teardown
 }
 trap cleanup EXIT
@@ -38,6 +38,10 @@ slow_state() { $GP portal show slow -j | jq -r '.connections[0].state'; }
 wait_for 30 grep -q "portal slow rail 0: connecting $NQN 10.99.1.1:4431 (attempt 1)" \
 	/tmp/gpupathd.log || fail "slow portal not tried: $($GP portal show slow)"
 [ "$(slow_state)" = connecting ] || fail "slow portal: $($GP portal show slow)"
+# A discovery portal whose discovery controller never answers: gpupathd
+# connects it in a child as well, so it holds up nothing either.
+$GP portal add silent transport tcp traddr 10.99.1.1 trsvcid 4431 reconnect-delay 1 \
+	>/dev/null || fail "portal silent"
 $GP portal add fast transport rdma traddr 10.99.1.1 nqn $NQN rails 1:rail1 >/dev/null ||
 	fail "portal fast"
 fast_live() { $GP portal show fast -j | jq -e '.connections[0].state == "live"'; }
@@ -51,6 +55,12 @@ n3=$(grep -n "portal slow rail 0: connecting .* failed (attempt 1)" /tmp/gpupath
 	fail "fast portal waited for the slow one (log lines $n1, $n2, ${n3:-none})"
 note "fast portal's connect started while the slow portal's first attempt was under way" \
 	"(log lines $n1 < $n2 < ${n3:-not yet ended})"
+# ... and while the silent discovery controller's connect was under way.
+n4=$(grep -n "portal silent rail 0: discovery controller 10.99.1.1:4431: " /tmp/gpupathd.log |
+	cut -d: -f1 | head -1)
+[ -z "$n4" ] || [ "$n2" -lt "$n4" ] ||
+	fail "fast portal waited for the silent discovery controller (log lines $n2, $n4)"
+note "and while the silent discovery controller's connect was (line ${n4:-not yet ended})"
 # The slow attempt ends (the host gives up waiting) and is backed off.
 wait_for 60 grep -q "portal slow rail 0: connecting .* failed (attempt 1)" /tmp/gpupathd.log ||
 	fail "the slow attempt did not end: $($GP portal show slow)"
@@ -80,6 +90,8 @@ none_on_rail2 || fail "a controller of the deleted portal came back: $(on_rail2)
 how="before its connect ended"
 grep -q "no longer wanted: disconnecting" /tmp/gpupathd.log && how="$how; disconnected once made"
 note "portal deleted while connecting ($how): no controller left"
+
+$GP portal del silent >/dev/null || fail "portal del silent"
 
 # A restart during a slow connect: a connect child keeps none of the
 # daemon's descriptors, so it holds neither the metrics port (the new
