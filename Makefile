@@ -63,6 +63,10 @@ NVME_LIBS = $(shell pkg-config --libs libnvme 2>/dev/null || echo -lnvme)
 AVAHI_LIBS = $(shell pkg-config --libs avahi-client 2>/dev/null || echo -lavahi-client -lavahi-common)
 # libudev (uevents) and libsystemd (sd_notify) for gpupathd.
 SYSTEMD_LIBS = $(shell pkg-config --libs libudev libsystemd 2>/dev/null || echo -ludev -lsystemd)
+# libmicrohttpd (libmicrohttpd-dev): gpupathd's metrics endpoint, served in
+# a thread of its own.
+daemon/%.o: override CFLAGS += $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
+MHD_LIBS = $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 # libdevmapper (libdevmapper-dev): the dm tables gpupathd tells the module of.
 DM_LIBS = $(shell pkg-config --libs devmapper 2>/dev/null || echo -ldevmapper)
 # zlib (zlib1g-dev): the CRC-32 of DH-HMAC-CHAP secrets, for gpupathd.
@@ -211,8 +215,8 @@ SCANDIR_FIX := -Wl,--export-dynamic-symbol=scandir -Wl,--export-dynamic-symbol=s
 
 daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpupath.a
 	$(quiet) LD $@
-	$(Q)$(CC) $(LDFLAGS) $(SCANDIR_FIX) -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS) $(Z_LIBS) \
-		$(AVAHI_LIBS) $(DM_LIBS)
+	$(Q)$(CC) $(LDFLAGS) $(SCANDIR_FIX) -pthread -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS) \
+		$(Z_LIBS) $(AVAHI_LIBS) $(DM_LIBS) $(MHD_LIBS)
 
 test-bins: $(TEST_BINS)
 

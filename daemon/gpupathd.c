@@ -64,7 +64,7 @@ struct daemon {
 	struct mdns *mdns;	/* mDNS discovery: Avahi, once a portal wants it */
 	bool ana_ok;		/* the module takes ANA states */
 	int wdogfd;		/* systemd's watchdog pings, -1: none asked for */
-	int metricsfd;		/* the metrics endpoint, -1: none */
+	struct metrics *metrics;	/* the metrics endpoint, NULL: none */
 	unsigned int metrics_port;	/* 0: no endpoint */
 	unsigned int interval;	/* seconds between periodic checks */
 	bool interval_fixed;	/* given on the command line */
@@ -824,6 +824,8 @@ static int setup_soon(struct daemon *d)
 
 static void teardown(struct daemon *d)
 {
+	/* First: its thread stops at once, whatever its clients are doing. */
+	metrics_close(d->metrics);
 	untell_dm(d);
 	loop_free(d->loop);
 	fabric_free(d->fabric);
@@ -841,8 +843,6 @@ static void teardown(struct daemon *d)
 		close(d->timerfd);
 	if (d->sigfd >= 0)
 		close(d->sigfd);
-	if (d->metricsfd >= 0)
-		close(d->metricsfd);
 	if (d->mon)
 		gpupath_mon_close(d->mon);
 	gpupath_conf_free(d->conf);
@@ -854,7 +854,8 @@ static int run(struct daemon *opts)
 	struct gpupath_conf *none;
 	int r;
 
-	d.sigfd = d.timerfd = d.soonfd = d.metricsfd = d.wdogfd = -1;
+	d.sigfd = d.timerfd = d.soonfd = d.wdogfd = -1;
+	d.metrics = NULL;
 	log_info("gpupathd %s starting", gpupath_tools_version());
 	dmstack_init();
 	r = load_config(&d, &none);
@@ -896,7 +897,7 @@ static int run(struct daemon *opts)
 	if (r < 0)
 		goto out;
 	if (d.metrics_port) {
-		r = d.metricsfd = metrics_open(d.loop, d.metrics_port);
+		r = metrics_open(&d.metrics, d.metrics_port);
 		if (r < 0)
 			goto out;
 	}

@@ -266,11 +266,13 @@ rm "$root/.pyfiles"
 
 # Libraries gpupath's own programs link (they reach the guest over 9p).
 for so in libnl-3.so.200 libnl-genl-3.so.200 libnvme.so.1 libjson-c.so.5 libpci.so.3 \
-	libudev.so.1 libsystemd.so.0 libavahi-client.so.3 libavahi-common.so.3; do
+	libudev.so.1 libsystemd.so.0 libavahi-client.so.3 libavahi-common.so.3 \
+	libmicrohttpd.so.12; do
 	lib=$(ldconfig -p | awk -v so="$so" '!f && $1 == so && /x86-64/ { print $NF; f = 1 }')
-	[ -n "$lib" ] || die "$so not found; install the Debian packages libnl-3-200 libnl-genl-3-200 libnvme1 libjson-c5 libpci3 libudev1 libsystemd0 libavahi-client3"
+	[ -n "$lib" ] || die "$so not found; install the Debian packages libnl-3-200 libnl-genl-3-200 libnvme1 libjson-c5 libpci3 libudev1 libsystemd0 libavahi-client3 libmicrohttpd12"
 	copy_lib "$lib"
-	# ... and what it links in turn (libpci: libudev, libz).
+	# ... and what it links in turn (libpci: libudev, libz; libmicrohttpd:
+	# GnuTLS and its libraries).
 	for dep in $(ldd "$lib" | sed -n 's|.*=> \(/[^ ]*\) .*|\1|p'); do
 		copy_lib "$dep"
 	done

@@ -10,7 +10,7 @@ pkgs=(
 	# user space
 	gcc g++ make pkg-config libc6-dev libnl-3-dev libnl-genl-3-dev
 	libnvme-dev libjson-c-dev libpci-dev libudev-dev libsystemd-dev zlib1g-dev
-	libavahi-client-dev libdevmapper-dev
+	libavahi-client-dev libdevmapper-dev libmicrohttpd-dev
 	# test kernels (both LTS series), module, static checks
 	linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev libssl-dev
 	ccache xz-utils sparse perl dkms openssl linux-headers-amd64 kmod
