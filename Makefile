@@ -61,7 +61,8 @@ daemon/%.o: override CFLAGS += $(shell pkg-config --cflags libnvme 2>/dev/null)
 NVME_LIBS = $(shell pkg-config --libs libnvme 2>/dev/null || echo -lnvme)
 # libavahi-client (mDNS discovery) for gpupathd.
 AVAHI_LIBS = $(shell pkg-config --libs avahi-client 2>/dev/null || echo -lavahi-client -lavahi-common)
-# libudev (uevents) and libsystemd (sd_notify) for gpupathd.
+# libudev (uevents) and libsystemd (sd-event, sd_notify, the journal) for
+# gpupathd.
 SYSTEMD_LIBS = $(shell pkg-config --libs libudev libsystemd 2>/dev/null || echo -ludev -lsystemd)
 # libmicrohttpd (libmicrohttpd-dev): gpupathd's metrics endpoint, served in
 # a thread of its own.
@@ -268,12 +269,12 @@ selftests/build/secret_test: selftests/unit/secret_test.c daemon/secret.o
 # ana.c is built into the test with UBSan, which stops it on any undefined
 # behaviour: a descriptor of the log page read in place, misaligned.
 UBSAN := -fsanitize=undefined -fno-sanitize-recover=all
-selftests/build/ana_test: selftests/unit/ana_test.c daemon/ana.c daemon/log.o daemon/loop.o \
+selftests/build/ana_test: selftests/unit/ana_test.c daemon/ana.c daemon/log.o \
 		tools/lib/libgpupath.a
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) $(UBSAN) $(shell pkg-config --cflags libnvme 2>/dev/null) -o $@ $^ \
-		$(NVME_LIBS) $(NL_LIBS)
+		$(NVME_LIBS) $(NL_LIBS) $(SYSTEMD_LIBS)
 
 # dcb.c is built into the test with UBSan too; its dcbnl calls are not
 # reached by what the test calls.
@@ -281,7 +282,7 @@ selftests/build/dcb_test: selftests/unit/dcb_test.c daemon/dcb.c daemon/ledger.o
 		daemon/log.o tools/lib/libgpupath.a
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) $(UBSAN) -o $@ $^ $(NL_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(UBSAN) -o $@ $^ $(NL_LIBS) $(SYSTEMD_LIBS)
 
 selftests/build/libnvme_fix_test: selftests/unit/libnvme_fix_test.c daemon/libnvme-fix.o
 	@mkdir -p $(@D)
@@ -294,7 +295,7 @@ selftests/build/mdns_test: selftests/unit/mdns_test.c daemon/mdns.o daemon/log.o
 		tools/lib/libgpupath.a
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $^ $(AVAHI_LIBS) $(NL_LIBS)
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $^ $(AVAHI_LIBS) $(NL_LIBS) $(SYSTEMD_LIBS)
 
 selftests/build/text_test: selftests/unit/text_test.c daemon/disclog.o \
 		tools/lib/libgpupath-private.a tools/lib/libgpupath.a
@@ -353,7 +354,7 @@ $(FUZZ_DIR)/mkcorpus: selftests/fuzz/mkcorpus.c
 # gpupathd's readers of what comes from the network and from users; ana.c's
 # libnvme and log calls are not reached by what the harness calls.
 FUZZ_DAEMON_OBJS := $(FUZZ_DIR)/daemon/ana.o $(FUZZ_DIR)/daemon/disclog.o \
-	$(FUZZ_DIR)/daemon/log.o $(FUZZ_DIR)/daemon/loop.o
+	$(FUZZ_DIR)/daemon/log.o
 .SECONDARY: $(FUZZ_DAEMON_OBJS)
 
 $(FUZZ_DIR)/daemon/%.o: daemon/%.c
@@ -364,7 +365,7 @@ $(FUZZ_DIR)/daemon/%.o: daemon/%.c
 $(FUZZ_DIR)/fuzz_daemon: selftests/fuzz/fuzz_daemon.c $(FUZZ_DAEMON_OBJS) $(FUZZ_LIB_OBJS)
 	$(quiet) FUZZLD $@
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(shell pkg-config --cflags libnvme 2>/dev/null) -o $@ \
-		$(filter %.c %.o,$^) $(NL_LIBS) $(NVME_LIBS)
+		$(filter %.c %.o,$^) $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS)
 
 $(FUZZ_DIR)/fuzz_%: selftests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
 	$(quiet) FUZZLD $@

@@ -22,7 +22,7 @@
 #include "ana.h"
 #include "internal.h"
 #include "log.h"
-#include "loop.h"
+#include "clock.h"
 
 /* A controller that does not report ANA is asked again this much later. */
 #define ANA_RECHECK_MS	30000
@@ -67,7 +67,7 @@ int ana_new(struct ana **a)
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&(*a)->cond, &attr);
 	pthread_condattr_destroy(&attr);
-	/* Signals are the loop's (signalfd): none for the thread. */
+	/* Signals are the loop's (sd-event's signalfd): none for the thread. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	r = pthread_create(&(*a)->thread, NULL, poller, *a);

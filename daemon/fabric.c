@@ -36,7 +36,7 @@
 #include "ledger.h"
 #include "internal.h"
 #include "log.h"
-#include "loop.h"
+#include "clock.h"
 #include "mdns.h"
 #include "private.h"
 #include "secret.h"
@@ -641,7 +641,8 @@ static struct connect_job *job_of(struct fabric *f, uint32_t portal,
  * A child holding the daemon's sockets (the metrics port, netlink, udev)
  * would keep a restarted daemon from binding the port, and would hear what
  * is not its own. The log is closed first (syslog opens its socket again
- * when the child logs), so that no descriptor number it kept is reused.
+ * when the child logs; the journal's is not used again, the child writing
+ * to stderr), so that no descriptor number it kept is reused.
  */
 static void child_fds(int a, int b)
 {
@@ -682,7 +683,7 @@ static pid_t child_start(struct fabric *f, int *fd)
 
 		funlockfile(stderr);
 		child_fds(fds[1], f->wake);
-		/* A stop signal stops it (the daemon blocks them for its signalfd). */
+		/* A stop signal stops it (the daemon blocks them for its loop's signalfd). */
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		*fd = fds[1];

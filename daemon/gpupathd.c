@@ -2,14 +2,14 @@
 /*
  * gpupathd: the gpupath reconciler.
  *
- * One thread, one epoll loop: the gpupath netlink notifications (and the
- * module coming and going), rtnetlink link changes, the uevents of nvme
+ * One thread, one sd-event loop: the gpupath netlink notifications (and
+ * the module coming and going), rtnetlink link changes, the uevents of nvme
  * controllers and namespaces (libudev's monitor, after udev's rules where
- * udev runs), a signalfd (TERM/INT stop, HUP reloads gpupath.conf) and
- * timerfds. Read the configuration, subscribe, then dump, apply the
- * configuration, reconcile, then run. Under systemd (Type=notify) it says
- * when it is ready, reloading and stopping, and pings the watchdog from
- * the loop.
+ * udev runs), signals (TERM/INT stop, HUP reloads gpupath.conf, CHLD: a
+ * connect or discovery child ended) and timers. Read the configuration,
+ * subscribe, then dump, apply the configuration, reconcile, then run.
+ * Under systemd (Type=notify) it says when it is ready, reloading and
+ * stopping, and the loop pings the watchdog.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,25 +21,24 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <sys/signalfd.h>
-#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <libudev.h>
 #include <linux/rtnetlink.h>
 #include <netlink/msg.h>
 #include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
 #include <netlink/netlink.h>
 
 #include "private.h"
 
 #include "config.h"
 #include "ana.h"
+#include "clock.h"
 #include "fabric.h"
 #include "log.h"
 #include "dmstack.h"
 #include "metrics.h"
-#include "loop.h"
 #include "mdns.h"
 
 #define INTERVAL_DEFAULT	30
@@ -47,23 +46,22 @@
 
 #define SOON_MS		100	/* notifications coalesce this long */
 #define RETRY_MS	1000	/* a pass again while connections are due */
+#define TIMER_ACCURACY_US	1000	/* sd-event's default is 250 ms */
 
 struct daemon {
-	struct loop *loop;
+	sd_event *event;
 	struct gpupath_mon *mon;
 	struct fabric *fabric;
 	struct nl_sock *rt;	/* rtnetlink, link changes */
 	struct udev *udev;
 	struct udev_monitor *uev;	/* nvme and block uevents */
 	bool loaded;		/* the gpupath family exists */
-	int sigfd;
-	int timerfd;
+	sd_event_source *timer;	/* the periodic check */
 	uint64_t pass_ms;	/* how long the last pass took */
-	int soonfd;		/* one-shot: the next reconcile pass */
+	sd_event_source *soon;	/* one-shot: the next reconcile pass */
 	struct ana *ana;	/* the controllers' ANA log pages (a thread) */
 	struct mdns *mdns;	/* mDNS discovery: Avahi, once a portal wants it */
 	bool ana_ok;		/* the module takes ANA states */
-	int wdogfd;		/* systemd's watchdog pings, -1: none asked for */
 	struct metrics *metrics;	/* the metrics endpoint, NULL: none */
 	unsigned int metrics_port;	/* 0: no endpoint */
 	unsigned int interval;	/* seconds between periodic checks */
@@ -227,24 +225,14 @@ static int apply_config(struct daemon *d)
 
 /* ---- reconcile -------------------------------------------------------- */
 
-/* A one-shot timer's setting: @ms from now. */
-static struct itimerspec once_in(unsigned int ms)
-{
-	struct itimerspec its = {
-		.it_value.tv_sec = ms / 1000,
-		.it_value.tv_nsec = (long)(ms % 1000) * 1000000,
-	};
-
-	return its;
-}
-
 /*
  * Run a reconcile pass in @ms, or sooner if one is due already: a storm of
  * events does not keep pushing the pass back.
  */
 static void soon(struct daemon *d, unsigned int ms)
 {
-	struct itimerspec its, cur;
+	uint64_t at, cur;
+	int on, r;
 
 	/*
 	 * Passes take at most half the time: while connects (in child
@@ -253,14 +241,16 @@ static void soon(struct daemon *d, unsigned int ms)
 	 */
 	if (ms < d->pass_ms)
 		ms = d->pass_ms;
-	its = once_in(ms);
-	if (!timerfd_gettime(d->soonfd, &cur) && (cur.it_value.tv_sec || cur.it_value.tv_nsec) &&
-	    (cur.it_value.tv_sec < its.it_value.tv_sec ||
-	     (cur.it_value.tv_sec == its.it_value.tv_sec &&
-	      cur.it_value.tv_nsec <= its.it_value.tv_nsec)))
+	/* From the clock, not the loop's wake-up: a pass may have run since. */
+	at = now_us() + (uint64_t)ms * 1000;
+	if (sd_event_source_get_enabled(d->soon, &on) > 0 &&
+	    sd_event_source_get_time(d->soon, &cur) >= 0 && cur <= at)
 		return;
-	if (timerfd_settime(d->soonfd, 0, &its, NULL) < 0)
-		log_errno(-errno, "cannot arm the reconcile timer");
+	r = sd_event_source_set_time(d->soon, at);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(d->soon, SD_EVENT_ONESHOT);
+	if (r < 0)
+		log_errno(r, "cannot arm the reconcile timer");
 }
 
 /* Bring the kernel's objects and the fabric in line with the portals. */
@@ -355,12 +345,11 @@ static void on_event(const struct gpupath_mon_event *ev, void *userdata)
 	}
 }
 
-static int on_mon(struct loop *l, int fd, uint32_t events, void *userdata)
+static int on_mon(sd_event_source *s, int fd, uint32_t events, void *userdata)
 {
 	struct daemon *d = userdata;
 	int r;
 
-	(void)l;
 	(void)fd;
 	(void)events;
 	r = gpupath_mon_dispatch(d->mon, on_event, d);
@@ -369,8 +358,10 @@ static int on_mon(struct loop *l, int fd, uint32_t events, void *userdata)
 		resync(d);
 		return 0;
 	}
-	if (r < 0 && r != -EAGAIN && r != -EINTR)
-		return log_errno(r, "reading gpupath notifications failed");
+	if (r < 0 && r != -EAGAIN && r != -EINTR) {
+		log_errno(r, "reading gpupath notifications failed");
+		return sd_event_exit(sd_event_source_get_event(s), EXIT_FAILURE);
+	}
 	return 0;
 }
 
@@ -381,7 +372,7 @@ static int subscribe(struct daemon *d)
 	r = gpupath_mon_open(&d->mon, &d->loaded);
 	if (r < 0)
 		return log_errno(r, "cannot subscribe to gpupath notifications");
-	r = loop_add(d->loop, gpupath_mon_fd(d->mon), EPOLLIN, on_mon, d);
+	r = sd_event_add_io(d->event, NULL, gpupath_mon_fd(d->mon), EPOLLIN, on_mon, d);
 	if (r < 0)
 		return log_errno(r, "cannot watch gpupath notifications");
 	return 0;
@@ -413,12 +404,12 @@ static int on_link_msg(struct nl_msg *msg, void *userdata)
 	return NL_OK;
 }
 
-static int on_rt(struct loop *l, int fd, uint32_t events, void *userdata)
+static int on_rt(sd_event_source *s, int fd, uint32_t events, void *userdata)
 {
 	struct daemon *d = userdata;
 	int r;
 
-	(void)l;
+	(void)s;
 	(void)fd;
 	(void)events;
 	r = nl_recvmsgs_default(d->rt);
@@ -450,7 +441,7 @@ static int watch_links(struct daemon *d)
 		log_err("cannot watch links: %s", nl_geterror(r));
 		return -EIO;
 	}
-	r = loop_add(d->loop, nl_socket_get_fd(d->rt), EPOLLIN, on_rt, d);
+	r = sd_event_add_io(d->event, NULL, nl_socket_get_fd(d->rt), EPOLLIN, on_rt, d);
 	if (r < 0)
 		return log_errno(r, "cannot watch links");
 	return 0;
@@ -458,15 +449,15 @@ static int watch_links(struct daemon *d)
 
 /* ---- periodic check --------------------------------------------------- */
 
+/* The next periodic check, d->interval from now. */
 static void arm_timer(struct daemon *d)
 {
-	struct itimerspec its = {
-		.it_value.tv_sec = d->interval,
-		.it_interval.tv_sec = d->interval,
-	};
+	int r = sd_event_source_set_time(d->timer, now_us() + (uint64_t)d->interval * 1000000);
 
-	if (timerfd_settime(d->timerfd, 0, &its, NULL) < 0)
-		log_errno(-errno, "cannot arm timerfd");
+	if (r >= 0)
+		r = sd_event_source_set_enabled(d->timer, SD_EVENT_ONESHOT);
+	if (r < 0)
+		log_errno(r, "cannot arm the periodic timer");
 }
 
 /* ---- uevents ----------------------------------------------------------- */
@@ -488,13 +479,13 @@ static bool discovery_aen(const char *aen)
  * coming or going: a pass now rather than at the next periodic check. The
  * monitor's filter (in the kernel) lets only nvme and block disks through.
  */
-static int on_uevent(struct loop *l, int fd, uint32_t events, void *userdata)
+static int on_uevent(sd_event_source *s, int fd, uint32_t events, void *userdata)
 {
 	struct daemon *d = userdata;
 	const char *subsys, *name, *ev, *action, *aen;
 	struct udev_device *dev;
 
-	(void)l;
+	(void)s;
 	(void)fd;
 	(void)events;
 	for (;;) {
@@ -562,7 +553,7 @@ static int watch_uevents(struct daemon *d)
 		return log_errno(r, "cannot watch uevents");
 	/* Needs CAP_NET_ADMIN; the default size serves otherwise. */
 	udev_monitor_set_receive_buffer_size(d->uev, 1 << 20);
-	r = loop_add(d->loop, udev_monitor_get_fd(d->uev), EPOLLIN, on_uevent, d);
+	r = sd_event_add_io(d->event, NULL, udev_monitor_get_fd(d->uev), EPOLLIN, on_uevent, d);
 	if (r < 0)
 		return log_errno(r, "cannot watch uevents");
 	log_debug("uevents from %s", source);
@@ -572,11 +563,11 @@ static int watch_uevents(struct daemon *d)
 /* ---- mDNS ------------------------------------------------------------- */
 
 /* A discovery controller announced or withdrawn: a pass. */
-static int on_mdns(struct loop *l, int fd, uint32_t events, void *userdata)
+static int on_mdns(sd_event_source *s, int fd, uint32_t events, void *userdata)
 {
 	struct daemon *d = userdata;
 
-	(void)l;
+	(void)s;
 	(void)fd;
 	(void)events;
 	mdns_drain(d->mdns);
@@ -592,19 +583,19 @@ static int setup_mdns(struct daemon *d)
 	if (r < 0)
 		return log_errno(r, "cannot set up mDNS discovery");
 	fabric_set_mdns(d->fabric, d->mdns);
-	r = loop_add(d->loop, mdns_fd(d->mdns), EPOLLIN, on_mdns, d);
+	r = sd_event_add_io(d->event, NULL, mdns_fd(d->mdns), EPOLLIN, on_mdns, d);
 	if (r < 0)
 		return log_errno(r, "cannot watch mDNS discovery");
 	return 0;
 }
 
 /* A connect (in a child process) ended: a pass takes its result. */
-static int on_connect(struct loop *l, int fd, uint32_t events, void *userdata)
+static int on_connect(sd_event_source *s, int fd, uint32_t events, void *userdata)
 {
 	struct daemon *d = userdata;
 	eventfd_t n;
 
-	(void)l;
+	(void)s;
 	(void)events;
 	if (eventfd_read(fd, &n) == 0 && d->loaded)
 		soon(d, SOON_MS);
@@ -622,22 +613,13 @@ static void notify(const char *state)
 		log_errno(r, "cannot notify the service manager");
 }
 
-static int on_wdog(struct loop *l, int fd, uint32_t events, void *userdata)
-{
-	uint64_t expirations;
-
-	(void)l;
-	(void)events;
-	(void)userdata;
-	if (read(fd, &expirations, sizeof(expirations)) > 0)
-		notify("WATCHDOG=1");
-	return 0;
-}
-
-/* Pings at half the watchdog's period (WATCHDOG_USEC), from the loop. */
+/*
+ * The watchdog (WATCHDOG_USEC), pinged by the loop: once now, then between
+ * a half and three quarters of the period after the last ping, or at a
+ * wake-up after a quarter of it.
+ */
 static int setup_watchdog(struct daemon *d)
 {
-	struct itimerspec its = { 0 };
 	uint64_t usec;
 	int r;
 
@@ -647,19 +629,10 @@ static int setup_watchdog(struct daemon *d)
 			log_errno(r, "ignoring the watchdog settings");
 		return 0;
 	}
-	usec /= 2;
-	its.it_interval.tv_sec = usec / 1000000;
-	its.it_interval.tv_nsec = (long)(usec % 1000000) * 1000;
-	its.it_value = its.it_interval;
-	d->wdogfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (d->wdogfd < 0)
-		return log_errno(-errno, "cannot create timerfd");
-	if (timerfd_settime(d->wdogfd, 0, &its, NULL) < 0)
-		return log_errno(-errno, "cannot arm the watchdog timer");
-	r = loop_add(d->loop, d->wdogfd, EPOLLIN, on_wdog, d);
+	r = sd_event_set_watchdog(d->event, true);
 	if (r < 0)
-		return log_errno(r, "cannot watch timerfd");
-	log_info("watchdog: a ping every %llu ms", (unsigned long long)usec / 1000);
+		return log_errno(r, "cannot ping the watchdog from the loop");
+	log_info("watchdog: a ping at least every %llu ms", (unsigned long long)usec * 3 / 4000);
 	return 0;
 }
 
@@ -677,104 +650,79 @@ static void notify_reloading(void)
 
 /* ---- signals ---------------------------------------------------------- */
 
-static int on_signal(struct loop *l, int fd, uint32_t events, void *userdata)
+static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
 	struct daemon *d = userdata;
 	struct gpupath_conf *prev;
-	struct signalfd_siginfo si;
-	ssize_t n;
 
-	(void)events;
-	for (;;) {
-		n = read(fd, &si, sizeof(si));
-		if (n < 0 && errno == EAGAIN)
-			return 0;
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return log_errno(-errno, "reading signalfd failed");
-		if (n != sizeof(si))
-			return log_errno(-EIO, "short read from signalfd");
-		if (si.ssi_signo == SIGCHLD) {
-			/*
-			 * A connect child ended: its result (or its death,
-			 * which left none) is taken at a pass now, not at the
-			 * next periodic one.
-			 */
-			if (d->loaded)
-				soon(d, SOON_MS);
-			continue;
-		}
-		if (si.ssi_signo == SIGHUP) {
-			log_info("reloading %s", d->config);
-			notify_reloading();
-			if (load_config(d, &prev) < 0) {
-				log_warn("keeping the configuration in place");
-				notify("READY=1");
-				continue;
-			}
-			dump(d);
-			if (apply_config(d) < 0 && prev) {
-				/* The module would refuse it: the last good one stays. */
-				log_warn("keeping the configuration in place");
-				prev = use_config(d, prev);
-			}
-			gpupath_conf_free(prev);
-			arm_timer(d);
-			reconcile(d);
-			notify("READY=1");
-		} else {
-			log_info("stopping");
-			notify("STOPPING=1");
-			loop_stop(l, EXIT_SUCCESS);
-			return 0;
-		}
+	if (si->ssi_signo == SIGCHLD) {
+		/*
+		 * A connect or discovery child ended: its result (or its
+		 * death, which left none) is taken at a pass now, not at the
+		 * next periodic one. The pass reaps it (fabric.c).
+		 */
+		if (d->loaded)
+			soon(d, SOON_MS);
+		return 0;
 	}
+	if (si->ssi_signo == SIGHUP) {
+		log_info("reloading %s", d->config);
+		notify_reloading();
+		if (load_config(d, &prev) < 0) {
+			log_warn("keeping the configuration in place");
+			notify("READY=1");
+			return 0;
+		}
+		dump(d);
+		if (apply_config(d) < 0 && prev) {
+			/* The module would refuse it: the last good one stays. */
+			log_warn("keeping the configuration in place");
+			prev = use_config(d, prev);
+		}
+		gpupath_conf_free(prev);
+		arm_timer(d);
+		reconcile(d);
+		notify("READY=1");
+		return 0;
+	}
+	log_info("stopping");
+	notify("STOPPING=1");
+	return sd_event_exit(sd_event_source_get_event(s), EXIT_SUCCESS);
 }
 
+/*
+ * TERM and INT stop, HUP reloads, CHLD brings a pass: taken by the loop's
+ * signalfd. They are blocked here, before any other thread starts (the
+ * ANA poller and Avahi's block every signal besides), and stay blocked
+ * until the daemon exits, the loop freed or not.
+ */
 static int setup_signals(struct daemon *d)
 {
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGCHLD };
 	sigset_t mask;
+	size_t i;
 	int r;
 
 	sigemptyset(&mask);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&mask, sigs[i]);
 	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
 		return log_errno(-errno, "cannot block signals");
-	d->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (d->sigfd < 0)
-		return log_errno(-errno, "cannot create signalfd");
-	r = loop_add(d->loop, d->sigfd, EPOLLIN, on_signal, d);
-	if (r < 0)
-		return log_errno(r, "cannot watch signalfd");
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		r = sd_event_add_signal(d->event, NULL, sigs[i], on_signal, d);
+		if (r < 0)
+			return log_errno(r, "cannot watch signals");
+	}
 	return 0;
 }
 
-/* Read a timerfd's expirations: 0, or 1 when there was nothing to read. */
-static int timer_drained(int fd)
-{
-	uint64_t expirations;
-
-	if (read(fd, &expirations, sizeof(expirations)) >= 0)
-		return 0;
-	if (errno == EAGAIN || errno == EINTR)
-		return 1;
-	return log_errno(-errno, "reading timerfd failed");
-}
-
-static int on_timer(struct loop *l, int fd, uint32_t events, void *userdata)
+static int on_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct daemon *d = userdata;
-	int r;
 
-	(void)l;
-	(void)events;
-	r = timer_drained(fd);
-	if (r)
-		return r < 0 ? r : 0;
+	(void)usec;
+	if (s == d->timer)
+		arm_timer(d);
 	if (!d->loaded) {
 		log_debug("waiting for gpupath module");
 	} else {
@@ -784,23 +732,22 @@ static int on_timer(struct loop *l, int fd, uint32_t events, void *userdata)
 	return 0;
 }
 
-/* A timerfd into *@fd, watched by the loop (on_timer()). */
-static int add_timer(struct daemon *d, int *fd)
+/* A timer on the loop (on_timer()), off until set. */
+static int add_timer(struct daemon *d, sd_event_source **s)
 {
 	int r;
 
-	*fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (*fd < 0)
-		return log_errno(-errno, "cannot create timerfd");
-	r = loop_add(d->loop, *fd, EPOLLIN, on_timer, d);
+	r = sd_event_add_time(d->event, s, CLOCK_MONOTONIC, 0, TIMER_ACCURACY_US, on_timer, d);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(*s, SD_EVENT_OFF);
 	if (r < 0)
-		return log_errno(r, "cannot watch timerfd");
+		return log_errno(r, "cannot add a timer to the loop");
 	return 0;
 }
 
 static int setup_timer(struct daemon *d)
 {
-	int r = add_timer(d, &d->timerfd);
+	int r = add_timer(d, &d->timer);
 
 	if (!r)
 		arm_timer(d);
@@ -812,7 +759,7 @@ static int setup_timer(struct daemon *d)
 /* The one-shot timer of the next reconcile pass; the ANA poller. */
 static int setup_soon(struct daemon *d)
 {
-	int r = add_timer(d, &d->soonfd);
+	int r = add_timer(d, &d->soon);
 
 	if (!r) {
 		r = ana_new(&d->ana);
@@ -827,22 +774,17 @@ static void teardown(struct daemon *d)
 	/* First: its thread stops at once, whatever its clients are doing. */
 	metrics_close(d->metrics);
 	untell_dm(d);
-	loop_free(d->loop);
+	/* The loop first, with the sources it holds, then what they watch. */
+	sd_event_source_unref(d->timer);
+	sd_event_source_unref(d->soon);
+	sd_event_unref(d->event);
 	fabric_free(d->fabric);
 	if (d->rt)
 		nl_socket_free(d->rt);
 	udev_monitor_unref(d->uev);
 	udev_unref(d->udev);
-	if (d->wdogfd >= 0)
-		close(d->wdogfd);
-	if (d->soonfd >= 0)
-		close(d->soonfd);
 	ana_free(d->ana);
 	mdns_free(d->mdns);
-	if (d->timerfd >= 0)
-		close(d->timerfd);
-	if (d->sigfd >= 0)
-		close(d->sigfd);
 	if (d->mon)
 		gpupath_mon_close(d->mon);
 	gpupath_conf_free(d->conf);
@@ -854,14 +796,13 @@ static int run(struct daemon *opts)
 	struct gpupath_conf *none;
 	int r;
 
-	d.sigfd = d.timerfd = d.soonfd = d.wdogfd = -1;
 	d.metrics = NULL;
 	log_info("gpupathd %s starting", gpupath_tools_version());
 	dmstack_init();
 	r = load_config(&d, &none);
 	if (r < 0)
 		return r;
-	r = loop_new(&d.loop);
+	r = sd_event_new(&d.event);
 	if (r < 0)
 		return log_errno(r, "cannot create the event loop");
 	r = fabric_new(&d.fabric);
@@ -869,7 +810,7 @@ static int run(struct daemon *opts)
 		log_errno(r, "cannot start");
 		goto out;
 	}
-	r = loop_add(d.loop, fabric_fd(d.fabric), EPOLLIN, on_connect, &d);
+	r = sd_event_add_io(d.event, NULL, fabric_fd(d.fabric), EPOLLIN, on_connect, &d);
 	if (r < 0) {
 		log_errno(r, "cannot watch connects");
 		goto out;
@@ -905,7 +846,10 @@ static int run(struct daemon *opts)
 	resync(&d);
 	notify("READY=1");
 
-	r = loop_run(d.loop);
+	/* The exit code given to sd_event_exit(), or its own failure. */
+	r = sd_event_loop(d.event);
+	if (r < 0)
+		log_errno(r, "the event loop failed");
 out:
 	teardown(&d);
 	return r;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * gpupathd logging: to stderr with a level prefix (foreground, where
- * journald captures it under systemd), or to syslog (daemonized).
+ * gpupathd logging: to stderr with a level prefix (foreground), to the
+ * journal with the priority as a field (foreground under systemd, stderr
+ * being the journal's stream), or to syslog (daemonized).
  */
 #ifndef GPUPATHD_LOG_H
 #define GPUPATHD_LOG_H

@@ -333,8 +333,8 @@ int metrics_open(struct metrics **mp, unsigned int port)
 		return fd;
 	}
 	/*
-	 * Signals are the loop's (signalfd): none for libmicrohttpd's thread
-	 * or the reaper, which inherit this mask.
+	 * Signals are the loop's (sd-event signal sources): none for
+	 * libmicrohttpd's thread or the reaper, which inherit this mask.
 	 */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
