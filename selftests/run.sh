@@ -131,21 +131,26 @@ suite_host() {
 # (dpkg-buildflags' hardening=+all): full RELRO with BIND_NOW, programs as
 # PIE, the stack protector and _FORTIFY_SOURCE's checked functions in use.
 hardening_check() {
-	local f why bad=0
+	local f why syms bad=0
 	for f in tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench \
 		tools/lib/libgpupath.so.0 tools/cufile/libgpupath-cufile.so.0 \
 		tools/cufile/compat/libcufile.so.0 tools/lib/libgpupath-cuda.so.0; do
 		[ -e "$f" ] || continue
 		why=
-		readelf -lW "$f" | grep -q GNU_RELRO || why="$why no RELRO;"
-		readelf -d "$f" | grep -q 'BIND_NOW\|Flags:.* NOW' || why="$why no BIND_NOW;"
-		readelf -hW "$f" | grep -q 'Type:.*DYN' || why="$why not PIE;"
-		nm -D --undefined-only "$f" | grep -q '__stack_chk_fail' || why="$why no stack protector;"
+		# (each read whole first: grep -q ends at its match, and the
+		# reader would die of a broken pipe under pipefail)
+		syms=$(readelf -lW "$f")
+		grep -q GNU_RELRO <<<"$syms" || why="$why no RELRO;"
+		syms=$(readelf -d "$f")
+		grep -q 'BIND_NOW\|Flags:.* NOW' <<<"$syms" || why="$why no BIND_NOW;"
+		syms=$(readelf -hW "$f")
+		grep -q 'Type:.*DYN' <<<"$syms" || why="$why not PIE;"
+		syms=$(nm -D --undefined-only "$f")
+		grep -q '__stack_chk_fail' <<<"$syms" || why="$why no stack protector;"
 		# (as hardening-check: a library calling none of the functions
 		# _FORTIFY_SOURCE checks has no _chk to show)
-		nm -D --undefined-only "$f" | grep -q '__[a-z_]*_chk@' ||
-			! nm -D --undefined-only "$f" |
-			grep -qE ' (memcpy|memmove|memset|str(n?cpy|n?cat)|v?s?n?printf|fprintf|read|recv|fgets)@' ||
+		grep -q '__[a-z_]*_chk@' <<<"$syms" ||
+			! grep -qE ' (memcpy|memmove|memset|str(n?cpy|n?cat)|v?s?n?printf|fprintf|read|recv|fgets)@' <<<"$syms" ||
 			why="$why not fortified;"
 		[ -z "$why" ] || { echo "# $f:$why"; bad=1; }
 	done

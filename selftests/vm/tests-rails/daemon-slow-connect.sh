@@ -93,6 +93,14 @@ note "portal deleted while connecting ($how): no controller left"
 
 $GP portal del silent >/dev/null || fail "portal del silent"
 
+# children PID: its child processes (the guest's busybox has no pgrep).
+children() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(cut -d' ' -f4 "$p/stat" 2>/dev/null)" = "$1" ] && echo "${p#/proc/}"
+	done
+}
+
 # A restart during a slow connect: a connect child keeps none of the
 # daemon's descriptors, so it holds neither the metrics port (the new
 # daemon binds it at once) nor the module's or udev's sockets.
@@ -101,7 +109,7 @@ $GPD --foreground --verbose --metrics-port 9469 >/tmp/gpupathd.log 2>&1 &
 gpd=$!
 wait_for 30 grep -q "portal slow rail 0: connecting .*(attempt" /tmp/gpupathd.log ||
 	fail "slow portal not tried after the restart"
-child=$(pgrep -P "$gpd" | head -1)
+child=$(children "$gpd" | head -1)
 [ -n "$child" ] || fail "no connect child of gpupathd"
 kept=$(ls -l /proc/$child/fd | awk 'NR > 1 && $9 > 2 { print $9 " " $11 }')
 [ "$(echo "$kept" | wc -l)" = 2 ] && ! echo "$kept" | grep -q socket ||
@@ -115,9 +123,9 @@ more_fails() { [ "$(nfail)" -gt "$f0" ]; }
 wait_for 5 more_fails ||
 	fail "a connect child killed was not noticed within 5 s: $(tail -3 /tmp/gpupathd.log)"
 note "a connect child killed: its attempt failed within 5 s ($(grep "portal slow rail 0: connecting .* failed" /tmp/gpupathd.log | tail -1 | sed 's/.*failed/failed/'))"
-has_child() { pgrep -P "$gpd" >/dev/null; }
+has_child() { [ -n "$(children "$gpd")" ]; }
 wait_for 30 has_child || fail "no new connect child after the killed one"
-child=$(pgrep -P "$gpd" | head -1)
+child=$(children "$gpd" | head -1)
 kill "$gpd" && wait "$gpd" 2>/dev/null
 kill -0 "$child" 2>/dev/null && left="still connecting" || left="done"
 $GPD --foreground --verbose --metrics-port 9469 >/tmp/gpupathd.log 2>&1 &
