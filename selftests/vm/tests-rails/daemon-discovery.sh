@@ -85,11 +85,38 @@ wait_for 20 live $NQN3 || fail "$NQN3 behind the referral not connected: $(tail 
 grep -q "referral to 10.99.0.1:4422" /tmp/gpupathd.log || fail "referral not logged"
 note "referral to 10.99.0.1:4422 followed: $NQN3 connected"
 
+# A storm: 50 links and unlinks (100 changes) in a row, coalesced; the
+# daemon ends where the port does (linked), each controller once.
+r1=$(reads)
+t0=$(uptime)
+for i in $(seq 50); do
+	ln -s $CFG/subsystems/$NQN2 $CFG/ports/2/subsystems/$NQN2
+	rm $CFG/ports/2/subsystems/$NQN2
+done
+ln -s $CFG/subsystems/$NQN2 $CFG/ports/2/subsystems/$NQN2 || fail "link two again"
+storm=$(since "$t0")
+wait_for 30 live $NQN2 || fail "$NQN2 not connected after the storm"
+sleep 2
+live $NQN2 && live $NQN && live $NQN3 && live $DISC ||
+	fail "after the storm: $(for c in /sys/class/nvme/nvme*; do echo "${c##*/} $(cat $c/subsysnqn) $(cat $c/state)"; done)"
+kill -0 "$gpd" || fail "gpupathd died in the storm"
+n=$(($(reads) - r1))
+note "storm: 101 changes in $storm s; $n log pages read; every controller once and live"
+[ "$n" -lt 101 ] || fail "the storm was not coalesced ($n reads)"
+
+# No polling: every log page read followed an event (or was the first).
+aens=$(grep -c "$dc: discovery log changed\|$dc: reconnected" /tmp/gpupathd.log)
+[ "$(reads)" -le $((aens + 1)) ] ||
+	fail "$(reads) log pages read for $aens events: polling"
+note "$(reads) log pages read in all, for $aens discovery events and the first"
+
 # Records that would add options of their own to a connect, or forge a log
 # line: a subsystem whose NQN holds ',' and options, one whose NQN holds a
 # newline and an escape sequence, and a referral whose address holds ','.
 # Each is left out with a log line that quotes it as text; nothing is
-# connected with those options.
+# connected with those options. (Last: after them, nvmet sent this host's
+# discovery controller no more log-change events, in both 6.1 runs where
+# they came before the storm.)
 EVIL1="nqn.2026-12.io.gpupath:evil,host_traddr=10.99.0.9,fast_io_fail_tmo=0"
 EVIL2="nqn.2026-12.io.gpupath:evil
 warning: forged line$(printf '\033')[2J"
@@ -127,31 +154,6 @@ kill -0 "$gpd" || fail "gpupathd died on the injected records"
 live $NQN && live $NQN3 || { evil_del; fail "a good subsystem lost beside the injected records"; }
 evil_del
 note "injected records (',' in two NQNs and an address, a newline and an escape) left out, each quoted as text in one log line; none connected"
-
-# A storm: 50 links and unlinks (100 changes) in a row, coalesced; the
-# daemon ends where the port does (linked), each controller once.
-r1=$(reads)
-t0=$(uptime)
-for i in $(seq 50); do
-	ln -s $CFG/subsystems/$NQN2 $CFG/ports/2/subsystems/$NQN2
-	rm $CFG/ports/2/subsystems/$NQN2
-done
-ln -s $CFG/subsystems/$NQN2 $CFG/ports/2/subsystems/$NQN2 || fail "link two again"
-storm=$(since "$t0")
-wait_for 30 live $NQN2 || fail "$NQN2 not connected after the storm"
-sleep 2
-live $NQN2 && live $NQN && live $NQN3 && live $DISC ||
-	fail "after the storm: $(for c in /sys/class/nvme/nvme*; do echo "${c##*/} $(cat $c/subsysnqn) $(cat $c/state)"; done)"
-kill -0 "$gpd" || fail "gpupathd died in the storm"
-n=$(($(reads) - r1))
-note "storm: 101 changes in $storm s; $n log pages read; every controller once and live"
-[ "$n" -lt 101 ] || fail "the storm was not coalesced ($n reads)"
-
-# No polling: every log page read followed an event (or was the first).
-aens=$(grep -c "$dc: discovery log changed\|$dc: reconnected" /tmp/gpupathd.log)
-[ "$(reads)" -le $((aens + 1)) ] ||
-	fail "$(reads) log pages read for $aens events: polling"
-note "$(reads) log pages read in all, for $aens discovery events and the first"
 
 # The portal deleted: the discovery controller goes with it.
 $GP portal del disc || fail "portal del"
