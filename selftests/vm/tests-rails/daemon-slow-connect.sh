@@ -111,8 +111,11 @@ wait_for 30 grep -q "portal slow rail 0: connecting .*(attempt" /tmp/gpupathd.lo
 	fail "slow portal not tried after the restart"
 child=$(children "$gpd" | head -1)
 [ -n "$child" ] || fail "no connect child of gpupathd"
+# (beside its result pipe and the wake-up eventfd, only what the connect
+# itself opened: /dev/nvme-fabrics)
 kept=$(ls -l /proc/$child/fd | awk 'NR > 1 && $9 > 2 { print $9 " " $11 }')
-[ "$(echo "$kept" | wc -l)" = 2 ] && ! echo "$kept" | grep -q socket ||
+[ "$(echo "$kept" | grep -vc ' pipe:\| anon_inode:\[eventfd\]\| /dev/nvme-fabrics$')" = 0 ] &&
+	[ "$(echo "$kept" | grep -c ' pipe:\| anon_inode:\[eventfd\]')" = 2 ] ||
 	fail "the connect child keeps $(echo "$kept" | tr '\n' ';')"
 # A connect child that dies is noticed at once (SIGCHLD), not at the next
 # periodic pass: its attempt fails and is backed off.
