@@ -10,7 +10,7 @@
 #                        TESTS="volume tests-flat/datapath-flat" runs those alone)
 #   make install         user space + module     (DESTDIR, PREFIX)
 #   make dkms-install    register, build and install the module with DKMS
-#   make deb             gpupath-dkms and gpupath .deb packages (DEB_OUT)
+#   make deb             the Debian packages, with debhelper (DEB_OUT)
 #   make fuzz            the libFuzzer harnesses of selftests/fuzz/, FUZZ_SECONDS
 #                        each (default 60), seed FUZZ_SEED (default 1)
 #
@@ -30,6 +30,7 @@ UNITDIR ?= /lib/systemd/system
 UDEVRULESDIR ?= /usr/lib/udev/rules.d
 SYSCONFDIR ?= /etc
 MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
@@ -382,9 +383,11 @@ module-or-skip:
 
 install: install-user install-module
 
+# The kernel interface's headers go under INCLUDEDIR/gpupath/linux (not
+# INCLUDEDIR/linux, the kernel headers' own): libgpupath.pc's -I finds them.
 install-user: userspace
-	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/linux \
-		$(DESTDIR)$(UNITDIR)
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/gpupath/linux \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 0755 tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench \
 		$(DESTDIR)$(SBINDIR)/
 	install -m 0644 tools/lib/libgpupath.a $(DESTDIR)$(LIBDIR)/
@@ -401,7 +404,11 @@ install-user: userspace
 		install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/} || exit 1; done
 	install -D -m 0644 tools/completion/gpupath $(DESTDIR)$(COMPLETIONDIR)/gpupath
 	ln -sf gpupath $(DESTDIR)$(COMPLETIONDIR)/gpupathd
-	install -m 0644 uapi/linux/gpupath.h uapi/linux/gpupath_nl.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	install -m 0644 uapi/linux/gpupath.h uapi/linux/gpupath_nl.h $(DESTDIR)$(INCLUDEDIR)/gpupath/linux/
+	for pc in tools/lib/libgpupath.pc tools/cufile/libgpupath-cufile.pc; do \
+		sed -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+			-e 's|@VERSION@|$(VERSION)|' $$pc.in >$(DESTDIR)$(PKGCONFIGDIR)/$${pc##*/} || exit 1; \
+	done
 	sed 's|/usr/sbin/|$(SBINDIR)/|' daemon/gpupathd.service > \
 		$(DESTDIR)$(UNITDIR)/gpupathd.service
 	install -D -m 0644 daemon/69-gpupath.rules $(DESTDIR)$(UDEVRULESDIR)/69-gpupath.rules
@@ -429,10 +436,11 @@ dkms-uninstall:
 	-dkms remove -m gpupath -v $(VERSION) --all
 	rm -rf $(DKMS_SRC)
 
-# Debian packages: gpupath-dkms (the module for DKMS) and gpupath (the rest),
-# into DEB_OUT.
+# Debian packages (gpupath, gpupath-dkms, libgpupath0, libgpupath-cufile0,
+# libgpupath-dev), built with debhelper from tools/deb/debian in a copy of
+# the tree, into DEB_OUT.
 DEB_OUT ?= tools/deb/out
-deb: userspace
+deb:
 	$(Q)tools/deb/build-deb.sh $(DEB_OUT)
 
 # ---- tests and demo --------------------------------------------------------

@@ -1840,6 +1840,12 @@ static int reset_roce_tos(const char *ibdev, int tos)
 	return r;
 }
 
+/* Take back @m, one setting gpupathd made (dcb_undo's results). */
+static int qos_undo(const struct mark *m)
+{
+	return m->kind == MARK_ROCE_TOS ? reset_roce_tos(m->device, m->before) : dcb_undo(m);
+}
+
 /*
  * What the classes set and no class wants now (a class changed or deleted,
  * a portal that no longer names it): taken back, exactly that.
@@ -1855,8 +1861,8 @@ static void converge_qos(struct fabric *f, size_t marks)
 	for (i = 0; i < n; i++) {
 		const struct mark *m = &undo[i];
 
-		r = m->kind == MARK_ROCE_TOS ? reset_roce_tos(m->device, m->before) : dcb_undo(m);
-		if (r < 0 && r != -ENODEV && r != -ENOENT && r != -ESTALE) {
+		r = qos_undo(m);
+		if (!ledger_undo_done(r)) {
 			log_errno(r, "QoS: taking back %s %s %u (tried again next pass)", m->device,
 				  ledger_kind_name(m->kind), m->key);
 			ledger_put_back(&f->ledger, m);
@@ -1872,6 +1878,86 @@ static void converge_qos(struct fabric *f, size_t marks)
 	r = ledger_save(&f->ledger, QOS_LEDGER);
 	if (r < 0)
 		log_errno(r, "writing %s", QOS_LEDGER);
+}
+
+/* @m in words: "eth1: pfc on priority 3". */
+static void mark_text(char *buf, size_t size, const struct mark *m)
+{
+	const char *kind = ledger_kind_name(m->kind);
+
+	switch (m->kind) {
+	case MARK_APP_DSCP:
+		snprintf(buf, size, "%s: %s %u -> priority %u", m->device, kind, m->key >> 8,
+			 m->key & 7);
+		break;
+	case MARK_PFC:
+		snprintf(buf, size, "%s: %s on priority %u", m->device, kind, m->key);
+		break;
+	case MARK_ECN_NP:
+	case MARK_ECN_RP:
+		snprintf(buf, size, "%s: %s on priority %u (%d before)", m->device, kind, m->key,
+			 m->before);
+		break;
+	case MARK_ROCE_TOS:
+		snprintf(buf, size, "%s: %s of port 1 (%d before)", m->device, kind, m->before);
+		break;
+	default:
+		snprintf(buf, size, "%s: %s (gpupathd's shares)", m->device, kind);
+		break;
+	}
+}
+
+/* One line of gpupathd --release-qos for @m, taken back or not (@r). */
+static void release_report(const struct mark *m, int r, void *arg)
+{
+	char what[128];
+
+	(void)arg;
+	mark_text(what, sizeof(what), m);
+	if (ledger_undo_done(r))
+		printf("%s: %s\n", what, r == -ESTALE ? "left as others changed it since" :
+		       r < 0 ? "taken back (the device is gone)" : "taken back");
+	else
+		printf("%s: NOT taken back: %s\n", what, strerror(-r));
+}
+
+int fabric_release_qos(void)
+{
+	struct ledger l;
+	pid_t holder = 0;
+	char what[128];
+	size_t i;
+	int r;
+
+	r = ledger_release(QOS_LEDGER, qos_undo, release_report, NULL, &holder);
+	if (r == -EBUSY) {
+		fprintf(stderr, "gpupathd: gpupathd (pid %d) runs and would set the QoS settings "
+			"again: nothing is taken back; stop it first\n", (int)holder);
+		r = ledger_load(&l, QOS_LEDGER);
+		for (i = 0; !r && i < l.n; i++) {
+			mark_text(what, sizeof(what), &l.m[i]);
+			printf("%s: NOT taken back: gpupathd runs\n", what);
+		}
+		r = r ? r : (int)l.n;
+		ledger_free(&l);
+		if (r <= 0)
+			return -EBUSY;
+	} else if (r < 0) {
+		fprintf(stderr, "gpupathd: taking back what %s holds: %s\n", QOS_LEDGER,
+			strerror(-r));
+		return r;
+	}
+	if (r)
+		printf("QoS settings gpupathd made and not taken back are in %s "
+		       "(\"KIND DEVICE KEY BEFORE\" a line)\n", QOS_LEDGER);
+	else
+		printf("no QoS setting of gpupathd's is left on the host's devices\n");
+	return r;
+}
+
+int fabric_lock(pid_t *holder)
+{
+	return ledger_lock(QOS_LEDGER, true, holder);
 }
 
 static bool applied_equal(const struct gpupath_qos *q, const struct gpupath_qos_applied *a,

@@ -8,6 +8,7 @@
 #define GPUPATHD_FABRIC_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "libgpupath-admin.h"
 
@@ -54,5 +55,17 @@ int fabric_fd(struct fabric *f);
  * pass after the link comes back does.)
  */
 bool fabric_link(struct fabric *f, struct gpupath_ctl *ctl, const char *ifname, bool up);
+
+/*
+ * gpupathd --release-qos, with no gpupathd running: take back every QoS
+ * setting the ledger holds (the DSCP APP entries, PFC bits, ETS shares, ECN
+ * knobs and RoCE ToS the classes set), each named on stdout. Returns how
+ * many could not be (kept in the ledger), or a negative errno (-EBUSY: a
+ * gpupathd runs; nothing is done).
+ */
+int fabric_release_qos(void);
+
+/* The lock a running gpupathd holds on the QoS ledger (ledger_lock). */
+int fabric_lock(pid_t *holder);
 
 #endif /* GPUPATHD_FABRIC_H */

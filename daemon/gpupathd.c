@@ -71,6 +71,7 @@ struct daemon {
 	bool config_read;	/* it existed: it must go on existing */
 	struct gpupath_conf *conf;	/* the last good one */
 	struct gpupath_ctl *dmctl;	/* dm tables are told on it (dmstack.h) */
+	int lockfd;		/* the QoS ledger's lock (fabric_lock), -1: none */
 };
 
 /* ---- dump ------------------------------------------------------------- */
@@ -785,6 +786,8 @@ static void teardown(struct daemon *d)
 	udev_unref(d->udev);
 	ana_free(d->ana);
 	mdns_free(d->mdns);
+	if (d->lockfd >= 0)
+		close(d->lockfd);
 	if (d->mon)
 		gpupath_mon_close(d->mon);
 	gpupath_conf_free(d->conf);
@@ -794,14 +797,29 @@ static int run(struct daemon *opts)
 {
 	struct daemon d = *opts;
 	struct gpupath_conf *none;
-	int r;
+	pid_t holder = 0;
+	int i, r;
 
 	d.metrics = NULL;
+	d.lockfd = -1;
 	log_info("gpupathd %s starting", gpupath_tools_version());
 	dmstack_init();
 	r = load_config(&d, &none);
 	if (r < 0)
 		return r;
+	/*
+	 * Held while it runs: gpupathd --release-qos (the package's removal)
+	 * takes nothing back under a running gpupathd. A gpupathd just told
+	 * to stop is given 2 s to end.
+	 */
+	for (i = 0; (d.lockfd = fabric_lock(&holder)) == -EBUSY && i < 20; i++)
+		usleep(100 * 1000);
+	if (d.lockfd == -EBUSY)
+		log_warn("another gpupathd (pid %d) is running: both set the same things",
+			 (int)holder);
+	else if (d.lockfd < 0)
+		log_errno(d.lockfd, "cannot lock the QoS ledger (gpupathd --release-qos "
+			  "would not see this gpupathd run)");
 	r = sd_event_new(&d.event);
 	if (r < 0)
 		return log_errno(r, "cannot create the event loop");
@@ -865,6 +883,9 @@ static void usage(FILE *f)
 		"  -c, --config FILE       the configuration (default %s)\n"
 		"      --check-config      check the configuration, print every mistake\n"
 		"                          with its line, and exit (0: none)\n"
+		"      --release-qos       with gpupathd stopped, take back every QoS\n"
+		"                          setting gpupathd made on the host's devices,\n"
+		"                          name each, and exit (0: none is left)\n"
 		"  -f, --foreground        stay in the foreground and log to stderr\n"
 		"                          (default: daemonize and log to syslog)\n"
 		"  -v, --verbose           also log debug messages\n"
@@ -921,11 +942,12 @@ static int check_config(const char *path, bool given)
 	return r ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-enum { OPT_INTERVAL = 256, OPT_CHECK_CONFIG, OPT_METRICS_PORT };
+enum { OPT_INTERVAL = 256, OPT_CHECK_CONFIG, OPT_METRICS_PORT, OPT_RELEASE_QOS };
 
 static const struct option options[] = {
 	{ "config",	required_argument,	NULL, 'c' },
 	{ "check-config", no_argument,		NULL, OPT_CHECK_CONFIG },
+	{ "release-qos", no_argument,		NULL, OPT_RELEASE_QOS },
 	{ "foreground",	no_argument,		NULL, 'f' },
 	{ "verbose",	no_argument,		NULL, 'v' },
 	{ "interval",	required_argument,	NULL, OPT_INTERVAL },
@@ -938,7 +960,7 @@ static const struct option options[] = {
 int main(int argc, char **argv)
 {
 	struct daemon d = { .interval = INTERVAL_DEFAULT, .config = GPUPATH_CONF_FILE };
-	bool foreground = false, verbose = false, check = false;
+	bool foreground = false, verbose = false, check = false, release = false;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "c:fvhV", options, NULL)) != -1) {
@@ -950,6 +972,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_CHECK_CONFIG:
 			check = true;
+			break;
+		case OPT_RELEASE_QOS:
+			release = true;
 			break;
 		case 'f':
 			foreground = true;
@@ -991,8 +1016,15 @@ int main(int argc, char **argv)
 			"Try 'gpupathd --help' for more information.\n", argv[optind]);
 		return 2;
 	}
+	if (check && release) {
+		fprintf(stderr, "gpupathd: --check-config and --release-qos exclude each other\n"
+			"Try 'gpupathd --help' for more information.\n");
+		return 2;
+	}
 	if (check)
 		return check_config(d.config, d.config_given);
+	if (release)
+		return fabric_release_qos() ? EXIT_FAILURE : EXIT_SUCCESS;
 
 	log_open(foreground, verbose);
 	if (!foreground && daemon(0, 0) < 0) {

@@ -5,9 +5,12 @@
  * WROTE", each 48 hex digits: the bytes of prio_tc, tc_tsa and tc_tx_bw.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ledger.h"
 #include "runfile.h"
@@ -240,4 +243,90 @@ int ledger_unwanted(struct ledger *l, struct mark **out, size_t *n)
 	}
 	l->n = keep;
 	return 0;
+}
+
+bool ledger_undo_done(int r)
+{
+	return r >= 0 || r == -ENODEV || r == -ENOENT || r == -ESTALE;
+}
+
+int ledger_lock(const char *path, bool create, pid_t *holder)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char lock[512], *slash;
+	int fd, r;
+
+	if ((size_t)snprintf(lock, sizeof(lock), "%s.lock", path) >= sizeof(lock))
+		return -ENAMETOOLONG;
+	if (create) {
+		slash = strrchr(lock, '/');
+		if (slash && slash != lock) {
+			*slash = 0;
+			r = mkdir(lock, 0755) < 0 && errno != EEXIST ? -errno : 0;
+			*slash = '/';
+			if (r)
+				return r;
+		}
+	}
+	fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0644);
+	if (fd < 0)
+		return -errno;
+	if (fcntl(fd, F_SETLK, &fl) == 0)
+		return fd;
+	r = -errno;
+	if (r == -EAGAIN || r == -EACCES) {
+		r = -EBUSY;
+		fl.l_type = F_WRLCK;
+		fl.l_pid = 0;
+		*holder = fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK ? fl.l_pid : 0;
+	}
+	close(fd);
+	return r;
+}
+
+int ledger_release(const char *path, int (*undo)(const struct mark *m),
+		   void (*report)(const struct mark *m, int r, void *arg), void *arg,
+		   pid_t *holder)
+{
+	struct ledger l;
+	struct mark *all;
+	size_t n, i;
+	int fd, r;
+
+	/* No lock file: no gpupathd since boot, or one from before the lock. */
+	fd = ledger_lock(path, false, holder);
+	if (fd == -ENOENT) {
+		if (access(path, F_OK))
+			return 0;
+		fd = ledger_lock(path, true, holder);
+	}
+	if (fd < 0)
+		return fd;
+	r = ledger_load(&l, path);
+	if (r < 0)
+		goto out_free;
+	ledger_begin(&l);
+	r = ledger_unwanted(&l, &all, &n);
+	if (r < 0)
+		goto out_free;
+	for (i = 0; i < n && r >= 0; i++) {
+		int u = undo(&all[i]);
+
+		report(&all[i], u, arg);
+		if (!ledger_undo_done(u))
+			r = ledger_put_back(&l, &all[i]);
+	}
+	free(all);
+	if (r < 0)
+		goto out_free;
+	if (l.n)
+		r = ledger_save(&l, path);
+	else if (unlink(path) < 0 && errno != ENOENT)
+		r = -errno;
+	if (!r)
+		r = l.n;
+out_free:
+	ledger_free(&l);
+	close(fd);
+	return r;
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 enum mark_kind {
 	MARK_APP_DSCP,		/* dcbnl APP entry: key = dscp << 8 | priority */
@@ -94,5 +95,36 @@ int ledger_put_back(struct ledger *l, const struct mark *m);
 int ledger_unwanted(struct ledger *l, struct mark **out, size_t *n);
 
 const char *ledger_kind_name(enum mark_kind kind);
+
+/*
+ * Whether @r, what undoing a mark returned, is the end of it: taken back
+ * (0), its device gone (-ENODEV, -ENOENT), or left to those who changed it
+ * since (-ESTALE). Other errors keep the mark, to be tried again.
+ */
+bool ledger_undo_done(int r);
+
+/*
+ * The lock of the ledger at @path (a file beside it, @path ".lock"): a
+ * running gpupathd holds it, so that the ledger is not taken back under
+ * it (ledger_release). A POSIX record lock, held by the process alone: its
+ * children do not keep it, and it goes when the process ends, however it
+ * ends. @create: make the file (and its directory) when missing. Returns
+ * the descriptor that holds it, or -EBUSY with the holder's pid in
+ * *@holder, or another negative errno (-ENOENT: no lock file and not
+ * @create).
+ */
+int ledger_lock(const char *path, bool create, pid_t *holder);
+
+/*
+ * Take back every mark of the ledger at @path with @undo, with the ledger
+ * locked (-EBUSY, *@holder: a gpupathd holds it, and would set the
+ * settings again; nothing is done). @report is told each mark and what
+ * @undo returned. The marks not taken back (ledger_undo_done) stay in the
+ * file, which goes when none is left. Returns how many stay, or a negative
+ * errno. No ledger is nothing to take back.
+ */
+int ledger_release(const char *path, int (*undo)(const struct mark *m),
+		   void (*report)(const struct mark *m, int r, void *arg), void *arg,
+		   pid_t *holder);
 
 #endif /* GPUPATHD_LEDGER_H */

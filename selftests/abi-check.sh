@@ -122,6 +122,14 @@ nm -D --defined-only "$lib/libgpupath.so.0" |
 	awk '$2 != "A" && $3 !~ /@@LIBGPUPATH_(0|0\.2|PRIVATE)$/ && $3 !~ /[^@]@LIBGPUPATH_0$/ {
 		print $3 }' >"$tmp/stray"
 same "libgpupath.so.0 exports nothing outside its version nodes" "$tmp/none" "$tmp/stray"
+# The Debian package's symbols file names each of them, with its version
+# (dpkg-gensymbols checks the same when the package is built).
+nm -D --defined-only "$lib/libgpupath.so.0" |
+	awk '$2 == "A" { print $3 "@" $3; next } { sub(/@@/, "@", $3); print $3 }' |
+	sort >"$tmp/so-syms"
+awk '/^ / { print $1 }' "$top/tools/deb/debian/libgpupath0.symbols" | sort >"$tmp/deb-syms"
+same "tools/deb/debian/libgpupath0.symbols lists what libgpupath.so.0 exports" \
+	"$tmp/so-syms" "$tmp/deb-syms"
 same "libgpupath-cuda.map lists the CUDA functions libgpupath.h declares" \
 	"$tmp/decl-cuda" "$tmp/map-cuda"
 if [ -e "$lib/libgpupath-cuda.so.0" ]; then

@@ -57,6 +57,13 @@ t "daemon refuses --metrics-port 0" 2 "invalid metrics port '0'" "$GPD" --metric
 t "daemon refuses --metrics-port 65536" 2 "invalid metrics port" "$GPD" --metrics-port 65536
 t "daemon refuses an unknown option" 2 'gpupathd --help' "$GPD" --frobnicate
 t "daemon refuses a stray argument" 2 'gpupathd --help' "$GPD" --foreground extra
+t "daemon refuses --check-config with --release-qos" 2 'exclude each other' \
+	"$GPD" --check-config --release-qos
+# (Where no gpupathd has left a ledger: --release-qos then touches nothing.)
+if [ ! -e /run/gpupath/qos-ledger ] && [ ! -e /run/gpupath/qos-ledger.lock ]; then
+	t "daemon --release-qos without a ledger: nothing to take back" 0 \
+		"^no QoS setting of gpupathd's is left" "$GPD" --release-qos
+fi
 
 # gpupath.conf, checked without the module: every mistake named with its line.
 conf=$(mktemp)

@@ -669,27 +669,165 @@ suite_dkms() {
 	selftests/vm/dkms-exclude.sh "$build/dkms-exclude"
 }
 
-# The Debian packages on this machine: make deb, dpkg -i, DKMS builds the
-# module for the installed headers, dpkg -r takes every file away (the
-# configuration stays, as Debian keeps it) and dpkg -P the configuration.
-# Not where gpupath packages are installed already: those are left alone.
+# The Debian packages on this machine: make deb (debhelper) builds them,
+# lintian finds no error and no warning that tools/deb/debian's overrides do
+# not explain, each package holds what it should; dpkg -i installs them,
+# DKMS builds the module for the installed headers, a program builds
+# against libgpupath-dev with pkg-config and dpkg-shlibdeps gives it a
+# versioned libgpupath0 dependency; an upgrade leaves the QoS ledger alone,
+# dpkg -r takes back what it holds (a device that is gone, one without DCB
+# named as left) and every file away (the configuration stays, as Debian
+# keeps it), and dpkg -P the configuration. Not where gpupath packages are
+# installed already: those are left alone.
+DEB_PKGS="gpupath gpupath-dkms libgpupath0 libgpupath-cufile0 libgpupath-dev"
+
+# deb_has DEB PATTERN...: the package's file list has a path matching each
+# extended regular expression (anchored, without the leading ".").
+deb_has() {
+	local deb=$1 list p
+	shift
+	list=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|')
+	for p in "$@"; do
+		grep -qE "^$p\$" <<<"$list" || { echo "$deb has no $p"; return 1; }
+	done
+}
+
+# deb_lacks DEB PATTERN: no path of the package matches.
+deb_lacks() {
+	if dpkg-deb -c "$1" | awk '{ print $6 }' | sed 's|^\./|/|' | grep -E "$2"; then
+		echo "$1 has the above"
+		return 1
+	fi
+}
+
+# Each package holds its part of the tree, and nothing of another's.
+deb_contents() {
+	local d=$1 v=$2 a ma
+	a=$(dpkg --print-architecture)
+	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+	deb_has "$d/libgpupath0_${v}_$a.deb" "/usr/lib/$ma/libgpupath\.so\.0" &&
+	deb_lacks "$d/libgpupath0_${v}_$a.deb" '^/usr/(sbin|include)/|\.so$|^/etc/' &&
+	deb_has "$d/libgpupath-cufile0_${v}_$a.deb" "/usr/lib/$ma/libgpupath-cufile\.so\.0" \
+		"/usr/lib/$ma/gpupath/libcufile\.so\.0" &&
+	deb_lacks "$d/libgpupath-cufile0_${v}_$a.deb" '^/usr/(sbin|include)/|\.so$|libgpupath\.so' &&
+	deb_has "$d/libgpupath-dev_${v}_$a.deb" /usr/include/libgpupath\.h \
+		/usr/include/libgpupath-admin\.h /usr/include/gpupath/cufile\.h \
+		/usr/include/gpupath/linux/gpupath\.h /usr/include/gpupath/linux/gpupath_nl\.h \
+		"/usr/lib/$ma/libgpupath\.so" "/usr/lib/$ma/libgpupath-cufile\.so" \
+		"/usr/lib/$ma/libgpupath\.a" "/usr/lib/$ma/pkgconfig/libgpupath\.pc" \
+		"/usr/lib/$ma/pkgconfig/libgpupath-cufile\.pc" \
+		/usr/share/man/man3/libgpupath\.3\.gz &&
+	deb_lacks "$d/libgpupath-dev_${v}_$a.deb" '\.so\.0$|^/usr/sbin/' &&
+	deb_has "$d/gpupath_${v}_$a.deb" /usr/sbin/gpupathd /usr/sbin/gpupath /usr/sbin/gpupath-bench \
+		/lib/systemd/system/gpupathd\.service /lib/udev/rules\.d/69-gpupath\.rules \
+		/etc/gpupath/gpupath\.conf /usr/share/man/man8/gpupathd\.8\.gz \
+		/usr/share/man/man8/gpupath-bench\.8\.gz /usr/share/doc/gpupath/copyright &&
+	deb_lacks "$d/gpupath_${v}_$a.deb" '\.so(\.[0-9]+)?$|^/usr/include/|\.a$' &&
+	deb_has "$d/gpupath-dkms_${v}_all.deb" "/usr/src/gpupath-$v/dkms\.conf" \
+		"/usr/src/gpupath-$v/Kbuild" "/usr/src/gpupath-$v/kmod/main\.c" \
+		"/usr/src/gpupath-$v/uapi/linux/gpupath\.h" &&
+	for p in $DEB_PKGS; do
+		deb_lacks "$d/${p}_${v}_"*.deb '^/usr/include/linux/' || return 1
+	done &&
+	dpkg-deb --ctrl-tarfile "$d/libgpupath0_${v}_$a.deb" | tar -tf - | grep -x './symbols' &&
+	dpkg-deb --ctrl-tarfile "$d/libgpupath-cufile0_${v}_$a.deb" | tar -tf - | grep -x './symbols'
+}
+
+# Every override in tools/deb/debian/*.lintian-overrides comes after a
+# comment that says why (a block of them after one comment).
+lintian_overrides_explained() {
+	awk '
+		/^#/ { why = 1; next }
+		/^[ \t]*$/ { why = 0; next }
+		!why { print FILENAME ": " $0; bad = 1 }
+		END { exit bad }
+	' tools/deb/debian/*.lintian-overrides
+}
+
+# deb_shlibdeps PROGRAM PACKAGE: dpkg-shlibdeps, in a source tree of its
+# own, gives PROGRAM a dependency on PACKAGE (>= a version).
+deb_shlibdeps() {
+	local dir out
+	dir=$(mktemp -d)
+	mkdir "$dir/debian"
+	printf 'Source: t\n\nPackage: t\nArchitecture: any\n' >"$dir/debian/control"
+	cp "$1" "$dir/prog"
+	out=$(cd "$dir" && dpkg-shlibdeps -O prog 2>&1)
+	rm -rf "$dir"
+	echo "$out"
+	grep -qE "^shlibs:Depends=.*\b$2 \(>= [0-9][^)]*\)" <<<"$out"
+}
+
+# A program built against the installed libgpupath-dev (pkg-config) runs.
+deb_program() {
+	local dir=$build/deb-prog
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cat >"$dir/prog.c" <<-'EOF'
+	#include <stdio.h>
+	#include <libgpupath-admin.h>
+	int main(void)
+	{
+		uint32_t s;
+		/* LIBGPUPATH_0 and LIBGPUPATH_0.2, and the uapi header's constants */
+		if (gpupath_ana_state_parse("optimized", &s) < 0)
+			return 1;
+		printf("%s %s %d\n", gpupath_tools_version(), gpupath_ana_state_name(s),
+		       GPUPATH_IOC_VERSION != 0);
+		return 0;
+	}
+	EOF
+	cat >"$dir/cufile.c" <<-'EOF'
+	#include <cufile.h>
+	int main(void) { int v = 0; return cuFileGetVersion(&v).err != CU_FILE_SUCCESS || v <= 0; }
+	EOF
+	gcc -Wall -Wextra -Werror $(pkg-config --cflags libgpupath) -o "$dir/prog" "$dir/prog.c" \
+		$(pkg-config --libs libgpupath) &&
+	gcc -Wall -Wextra -Werror $(pkg-config --cflags libgpupath-cufile) -o "$dir/cufile" \
+		"$dir/cufile.c" $(pkg-config --libs libgpupath-cufile) &&
+	"$dir/prog" && "$dir/cufile"
+}
+
 suite_deb() {
-	local debs ver files left ko k rels
-	if dpkg-query -W -f '${db:Status-Status}\n' gpupath gpupath-dkms 2>/dev/null |
-		grep -qx installed; then
-		skipped "deb: install and remove the packages" \
+	local d=$build/deb ver a files left ko k rels built="" out ledger=/run/gpupath/qos-ledger
+	local qos="" run_made="" p
+	if dpkg-query -W -f '${db:Status-Status}\n' $DEB_PKGS 2>/dev/null | grep -x installed >/dev/null
+	then
+		skipped "deb: build, install and remove the packages" \
 			"gpupath packages are installed on this machine: not touching them"
 		return
 	fi
 	ver=$(gpupath_version "$top")
-	rm -rf "$build/deb"
-	check "deb: make deb builds gpupath-dkms and gpupath" $MAKE deb DEB_OUT="$build/deb" || return
-	debs=("$build/deb/gpupath-dkms_${ver}_all.deb" "$build/deb/gpupath_${ver}_$(dpkg --print-architecture).deb")
-	check "deb: dpkg -i installs them" dpkg -i "${debs[@]}" || { dpkg -P gpupath gpupath-dkms; return; }
+	a=$(dpkg --print-architecture)
+	rm -rf "$d"
+	check "deb: make deb builds $DEB_PKGS with debhelper" $MAKE deb DEB_OUT="$d" || return
+	check "deb: each package holds its part, none of them under /usr/include/linux" \
+		deb_contents "$d" "$ver"
+	out=$(lintian --fail-on error,warning -I --pedantic --show-overrides \
+		"$d/gpupath_${ver}_$a.changes" 2>&1)
+	if [ $? = 0 ]; then
+		ok "deb: lintian: no error, no warning ($(grep -c '^O:' <<<"$out") overridden," \
+			"$(grep -c '^[IP]:' <<<"$out") info or pedantic)"
+	else
+		notok "deb: lintian: errors or warnings"
+	fi
+	grep -v '^running with root privileges' <<<"$out" | sed 's/^/# /'
+	check "deb: every lintian override says why" lintian_overrides_explained
+
+	debs=()
+	for p in $DEB_PKGS; do debs+=("$d/${p}_${ver}_"*.deb); done
+	[ -d /run/gpupath ] || run_made=1
+	check "deb: dpkg -i installs $DEB_PKGS" dpkg -i "${debs[@]}" ||
+		{ dpkg -P $DEB_PKGS; return; }
 	rels=$(for k in /lib/modules/*/build; do [ -d "$k" ] && basename "${k%/build}"; done)
 	for k in $rels; do
-		check "deb: dkms status: gpupath $ver installed for $k" \
-			sh -c "dkms status -m gpupath -v $ver -k $k | grep -q ': installed'"
+		dkms status -m gpupath -v "$ver" -k "$k" 2>/dev/null | grep ": installed" >/dev/null &&
+			built="$built $k"
+	done
+	check "deb: DKMS built gpupath $ver for the kernels with headers it builds for (${built# })" \
+		sh -c "[ -n '$built' ] && { [ ! -d /lib/modules/$(uname -r)/build ] ||
+			echo ' $built ' | grep -q ' $(uname -r) '; }"
+	for k in $built; do
 		ko=$(find "/lib/modules/$k/updates" -name "gpupath.ko*" 2>/dev/null | head -n 1)
 		check "deb: gpupath.ko for $k is the module of this tree ($ver)" \
 			sh -c "[ -n '$ko' ] && modinfo -F version '$ko' | grep -qx '$ver'"
@@ -700,16 +838,68 @@ suite_deb() {
 	check "deb: the installed man pages render" sh -c \
 		'for m in /usr/share/man/man*/gpupath*.gz /usr/share/man/man3/libgpupath*.gz; do
 			zcat "$m" | groff -man -Tutf8 -ww -z 2>&1 | grep . && exit 1; done; exit 0'
-	files=$(dpkg -L gpupath gpupath-dkms | while read -r f; do [ -f "$f" ] && echo "$f"; done)
-	check "deb: dpkg -r removes them" dpkg -r gpupath gpupath-dkms
+	check "deb: a program builds against libgpupath-dev with pkg-config and runs" deb_program
+	check "deb: dpkg-shlibdeps: the program depends on libgpupath0 (>= $ver)" \
+		deb_shlibdeps "$build/deb-prog/prog" libgpupath0
+	check "deb: dpkg-shlibdeps: a cuFile program depends on libgpupath-cufile0" \
+		deb_shlibdeps "$build/deb-prog/cufile" libgpupath-cufile0
+
+	# QoS settings gpupathd made, as its ledger holds them: on a device
+	# that is not there, and PFC on lo, which has no DCB to take it back
+	# from. (Not where a ledger is there already: a gpupathd's own.)
+	if [ -e "$ledger" ]; then
+		skipped "deb: QoS settings taken back on removal" "$ledger exists on this machine"
+	else
+		qos=1
+		mkdir -p /run/gpupath
+		printf '%s\n' "pfc gp-gone0 3 0" "dcb-app-dscp gp-gone0 $((26 << 8 | 3)) 0" \
+			"ecn-roce_np gp-gone0 3 0" "default_roce_tos gp-gone-rxe 0 0" "pfc lo 3 0" \
+			>"$ledger"
+		cp "$ledger" "$build/deb-ledger"
+		check "deb: an upgrade (gpupath again) leaves the QoS settings in place" sh -c \
+			"dpkg -i $d/gpupath_${ver}_$a.deb && cmp $build/deb-ledger $ledger"
+		grep -q '_dh_action=restart\|deb-systemd-invoke restart' \
+			/var/lib/dpkg/info/gpupath.postinst &&
+			! grep -q 'stop' /var/lib/dpkg/info/gpupath.preinst 2>/dev/null &&
+			ok "deb: an upgrade restarts gpupathd once configured, never stopped before" ||
+			notok "deb: an upgrade restarts gpupathd once configured, never stopped before"
+	fi
+	files=$(dpkg -L $DEB_PKGS | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+	out=$(dpkg -r $DEB_PKGS 2>&1)
+	if [ $? = 0 ]; then
+		ok "deb: dpkg -r removes them"
+	else
+		sed 's/^/# /' <<<"$out"
+		notok "deb: dpkg -r removes them"
+	fi
+	if [ -n "$qos" ]; then
+		grep -i 'qos\|taken back' <<<"$out" | sed 's/^/# /'
+		check "deb: dpkg -r takes back what the QoS ledger holds, names what it cannot" sh -c \
+			'for l in "gp-gone0: pfc on priority 3: taken back" \
+				"gp-gone0: dcb-app-dscp 26 -> priority 3: taken back" \
+				"gp-gone0: ecn-roce_np on priority 3 (0 before): taken back" \
+				"gp-gone-rxe: default_roce_tos of port 1 (0 before): taken back" \
+				"lo: pfc on priority 3: NOT taken back"; do
+				printf "%s\n" "$1" | grep -qF "$l" || { echo "no \"$l\""; exit 1; }
+			done
+			[ "$(cat '"$ledger"')" = "pfc lo 3 0" ]' sh "$out"
+	fi
 	left=$(for f in $files; do [ -e "$f" ] && echo "$f"; done | grep -vx /etc/gpupath/gpupath.conf)
 	check "deb: no file of theirs is left but the configuration ($(echo "$files" | wc -l) were installed)" \
 		test -z "$left"
 	[ -z "$left" ] || echo "$left" | sed 's/^/# left: /'
 	check "deb: DKMS knows no gpupath and no gpupath.ko is left" sh -c \
 		"! dkms status -m gpupath | grep -q . && ! find /lib/modules -name 'gpupath.ko*' | grep -q ."
+	out=$(dpkg -P $DEB_PKGS 2>&1)
 	check "deb: dpkg -P removes the configuration" sh -c \
-		'dpkg -P gpupath gpupath-dkms >/dev/null && [ ! -e /etc/gpupath/gpupath.conf ]'
+		'[ ! -e /etc/gpupath/gpupath.conf ] && ! dpkg-query -W '"$DEB_PKGS"' 2>/dev/null | grep -q .'
+	if [ -n "$qos" ]; then
+		grep -i 'qos\|ledger\|^  ' <<<"$out" | sed 's/^/# /'
+		check "deb: dpkg -P names the QoS setting left and keeps its ledger, nothing else" \
+			sh -c 'printf "%s\n" "$1" | grep -q "^  pfc lo 3 0$" &&
+				[ "$(ls /run/gpupath)" = qos-ledger ]' sh "$out"
+	fi
+	[ -z "$run_made" ] || rm -rf /run/gpupath
 }
 
 # "all" starts both test kernels' builds (each skipped where it is cached)

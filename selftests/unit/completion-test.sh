@@ -26,4 +26,5 @@ t "gpupath diag" diagnose _gpupath
 t "gpupath portal add p1 transport " "rdma tcp" _gpupath
 t "gpupath qos add gold dscp 26 p" "priority pfc" _gpupath
 t "gpupathd --metrics" --metrics-port _gpupathd
+t "gpupathd --rel" --release-qos _gpupathd
 echo "$n command lines complete as expected"

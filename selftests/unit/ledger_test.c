@@ -4,8 +4,12 @@
  * when no class wants it any more, exactly that, and nothing it found in
  * place. (No virtual NIC here implements dcbnl: the diff is tested alone.)
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -243,6 +247,131 @@ TEST(an_ets_table_is_kept_with_what_was_there_and_what_was_written)
 	EXPECT_EQ(0, memcmp(&wrote, &back.m[0].ets_wrote, sizeof(wrote)));
 	ledger_free(&back);
 	ledger_free(&l);
+}
+
+/*
+ * gpupathd --release-qos: every mark taken back, those that could not be
+ * kept (and only those), the file gone once none is left; nothing at all
+ * while a gpupathd holds the ledger's lock.
+ */
+static int undo_result[8];	/* what the fake undo returns, by mark */
+
+static int fake_undo(const struct mark *m)
+{
+	return undo_result[m->key % 8];
+}
+
+static void count_report(const struct mark *m, int r, void *arg)
+{
+	(void)m;
+	(void)r;
+	(*(unsigned int *)arg)++;
+}
+
+TEST(release_takes_back_every_mark_and_keeps_what_it_could_not)
+{
+	char dir[] = "/tmp/ledger-release-XXXXXX", path[64], lock[80];
+	struct ledger l = { 0 }, back;
+	struct want w[] = {
+		{ "eth1", MARK_APP_DSCP, APP(26, 3), 0, true },	/* key % 8 == 3 */
+		{ "eth1", MARK_PFC, 4, 0, true },
+		{ "eth1", MARK_ECN_NP, 5, 0, true },
+		{ "rxe1", MARK_ROCE_TOS, 0, 32, true },
+	};
+	unsigned int reported = 0;
+	struct mark *undo;
+	pid_t holder = -1;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/qos-ledger", dir);
+	snprintf(lock, sizeof(lock), "%s.lock", path);
+	/* No ledger: nothing to take back, and nothing made. */
+	EXPECT_EQ(0, ledger_release(path, fake_undo, count_report, &reported, &holder));
+	EXPECT_EQ(0, reported);
+	EXPECT_EQ(-1, access(lock, F_OK));
+
+	/* A ledger and no lock file (a gpupathd from before the lock): taken. */
+	pass(&l, w, 4, &undo);
+	ASSERT_EQ(4, l.n);
+	ASSERT_EQ(0, ledger_save(&l, path));
+	/* Taken back (3), device gone (4), failed (5), others changed it (0). */
+	undo_result[3] = 0;
+	undo_result[4] = -ENODEV;
+	undo_result[5] = -EOPNOTSUPP;
+	undo_result[0] = -ESTALE;
+	EXPECT_EQ(1, ledger_release(path, fake_undo, count_report, &reported, &holder));
+	EXPECT_EQ(4, reported);
+	ASSERT_EQ(0, ledger_load(&back, path));
+	ASSERT_EQ(1, back.n);
+	EXPECT_EQ(MARK_ECN_NP, back.m[0].kind);
+	EXPECT_STREQ("eth1", back.m[0].device);
+	ledger_free(&back);
+
+	/* Tried again: done, and the file goes. */
+	undo_result[5] = 0;
+	reported = 0;
+	EXPECT_EQ(0, ledger_release(path, fake_undo, count_report, &reported, &holder));
+	EXPECT_EQ(1, reported);
+	EXPECT_EQ(-1, access(path, F_OK));
+	ledger_free(&l);
+	unlink(lock);
+	rmdir(dir);
+}
+
+TEST(release_does_nothing_while_a_gpupathd_holds_the_lock)
+{
+	char dir[] = "/tmp/ledger-release-XXXXXX", path[64], lock[80];
+	struct ledger l = { 0 }, back;
+	struct want w[] = { { "eth1", MARK_PFC, 3, 0, true } };
+	unsigned int reported = 0;
+	int fd, ready[2], status;
+	struct mark *undo;
+	pid_t child, holder = 0;
+	char c;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/qos-ledger", dir);
+	snprintf(lock, sizeof(lock), "%s.lock", path);
+	pass(&l, w, 1, &undo);
+	ASSERT_EQ(0, ledger_save(&l, path));
+	ASSERT_EQ(0, pipe(ready));
+	child = fork();
+	ASSERT_TRUE(child >= 0);
+	if (!child) {
+		/* The running gpupathd: holds the lock until killed. */
+		fd = ledger_lock(path, true, &holder);
+		if (write(ready[1], fd >= 0 ? "y" : "n", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	EXPECT_EQ('y', c);
+	EXPECT_EQ(-EBUSY, ledger_lock(path, true, &holder));
+	EXPECT_EQ(child, holder);
+	holder = 0;
+	EXPECT_EQ(-EBUSY, ledger_release(path, fake_undo, count_report, &reported, &holder));
+	EXPECT_EQ(child, holder);
+	EXPECT_EQ(0, reported);
+	ASSERT_EQ(0, ledger_load(&back, path));
+	EXPECT_EQ(1, back.n);
+	ledger_free(&back);
+
+	/* It ends, however it ends: the lock is free. */
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	fd = ledger_lock(path, false, &holder);
+	EXPECT_TRUE(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	undo_result[3] = 0;
+	EXPECT_EQ(0, ledger_release(path, fake_undo, count_report, &reported, &holder));
+	EXPECT_EQ(1, reported);
+	close(ready[0]);
+	close(ready[1]);
+	ledger_free(&l);
+	unlink(lock);
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN

@@ -30,6 +30,8 @@ pkgs=(
 	python3-yaml python3-jsonschema
 	# bash completion and man pages, checked on the host
 	bash-completion groff-base
+	# make deb (debhelper, DKMS's debhelper addon) and its checks
+	dpkg-dev debhelper dh-dkms lintian
 )
 
 missing=()
