@@ -120,8 +120,11 @@ kept=$(ls -l /proc/$child/fd | awk 'NR > 1 && $9 > 2 { print $9 " " $11 }')
 # A connect child that dies is noticed at once (SIGCHLD), not at the next
 # periodic pass: its attempt fails and is backed off.
 nfail() { grep -c "portal slow rail 0: connecting .* failed" /tmp/gpupathd.log; }
+# (A child in the kernel's connect dies only once the connect returns:
+# the 5 s count from its death.)
 f0=$(nfail)
 kill -9 "$child"
+wait_for 90 gone "$child" || fail "the connect child $child did not die"
 more_fails() { [ "$(nfail)" -gt "$f0" ]; }
 wait_for 5 more_fails ||
 	fail "a connect child killed was not noticed within 5 s: $(tail -3 /tmp/gpupathd.log)"
