@@ -53,9 +53,7 @@ bool disc_record(const struct nvmf_disc_log_entry *e, struct target *t, char *wh
 	if (!fits || !gpupath_valid_addr(t->traddr))
 		return refuse(why, size, "address", t->traddr, fits, "an IPv4 or IPv6 address");
 	field(svc, sizeof(svc), e->trsvcid, sizeof(e->trsvcid));
-	if (gpupath_parse_u32("port", svc, 1, 65535, &t->trsvcid, err, sizeof(err))) {
-		refuse(why, size, "port", svc, true, "a number from 1 to 65535");
-		return false;
-	}
+	if (gpupath_parse_u32("port", svc, 1, 65535, &t->trsvcid, err, sizeof(err)))
+		return refuse(why, size, "port", svc, true, "a number from 1 to 65535");
 	return true;
 }

@@ -1010,7 +1010,6 @@ static void disc_start(struct fabric *f, nvme_root_t r, const struct gpupath_por
 		       const struct gpupath_portal_rail *rail, const struct target *at, int tos,
 		       struct discovered *d, bool *pending)
 {
-	struct disc_result res = { 0 };
 	size_t i, busy = 0;
 	pid_t pid;
 	int fd = -1;
@@ -1030,6 +1029,8 @@ static void disc_start(struct fabric *f, nvme_root_t r, const struct gpupath_por
 		return;
 	}
 	if (!pid) {
+		struct disc_result res = { 0 };
+
 		disc_child(r, p, rail, at, tos, d->ctrl, &res);
 		child_end(f, fd, &res, sizeof(res));
 	}
@@ -1072,7 +1073,7 @@ static const char *portal_name(const struct gpupath_portal *portals, size_t n, u
  */
 static void disc_reap(struct fabric *f, const struct gpupath_portal *portals, size_t np)
 {
-	struct disc_result *res = malloc(sizeof(*res));
+	struct disc_result *res = NULL;
 	struct discovered *d;
 	const char *name;
 	pid_t w;
@@ -1086,6 +1087,8 @@ static void disc_reap(struct fabric *f, const struct gpupath_portal *portals, si
 		if (!w || (w < 0 && errno == EINTR))
 			continue;	/* at work still */
 		name = portal_name(portals, np, d->portal);
+		if (!res)
+			res = malloc(sizeof(*res));	/* (a result is a page's worth) */
 		if (!res || !read_whole(d->job_fd, res, sizeof(*res))) {
 			log_warn("portal %s rail %u: discovery at %s:%u ended without a result",
 				 name, d->rail, d->traddr, d->trsvcid);
