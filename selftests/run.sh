@@ -522,6 +522,17 @@ SECOND_KERNEL="bar datapath datapath-badinput file file-xfs odirect datapath-fab
 	tests-rails/daemon-slow-connect tests-rails/volume-partitions tenants-io tenants-quota
 	tenants-stats tests-stack/md-volumes tests-stack/dm-volumes tests-stackmp/head"
 
+# guest_init DIR: the kernel parameter that boots the guest of DIR with
+# systemd as init, where DIR's tests run gpupathd: they start it from its
+# shipped unit (gpd_start in selftests/vm/guest-lib.sh). The switch guest's
+# daemon tests (netlink, daemon-notify, metrics) check the notify protocol
+# themselves, as the daemon's service manager, and keep busybox's init.
+guest_init() {
+	case $1 in
+	tests-rails | tests-stack) echo GUEST_INIT=systemd ;;
+	esac
+}
+
 # vm_tests DIR: the guest paths of the tests of DIR (tests, tests-flat,
 # tests-rails) to run: all of them, or those named in ONLY.
 vm_tests() {
@@ -583,7 +594,7 @@ suite_vm_more() {
 	cp "$work/gpupath.ko" "$work-rails/"
 	run_guest "$name-rails" "$work-rails" "$(vm_tests tests-rails)" \
 		--kernel "$kimage" --modroot "$kmodroot" --topology rails \
-		--append "$append" --timeout 1500
+		--append "$append $(guest_init tests-rails)" --timeout 1500
 	host_side_checks "$name-rails" "$work-rails" data-only
 	stack_guests
 }
@@ -605,7 +616,7 @@ stack_guest() {
 	mkdir -p "$w"
 	cp -r "$work/gpupath.ko" "$work/ynl" "$w/"
 	run_guest "$1-${2#tests-}" "$w" "$tests" --kernel "$kimage" --modroot "$kmodroot" \
-		--topology stack --append "${append/nvme_core.multipath=N/nvme_core.multipath=$3}" \
+		--topology stack --append "${append/nvme_core.multipath=N/nvme_core.multipath=$3} $(guest_init "$2")" \
 		--timeout 900
 	host_side_checks "$1-${2#tests-}" "$w" data-only
 }
@@ -637,7 +648,8 @@ suite_one() {
 		cp -r "$work/gpupath.ko" "$work/nvfake.ko" "$work/ynl" "$work/old" "$work-$dir/"
 		run_guest "one-$KERNEL_SERIES-$dir" "$work-$dir" "$tests" --kernel "$kimage" \
 			--modroot "$kmodroot" --topology $topo \
-			--append "${append/nvme_core.multipath=N/nvme_core.multipath=$mp}" --timeout 1500
+			--append "${append/nvme_core.multipath=N/nvme_core.multipath=$mp} $(guest_init $dir)" \
+			--timeout 1500
 		host_side_checks "one-$KERNEL_SERIES-$dir" "$work-$dir" data-only
 	done
 }

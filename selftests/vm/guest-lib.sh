@@ -4,8 +4,9 @@
 
 # The harness puts the project's programs into the initramfs.
 GP=/usr/sbin/gpupath
-# gpupathd as its unit runs it, as far as a guest without systemd can: the
-# unit's capability bounding set (read from the unit) and no new privileges.
+# gpupathd as far as a guest without systemd can run it as its unit does:
+# the unit's capability bounding set (read from the unit) and no new
+# privileges. gpd_start (below) runs the unit itself where systemd is init.
 GPD_CAPS=$(sed -n 's/^CapabilityBoundingSet=//p' /src/daemon/gpupathd.service |
 	tr 'A-Z ' 'a-z,' | sed 's/cap_/+/g')
 GPD="/usr/bin/setpriv --bounding-set=-all,$GPD_CAPS --no-new-privs /usr/sbin/gpupathd"
@@ -16,6 +17,7 @@ CUFILE="env LD_LIBRARY_PATH=/usr/lib/gpupath /usr/libexec/gpupath/gp-cufile"
 IOCHECK=/usr/libexec/gpupath/io-check
 KO=/out/gpupath.ko
 IP=/usr/sbin/ip		# busybox sh would run its own ip applet otherwise
+SYSTEMCTL=/bin/systemctl
 
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
@@ -49,6 +51,92 @@ wait_for() {
 		[ $t -gt 0 ] || return 1
 		sleep 0.1
 	done
+}
+
+# gpd_start LOG [OPTION...]: gpupathd --foreground --verbose OPTION... in
+# the background, its output in LOG; $gpd is its PID.
+#
+# In a guest booted with systemd as init (GUEST_INIT=systemd), this starts
+# the shipped gpupathd.service: its sandbox, capability bounding set,
+# watchdog, notify protocol and --check-config before the start are the
+# unit's. A drop-in adds only the test's options (to --check-config too),
+# sends the output to LOG and leaves restarts to the test (Restart=no).
+# Elsewhere it runs $GPD. ($SYSTEMCTL: daemon-autoconnect puts a stand-in of
+# its own in PATH.)
+gpd_start() {
+	local log=$1 i
+	shift
+	if [ ! -d /run/systemd/system ]; then
+		$GPD --foreground --verbose "$@" >"$log" 2>&1 &
+		gpd=$!
+		return
+	fi
+	mkdir -p /run/systemd/system/gpupathd.service.d
+	cat >/run/systemd/system/gpupathd.service.d/test.conf <<EOF
+[Service]
+ExecStartPre=
+ExecStartPre=/usr/sbin/gpupathd --check-config $*
+ExecStart=
+ExecStart=/usr/sbin/gpupathd --foreground --verbose $*
+StandardOutput=append:$log
+StandardError=inherit
+Restart=no
+EOF
+	: >"$log"
+	$SYSTEMCTL daemon-reload || fail "systemctl daemon-reload"
+	$SYSTEMCTL reset-failed gpupathd.service 2>/dev/null
+	$SYSTEMCTL start --no-block gpupathd.service || fail "systemctl start gpupathd"
+	# The main process exists once --check-config has passed.
+	for i in $(seq 300); do
+		gpd=$($SYSTEMCTL show -P MainPID gpupathd.service)
+		[ "${gpd:-0}" = 0 ] || { gpd_sandboxed; return; }
+		$SYSTEMCTL -q is-failed gpupathd.service &&
+			fail "gpupathd.service failed to start: $($SYSTEMCTL status gpupathd.service; cat "$log")"
+		sleep 0.1
+	done
+	fail "gpupathd.service has no main process after 30 s: $($SYSTEMCTL status gpupathd.service)"
+}
+
+# gpd_sandboxed: gpupathd ($gpd), once it runs, has the unit's sandbox as
+# the kernel shows it: no new privileges, a seccomp filter, the capability
+# bounding set CAP_NET_ADMIN and CAP_SYS_ADMIN (bits 12 and 21), and a
+# mount namespace of its own (ProtectSystem=, PrivateTmp=).
+gpd_sandboxed() {
+	wait_for 30 grep -qx gpupathd /proc/$gpd/comm ||
+		fail "gpupathd.service's process $gpd is not gpupathd: $(cat /proc/$gpd/comm)"
+	grep -q "^NoNewPrivs:[[:space:]]*1$" /proc/$gpd/status &&
+		grep -q "^Seccomp:[[:space:]]*2$" /proc/$gpd/status &&
+		grep -q "^CapBnd:[[:space:]]*0000000000201000$" /proc/$gpd/status ||
+		fail "gpupathd runs without the unit's sandbox: $(grep -E '^(NoNewPrivs|Seccomp|Cap)' /proc/$gpd/status)"
+	[ "$(readlink /proc/$gpd/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] ||
+		fail "gpupathd shares the tests' mount namespace"
+}
+
+# gpd_ended: gpupathd.service is inactive or failed.
+gpd_ended() {
+	case $($SYSTEMCTL show -P ActiveState gpupathd.service) in
+	inactive | failed) return 0 ;;
+	esac
+	return 1
+}
+
+# gpd_stop [SIGNAL]: SIGNAL (TERM) to gpupathd, and wait for its end; its
+# exit status, or 128 + the signal that ended it.
+gpd_stop() {
+	local pid=${gpd:-} code st
+	gpd=
+	[ -n "$pid" ] || return 0
+	kill -s "${1:-TERM}" "$pid" 2>/dev/null
+	if [ ! -d /run/systemd/system ]; then
+		wait "$pid"
+		return
+	fi
+	wait_for 120 gpd_ended || fail "gpupathd.service did not stop: $($SYSTEMCTL status gpupathd.service)"
+	code=$($SYSTEMCTL show -P ExecMainCode gpupathd.service)
+	st=$($SYSTEMCTL show -P ExecMainStatus gpupathd.service)
+	# ExecMainCode: 1, exited with ExecMainStatus; else killed by that signal.
+	[ "$code" = 1 ] && return "$st"
+	return $((128 + st))
 }
 
 # qmp JSON: one command to QEMU's monitor, through the host (run-vm.sh);

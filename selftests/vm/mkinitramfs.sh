@@ -8,7 +8,8 @@
 # Writes a gzip'd newc cpio archive holding:
 #   - busybox (Debian's busybox-static) with symlinks for its applets, except
 #     applets whose names collide with the real tools below;
-#   - nvme-cli (with its autoconnect udev rule and unit), udevd, strace,
+#   - nvme-cli (with its autoconnect udev rule and unit), udevd, systemd
+#     and systemctl (with four targets), strace,
 #     dbus-daemon and avahi-daemon (unpacked from Debian's package),
 #     iproute2's ip, rdma and tc, fio, jq, dmsetup, tcpdump,
 #     e2fsprogs' mke2fs, e2fsck, chattr and lsattr, xfsprogs'
@@ -200,6 +201,17 @@ for f in "$(find_tool nvme-cli /usr/lib/udev/rules.d/70-nvmf-autoconnect.rules \
 	"$(find_tool nvme-cli /lib/systemd/system/nvmf-connect@.service \
 		/usr/lib/systemd/system/nvmf-connect@.service)":/lib/systemd/system; do
 	install -D -m 0644 "${f%%:*}" "$root${f#*:}/$(basename "${f%%:*}")"
+done
+# systemd, for guests booted with it as PID 1 (GUEST_INIT=systemd in the
+# kernel command line; selftests/vm/init): the manager, systemctl, and the
+# few targets a unit with default dependencies (gpupathd.service) needs.
+# The harness adds gpupathd.service itself, from the tree.
+install_bin "$(find_tool systemd /lib/systemd/systemd /usr/lib/systemd/systemd)" \
+	/lib/systemd/systemd
+install_bin "$(find_tool systemd /bin/systemctl /usr/bin/systemctl)" /bin/systemctl
+for u in basic.target sysinit.target shutdown.target network-online.target; do
+	install -D -m 0644 "$(find_tool systemd "/lib/systemd/system/$u" "/usr/lib/systemd/system/$u")" \
+		"$root/lib/systemd/system/$u"
 done
 install_bin "$(find_tool e2fsprogs /usr/sbin/mke2fs /sbin/mke2fs)" /usr/sbin/mke2fs \
 	/usr/sbin/mkfs.ext4 /usr/sbin/mkfs.ext3

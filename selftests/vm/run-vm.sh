@@ -159,6 +159,8 @@ for f in tools/gpupath/gpupath:usr/sbin daemon/gpupathd:usr/sbin \
 	[ -x "$top/${f%%:*}" ] || continue
 	install -D -m 0755 "$top/${f%%:*}" "$stage/root/${f#*:}/$(basename "${f%%:*}")"
 done
+# gpupathd's unit as shipped, for guests with systemd as init.
+install -D -m 0644 "$top/daemon/gpupathd.service" "$stage/root/lib/systemd/system/gpupathd.service"
 mkdir -p "$stage/root/src" "$stage/root/out"
 (cd "$stage/root" && find . | sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$stage/extra.cpio.gz"
 cat "$userland" "$stage/extra.cpio.gz" >"$stage/initrd.gz"

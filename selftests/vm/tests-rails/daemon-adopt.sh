@@ -39,8 +39,7 @@ grep -q "rdma:.*host_traddr=10.99.1.3" /tmp/ctrls.before &&
 	grep -q "tcp:.*src_addr=10.99.0.3" /tmp/ctrls.before ||
 	fail "the hand-made controllers do not use the second addresses"
 
-$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log
 $GP portal add rail1 transport rdma traddr 10.99.1.1 nqn $NQN rails 1:rail1 >/dev/null ||
 	fail "portal rail1"
 $GP portal add tcp transport tcp traddr 10.99.0.1 trsvcid 4421 nqn $NQN rails 2:veth1 \

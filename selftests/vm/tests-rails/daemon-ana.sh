@@ -24,8 +24,7 @@ $PATTERN gen $((16 * MiB)) 613 | dd of=/dev/nullb0 bs=$MiB conv=fsync 2>/dev/nul
 ana() { echo "$2" >"$CFG/ports/$1/ana_groups/1/ana_state" || fail "ana state $2 on port $1"; }
 uptime_ms() { local u; read -r u _ </proc/uptime; echo $((${u%.*} * 1000 + 10#${u#*.} * 10)); }
 
-$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log
 $GP portal add rail1 transport rdma traddr 10.99.1.1 nqn $NQN rails 1:rail1 >/dev/null ||
 	fail "portal rail1"
 $GP portal add tcp transport tcp traddr 10.99.0.1 trsvcid 4421 nqn $NQN rails 2:@10.99.0.2 \

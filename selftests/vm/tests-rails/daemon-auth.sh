@@ -83,8 +83,7 @@ note "bad settings refused: a host NQN that is not one, a host ID that is not a 
 
 # ---- the daemon connects as $HNQN; a wrong secret is refused --------------
 mark_dmesg
-$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log
 $GP portal add rail1 transport rdma traddr 10.99.1.1 nqn $NQN rails 1:rail1 \
 	host-nqn "$HNQN" dhchap-secret-file $KEYS/host reconnect-delay 1 >/dev/null ||
 	fail "portal rail1"

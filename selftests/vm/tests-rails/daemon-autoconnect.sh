@@ -92,8 +92,7 @@ once || fail "autoconnect alone"
 ls /sys/class/nvme | sort >/tmp/ctrls.before
 
 # 2. gpupathd's discovery portal on the same rail takes over.
-$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log
 $GP portal add disc transport rdma traddr 10.99.1.1 trsvcid 4420 rails 1:rail1 \
 	reconnect-delay 1 >/dev/null || fail "portal disc"
 adopted() { [ "$($GP portal show disc -j | jq '[.connections[] | select(.state == "adopted" or .state == "live")] | length')" = 2 ]; }

@@ -18,7 +18,8 @@
 . /src/selftests/vm/guest-lib.sh
 
 MiB=1048576
-CONF=/tmp/gpupath-test.conf
+# Not in /tmp: the unit gives the daemon a /tmp of its own.
+CONF=/etc/gpupath/gpupath-test.conf
 NS2=$CFG/subsystems/$NQN/namespaces/2
 UUID2=5e1f7e57-6a70-4c1d-9c2e-0123456789ac
 load_module
@@ -29,7 +30,7 @@ cleanup() {
 		sed 's/^/gpupathd: /' 
 	for p in rail1 rail2 tcp cli; do $GP portal del $p >/dev/null 2>&1; done
 	for q in roce bulk; do $GP qos del $q >/dev/null 2>&1; done
-	rm -f /run/gpupath/config-objects
+	rm -f /run/gpupath/config-objects $CONF
 	volumes_del_all
 	if [ -d $NS2 ]; then
 		echo 0 >$NS2/enable
@@ -44,6 +45,7 @@ $PATTERN gen $((16 * MiB)) 511 | dd of=/dev/nullb0 bs=$MiB conv=fsync 2>/dev/nul
 	fail "controllers connected before the daemon: $(ls /sys/class/nvme-fabrics/ctl)"
 
 # write_conf DELAY2 [EXTRA]: the file, rail 2's reconnect-delay varied.
+mkdir -p /etc/gpupath
 write_conf() {
 	cat >$CONF <<EOF
 # the selftest's fabric
@@ -82,8 +84,7 @@ EOF
 write_conf 1
 $GPD --check-config -c $CONF || fail "the test's file has mistakes"
 
-$GPD --foreground --verbose -c $CONF >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log -c $CONF
 three_paths() {
 	[ "$($GP volume show -j |
 	     jq "[.volumes[] | select(.wwid == \"uuid.$UUID\") | .usable] | .[0]")" = 3 ]
@@ -248,10 +249,8 @@ note "rejected reloads under fio (an unknown class twice, a host NQN without its
 # kill -9 and restart with the same file: nothing to change, no reconnect.
 cp /tmp/good.conf $CONF
 fio_start 2
-kill -9 "$gpd"
-wait "$gpd" 2>/dev/null
-$GPD --foreground --verbose -c $CONF >/tmp/gpupathd2.log 2>&1 &
-gpd=$!
+gpd_stop KILL
+gpd_start /tmp/gpupathd2.log -c $CONF
 wait_for 30 grep -q "$CONF: applied" /tmp/gpupathd2.log || fail "restart: not applied"
 grep -q "$CONF: applied, 3 portals and 2 QoS classes, 0 changes" /tmp/gpupathd2.log ||
 	fail "restart changed something: $(grep "$CONF" /tmp/gpupathd2.log)"

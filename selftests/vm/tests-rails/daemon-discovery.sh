@@ -36,8 +36,7 @@ reads() { grep -c "discovery lists" /tmp/gpupathd.log; }
 uptime() { cut -d' ' -f1 /proc/uptime; }
 since() { awk -v a="$1" -v b="$(uptime)" 'BEGIN { printf "%.2f", b - a }'; }
 
-$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log
 $GP portal add disc transport tcp traddr 10.99.0.1 trsvcid 4421 rails 1:@10.99.0.2 \
 	reconnect-delay 1 >/dev/null ||
 	fail "portal disc"

@@ -99,8 +99,7 @@ bad "needs rails" transport rdma discover mdns
 bad "unknown discover 'bonjour' (one of: address mdns)" transport rdma discover bonjour rails 1:rail1
 note "bad mDNS portals refused with their reasons"
 
-$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log
 $GP portal add mdns transport rdma discover mdns rails 1:rail1,2:rail2 reconnect-delay 1 \
 	>/dev/null || fail "portal mdns"
 $GP portal show mdns | grep -q "discovery by mdns" || fail "portal show: $($GP portal show mdns)"

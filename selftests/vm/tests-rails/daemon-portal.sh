@@ -8,8 +8,8 @@
 # Checked too: bad portals refused with a message and nothing changed; a
 # rail's link lost: its path marked down within a second, before the
 # controller notices, and back with the link, under fio verify; the daemon
-# killed (-9) under fio verify and restarted: it takes the controllers as
-# they are, no reconnect; a failed connection retried with backoff and
+# killed (-9) under fio verify and restarted, and its unit restarted as a
+# package upgrade does: it takes the controllers as they are, no reconnect; a failed connection retried with backoff and
 # reported; and a deleted portal disconnected by the daemon, its path
 # removed from the volume.
 . /src/selftests/vm/guest-lib.sh
@@ -42,8 +42,7 @@ t "portal name 'b@d' (3 characters): 1 to 31 of letters" $GP portal add 'b@d' tr
 	traddr 10.99.0.1
 [ "$($GP portal show -j | jq '.portals | length')" = 0 ] || fail "a bad portal was kept"
 
-$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log
 start=$(cut -d' ' -f1 /proc/uptime)
 $GP portal add rail1 transport rdma traddr 10.99.1.1 nqn $NQN rails 1:rail1@10.99.1.2 >/dev/null ||
 	fail "portal rail1"
@@ -134,10 +133,8 @@ fio_check "link flap"
 # daemon takes the controllers and volume as they are: no connect at all.
 ls /sys/class/nvme >/tmp/ctrls.before
 fio_start 2
-kill -9 "$gpd"
-wait "$gpd" 2>/dev/null
-$GPD --foreground --verbose >/tmp/gpupathd2.log 2>&1 &
-gpd=$!
+gpd_stop KILL
+gpd_start /tmp/gpupathd2.log
 taken() { [ "$(grep -c ' is live (nvme' /tmp/gpupathd2.log)" = 3 ]; }
 wait_for 30 taken || { cat /tmp/gpupathd2.log; fail "restarted daemon did not take the controllers"; }
 ls /sys/class/nvme | diff /tmp/ctrls.before - || fail "controllers changed across the restart"
@@ -146,6 +143,28 @@ ls /sys/class/nvme | diff /tmp/ctrls.before - || fail "controllers changed acros
 	fail "after restart: $($GP portal show)"
 fio_check "daemon kill -9"
 note "daemon killed (-9) and restarted under fio: same controllers, no reconnect, fio verified"
+
+# A package upgrade restarts the unit (the postinst's "restart"): stop by
+# SIGTERM, start, READY=1. Under I/O: the same as above, and the new daemon
+# takes the controllers as they are.
+if [ -d /run/systemd/system ]; then
+	lines=$(wc -l </tmp/gpupathd2.log)
+	fio_start 2
+	$SYSTEMCTL restart gpupathd.service || fail "systemctl restart: $($SYSTEMCTL status gpupathd.service)"
+	gpd=$($SYSTEMCTL show -P MainPID gpupathd.service)
+	gpd_sandboxed
+	retaken() { [ "$(tail -n +$((lines + 1)) /tmp/gpupathd2.log | grep -c ' is live (nvme')" = 3 ]; }
+	wait_for 30 retaken ||
+		{ cat /tmp/gpupathd2.log; fail "the restarted unit did not take the controllers"; }
+	ls /sys/class/nvme | diff /tmp/ctrls.before - || fail "controllers changed across systemctl restart"
+	! tail -n +$((lines + 1)) /tmp/gpupathd2.log | grep connecting ||
+		fail "the restarted unit connected again"
+	fio_check "systemctl restart"
+	[ "$($GP volume show "$vol" -j | jq .stats.errors)" = 0 ] || fail "volume errors"
+	note "unit restarted (systemctl restart) under fio: same controllers, no reconnect, fio verified"
+else
+	skip_part "systemctl restart under I/O" "this guest's init is not systemd"
+fi
 
 # A portal that cannot connect: retried with backoff, every attempt reported.
 $GP portal add nowhere transport tcp traddr 10.99.0.1 trsvcid 4999 nqn $NQN \
@@ -169,9 +188,7 @@ wait_for 20 two_paths || fail "rail 2's path not removed: $($GP volume show "$vo
 dd if="$VOL" of=/tmp/vol.read bs=64k count=256 iflag=direct 2>/dev/null || fail "read $VOL"
 $PATTERN check /tmp/vol.read 0 $((16 * MiB)) 501 || fail "read wrong data on two paths"
 
-kill "$gpd"
-wait "$gpd" 2>/dev/null
-gpd=
+gpd_stop
 grep -q "connected .* as nvme" /tmp/gpupathd.log || fail "no connection logged"
 sed 's/^/gpupathd: /' /tmp/gpupathd.log | grep -v "notification on" | tail -20
 sed 's/^/restarted gpupathd: /' /tmp/gpupathd2.log | grep -v "notification on" | tail -20

@@ -67,8 +67,7 @@ $GP qos add gold dscp 26 priority 3 pfc on ets 50 >/dev/null || fail "qos add go
 t "a QoS class with this name exists" $GP qos add gold dscp 10
 [ "$($GP portal show -j | jq '.portals | length')" = 0 ] || fail "a bad portal was kept"
 
-$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log
 $GP portal add rail1 transport rdma traddr 10.99.1.1 nqn $NQN rails 1:rail1p \
 	qos gold >/dev/null || fail "portal rail1"
 $GP portal add tcp transport tcp traddr 10.99.0.1 trsvcid 4421 nqn $NQN \

@@ -84,8 +84,7 @@ usable() {
 all_usable() { [ "$(usable "$1")" = "$N" ]; }
 
 t0=$(uptime_s)
-$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log
 wait_for 10 $GP portal show >/dev/null || fail "gpupathd does not answer"
 $GP portal add s1 transport rdma traddr 10.99.1.1 trsvcid 4420 rails 1:rail1 \
 	reconnect-delay 1 >/dev/null || fail "portal s1"

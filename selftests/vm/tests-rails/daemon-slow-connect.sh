@@ -30,8 +30,7 @@ time.sleep(3600)' &
 lis=$!
 wait_for 30 test -e /tmp/listening || fail "the silent listener did not start"
 
-$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log
 $GP portal add slow transport tcp traddr 10.99.1.1 trsvcid 4431 nqn $NQN reconnect-delay 1 \
 	>/dev/null || fail "portal slow"
 slow_state() { $GP portal show slow -j | jq -r '.connections[0].state'; }
@@ -104,9 +103,8 @@ children() {
 # A restart during a slow connect: a connect child keeps none of the
 # daemon's descriptors, so it holds neither the metrics port (the new
 # daemon binds it at once) nor the module's or udev's sockets.
-kill "$gpd" && wait "$gpd" 2>/dev/null
-$GPD --foreground --verbose --metrics-port 9469 >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_stop
+gpd_start /tmp/gpupathd.log --metrics-port 9469
 wait_for 30 grep -q "portal slow rail 0: connecting .*(attempt" /tmp/gpupathd.log ||
 	fail "slow portal not tried after the restart"
 child=$(children "$gpd" | head -1)
@@ -132,10 +130,9 @@ note "a connect child killed: its attempt failed within 5 s ($(grep "portal slow
 has_child() { [ -n "$(children "$gpd")" ]; }
 wait_for 30 has_child || fail "no new connect child after the killed one"
 child=$(children "$gpd" | head -1)
-kill "$gpd" && wait "$gpd" 2>/dev/null
+gpd_stop
 kill -0 "$child" 2>/dev/null && left="still connecting" || left="done"
-$GPD --foreground --verbose --metrics-port 9469 >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log --metrics-port 9469
 wait_for 30 grep -q "metrics on http://127.0.0.1:9469/metrics" /tmp/gpupathd.log ||
 	fail "the restarted daemon has no metrics port: $(grep -i metrics /tmp/gpupathd.log)"
 kill -0 "$gpd" || fail "the restarted daemon died"

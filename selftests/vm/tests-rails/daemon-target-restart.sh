@@ -20,8 +20,7 @@ cleanup() {
 }
 trap cleanup EXIT
 rails_targets
-$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log
 $GP portal add rail1 transport rdma traddr 10.99.1.1 nqn $NQN rails 1:rail1@10.99.1.2 \
 	reconnect-delay 2 >/dev/null || fail "portal rail1"
 $GP portal add rail2 transport rdma traddr 10.99.2.1 nqn $NQN rails 2:rail2@10.99.2.2 \

@@ -49,8 +49,7 @@ table() {
 dmsetup create gpdm --table "$striped" || fail "dmsetup create (striped)"
 expect_io 3 "mode=none reason=stacked-device" -p direct read "$prov" /dev/mapper/gpdm 0 $MiB 0
 
-$GPD --foreground --verbose >/tmp/gpupathd.log 2>&1 &
-gpd=$!
+gpd_start /tmp/gpupathd.log
 wait_for 10 grep -q "dm-.*: table striped: remaps only" /tmp/gpupathd.log ||
 	{ cat /tmp/gpupathd.log; fail "gpupathd did not tell the module of the striped table"; }
 grep "table striped" /tmp/gpupathd.log | sed 's/^/gpupathd: /'
@@ -139,8 +138,7 @@ table "$striped"
 wait_for 10 sh -c 'grep "table " /tmp/gpupathd.log | tail -n 1 | grep -q "table striped"' ||
 	{ cat /tmp/gpupathd.log; fail "gpupathd did not hear of the striped table, the third time"; }
 expect_io 0 "mode=direct reason=none" -p direct read "$prov" /dev/mapper/gpdm 0 $MiB 804
-kill "$gpd" && wait "$gpd" 2>/dev/null
-gpd=
+gpd_stop
 expect_io 3 "mode=none reason=stacked-device" -p direct read "$prov" /dev/mapper/gpdm 0 $MiB 0
 note "gpupathd stopped: its word on the striped table went with it"
 
