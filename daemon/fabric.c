@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ifaddrs.h>
+#include <limits.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -29,11 +30,13 @@
 #include <unistd.h>
 
 #include <libnvme.h>
+#include <systemd/sd-daemon.h>
 
 #include "dcb.h"
 #include "disclog.h"
 #include "fabric.h"
 #include "ledger.h"
+#include "libnvme-fix.h"
 #include "internal.h"
 #include "log.h"
 #include "clock.h"
@@ -134,7 +137,20 @@ struct fabric {
 	struct connect_job jobs[CONNECTS_MAX];
 	size_t njobs;
 	int wake;			/* eventfd: a connect_job ended */
+	bool watchdog;			/* systemd's watchdog is on */
 };
+
+/*
+ * A pass that moves on tells the watchdog so (the loop pings it only
+ * between passes): a scan of sysfs while many controllers come and go
+ * takes seconds (kernfs is busy with their removal; 9 s seen for 128
+ * controllers in an emulated guest). A pass that is stuck does not ping.
+ */
+static void progress(const struct fabric *f)
+{
+	if (f->watchdog)
+		sd_notify(0, "WATCHDOG=1");
+}
 
 /* The interfaces' addresses as of the pass's start (NULL: not read). */
 static struct ifaddrs *addrs;
@@ -153,6 +169,8 @@ int fabric_new(struct fabric **f)
 	int r;
 
 	*f = calloc(1, sizeof(**f));
+	if (*f)
+		(*f)->watchdog = sd_watchdog_enabled(0, NULL) > 0;
 	if (!*f)
 		return -ENOMEM;
 	(*f)->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -853,19 +871,51 @@ static void discover_at(nvme_root_t r, const struct gpupath_portal *p,
 }
 
 /*
- * The controllers as they are now. libnvme says only what is critical: a
- * controller that a connect under way is making has no subsystem yet, which
- * it would report as an error on each pass; the daemon says what failed.
+ * The controllers as they are now, without their namespaces (libnvme-fix.c
+ * says why; ctrl_namespaces() has them). libnvme says only what is
+ * critical: a controller that a connect under way is making has no
+ * subsystem yet, which it would report as an error on each pass; the
+ * daemon says what failed.
  */
 static nvme_root_t scan(void)
 {
 	nvme_root_t r = nvme_create_root(stderr, LOG_CRIT);
+	int ret;
 
-	if (r && nvme_scan_topology(r, NULL, NULL) < 0) {
+	if (!r)
+		return NULL;
+	libnvme_scan_ctrls_only(true);
+	ret = nvme_scan_topology(r, NULL, NULL);
+	libnvme_scan_ctrls_only(false);
+	if (ret < 0) {
 		nvme_free_tree(r);
 		return NULL;
 	}
 	return r;
+}
+
+static int namespace_entry(const struct dirent *e)
+{
+	return libnvme_is_namespace(e->d_name);
+}
+
+/*
+ * The block devices of controller @ctrl's namespaces, from sysfs alone:
+ * *@list, their number, or -1 (errno). Free with free_dirents().
+ */
+static int ctrl_namespaces(const char *ctrl, struct dirent ***list)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "/sys/class/nvme/%s", ctrl);
+	return scandir(dir, list, namespace_entry, alphasort);
+}
+
+static void free_dirents(struct dirent **list, int n)
+{
+	while (n-- > 0)
+		free(list[n]);
+	free(list);
 }
 
 /* The controller named @name in the scan, if there is one. */
@@ -1721,9 +1771,10 @@ static void assemble(struct fabric *f, struct gpupath_ctl *ctl, nvme_root_t r)
 	nvme_subsystem_t s;
 	nvme_host_t h;
 	nvme_ctrl_t c;
-	nvme_ns_t ns;
+	struct dirent **ns;
 	size_t nvols, i;
-	int ret;
+	int ret, k, nns;
+	char disk[32];
 
 	ret = gpupath_ctl_volume_list(ctl, &vols, sizeof(*vols), &nvols);
 	if (ret < 0) {
@@ -1740,9 +1791,16 @@ static void assemble(struct fabric *f, struct gpupath_ctl *ctl, nvme_root_t r)
 					    !same(f->conns[i].rep.controller,
 						  nvme_ctrl_get_name(c)))
 						continue;
-					nvme_ctrl_for_each_ns(c, ns)
-						assemble_ns(ctl, &vols, &nvols,
-							    nvme_ns_get_name(ns), &f->conns[i]);
+					nns = ctrl_namespaces(nvme_ctrl_get_name(c), &ns);
+					for (k = 0; k < nns; k++) {
+						/* (names as "nvme123c45n678") */
+						snprintf(disk, sizeof(disk), "%.31s",
+							 ns[k]->d_name);
+						assemble_ns(ctl, &vols, &nvols, disk,
+							    &f->conns[i]);
+					}
+					if (nns > 0)
+						free_dirents(ns, nns);
 				}
 			}
 		}
@@ -2259,9 +2317,12 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	struct gpupath_portal *portals;
 	bool pending = false, qos_read;
 	size_t n, i, marks;
+	uint64_t t[7];
 	nvme_root_t r;
 	int ret;
 
+	/* Where a pass's time goes, for the debug log. */
+	t[0] = now_ms();
 	ret = gpupath_ctl_portal_list(ctl, &portals, sizeof(*portals), &n);
 	if (ret < 0) {
 		log_errno(ret, "reading portals");
@@ -2276,9 +2337,13 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 		log_errno(ret, "reading QoS classes");
 	links_read();
 	changes0 = changes;
+	t[1] = now_ms();
 	connects_reap(f, portals, n, unwanted, &nunwanted, &pending);
 	disc_reap(f, portals, n);
+	t[2] = now_ms();
 	r = scan();
+	t[3] = now_ms();
+	progress(f);
 	if (!r) {
 		log_errno(-errno, "scanning NVMe controllers");
 		free(portals);
@@ -2299,6 +2364,8 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	disc_marks_prune(f);
 	for (i = 0; i < n; i++)
 		report(f, ctl, &portals[i]);
+	t[4] = now_ms();
+	progress(f);
 	/* A pass that could not read the classes takes nothing back. */
 	ledger_begin(&f->ledger);
 	marks = f->ledger.n;
@@ -2307,14 +2374,22 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	if (qos_read)
 		converge_qos(f, marks);
 	/* New controllers' namespaces show up in a new scan. */
+	t[5] = now_ms();
 	if (changes != changes0) {
 		nvme_free_tree(r);
 		r = scan();
 	}
+	t[6] = now_ms();
+	progress(f);
 	if (r) {
 		assemble(f, ctl, r);
 		nvme_free_tree(r);
 	}
+	log_debug("pass: lists %llu, reap %llu, scan %llu, portals %llu, qos %llu, rescan %llu, assemble %llu ms",
+		  (unsigned long long)(t[1] - t[0]), (unsigned long long)(t[2] - t[1]),
+		  (unsigned long long)(t[3] - t[2]), (unsigned long long)(t[4] - t[3]),
+		  (unsigned long long)(t[5] - t[4]), (unsigned long long)(t[6] - t[5]),
+		  (unsigned long long)(now_ms() - t[6]));
 	free(portals);
 	return pending;
 }

@@ -12,12 +12,58 @@
  * offsets) come before the C library's for libnvme too (the executable's
  * symbols are looked up first): each calls the C library's and, when that
  * fails, sets the list to NULL, so that the free does nothing.
+ *
+ * The same place keeps namespaces out of a scan that asks for controllers
+ * only (libnvme_scan_ctrls_only): libnvme before 1.5 opens every namespace
+ * it scans and sends it an Identify, a command per namespace and per scan
+ * on the daemon's loop (with 128 namespaces under emulation, a pass took
+ * 15 s, and one on a busy host outlasted the watchdog). gpupathd reads the
+ * namespaces it needs from sysfs (ctrl_namespaces() in fabric.c).
  */
 #define _GNU_SOURCE	/* scandir64() */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
+
+#include "libnvme-fix.h"
+
+static __thread bool ctrls_only;
+
+void libnvme_scan_ctrls_only(bool on)
+{
+	ctrls_only = on;
+}
+
+/* "nvme0n1", "nvme0c1n2": a namespace's block device, or a path to one. */
+bool libnvme_is_namespace(const char *name)
+{
+	const char *p = name;
+
+	if (p[0] != 'n' || p[1] != 'v' || p[2] != 'm' || p[3] != 'e')
+		return false;
+	p += 4;
+	if (*p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == 'c') {
+		if (*++p < '0' || *p > '9')
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p++ != 'n' || *p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return !*p;
+}
+
+/* In a controllers-only scan, @list without namespaces; their new count. */
+#define DROP_NAMESPACES(list, n)						do {											int i_, k_ = 0;																			for (i_ = 0; ctrls_only && i_ < (n); i_++) {						if (libnvme_is_namespace((*(list))[i_]->d_name))					free((*(list))[i_]);							else											(*(list))[k_++] = (*(list))[i_];				}										if (ctrls_only && (n) > 0)								(n) = k_;							} while (0)
 
 /* The C library's @name, called; the list NULL when it fails. */
 #define SCANDIR(name, ent)							\
@@ -39,6 +85,7 @@ int name(const char *dir, struct ent ***list, int (*sel)(const struct ent *),	\
 	n = libc(dir, list, sel, cmp);						\
 	if (n < 0)								\
 		*list = NULL;							\
+	DROP_NAMESPACES(list, n);						\
 	return n;								\
 }
 

@@ -2,17 +2,22 @@
 /*
  * Unit test of gpupathd's scandir() fix for libnvme (daemon/libnvme-fix.c):
  * a failed scandir() leaves the list NULL (libnvme 1.3 frees it), a good
- * one lists, and the executable's functions are the ones every library,
- * libnvme included, is bound to.
+ * one lists, a controllers-only scan leaves namespaces out, and the
+ * executable's functions are the ones every library, libnvme included, is
+ * bound to.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libnvme.h>
 
+#include "../../daemon/libnvme-fix.h"
 #include "harness.h"
 
 TEST(a_failed_scandir_leaves_no_list)
@@ -40,6 +45,59 @@ TEST(a_good_scandir_lists)
 	for (i = 0; i < n; i++)
 		free(list[i]);
 	free(list);
+}
+
+TEST(namespace_names)
+{
+	EXPECT_TRUE(libnvme_is_namespace("nvme0n1"));
+	EXPECT_TRUE(libnvme_is_namespace("nvme12n345"));
+	EXPECT_TRUE(libnvme_is_namespace("nvme0c1n2"));
+	EXPECT_FALSE(libnvme_is_namespace("nvme0"));
+	EXPECT_FALSE(libnvme_is_namespace("nvme-subsys0"));
+	EXPECT_FALSE(libnvme_is_namespace("ng0n1"));
+	EXPECT_FALSE(libnvme_is_namespace("nvme0n"));
+	EXPECT_FALSE(libnvme_is_namespace("nvme0n1p1"));
+	EXPECT_FALSE(libnvme_is_namespace("nvmen1"));
+	EXPECT_FALSE(libnvme_is_namespace("nvme0c"));
+	EXPECT_FALSE(libnvme_is_namespace("nvme0cn1"));
+	EXPECT_FALSE(libnvme_is_namespace(""));
+}
+
+/* A controllers-only scan lists a controller's directory without namespaces. */
+TEST(a_ctrls_only_scan_leaves_namespaces_out)
+{
+	static const char *const names[] = {
+		"nvme0", "nvme0n1", "nvme0c0n2", "ng0n1", "nvme-subsys0", "state",
+	};
+	char dir[] = "/tmp/gpupath-scan.XXXXXX", path[64];
+	struct dirent **list;
+	int n, i, seen = 0;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	for (i = 0; i < 6; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		ASSERT_EQ(0, mkdir(path, 0700));
+	}
+	libnvme_scan_ctrls_only(true);
+	n = scandir(dir, &list, NULL, alphasort);
+	libnvme_scan_ctrls_only(false);
+	ASSERT_EQ(6, n);	/* . and .. and the four that are no namespace */
+	for (i = 0; i < n; i++) {
+		seen |= libnvme_is_namespace(list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+	EXPECT_EQ(0, seen);
+	n = scandir(dir, &list, NULL, alphasort);
+	EXPECT_EQ(8, n);	/* once off, everything */
+	for (i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+	for (i = 0; i < 6; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		rmdir(path);
+	}
+	rmdir(dir);
 }
 
 TEST(libraries_are_bound_to_the_fix)

@@ -163,7 +163,7 @@ worst=$(sed -n 's/.*: link down (rail1) at \([0-9.]*\) s.*/\1/p' /tmp/gpupathd.l
 worst_ms=$(awk -v a="$td" -v b="$worst" 'BEGIN { printf "%d", (b - a) * 1000 }')
 note "rail 1 down: all $N volumes on rail 2 after $all_down s (seen by the CLI); the last" \
 	"path out of service $worst_ms ms after the link went down (goal: 2 s)"
-grep "rail interface rail1\|link notifications lost\|pass: [0-9]* ms" /tmp/gpupathd.log | tail -12
+grep "rail interface rail1\|link notifications lost\|pass: [0-9]* ms\|pass: lists" /tmp/gpupathd.log | tail -24
 # ... and then (as at the keep-alive timeout) the host loses its controllers.
 pids=
 for c in $(rail1); do
