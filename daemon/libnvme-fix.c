@@ -14,7 +14,7 @@
  * fails, sets the list to NULL, so that the free does nothing.
  *
  * The same place keeps namespaces out of a scan that asks for controllers
- * only (libnvme_scan_ctrls_only): libnvme before 1.5 opens every namespace
+ * only (libnvme_scan_ctrls_only): libnvme 1.3 (Debian 12's) opens every namespace
  * it scans and sends it an Identify, a command per namespace and per scan
  * on the daemon's loop (with 128 namespaces under emulation, a pass took
  * 15 s, and one on a busy host outlasted the watchdog). gpupathd reads the
