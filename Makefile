@@ -102,7 +102,7 @@ CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
 	tools/gpupath/version.o tools/gpupath/monitor.o tools/gpupath/provider.o \
 	tools/gpupath/volume.o tools/gpupath/path.o tools/gpupath/args.o \
 	tools/gpupath/portal.o tools/gpupath/qos.o tools/gpupath/topology.o \
-	tools/gpupath/stats.o tools/gpupath/diagnose.o
+	tools/gpupath/stats.o tools/gpupath/diagnose.o tools/gpupath/nvgpu.o
 DAEMON_OBJS := $(patsubst %.c,%.o,$(wildcard daemon/*.c))
 BENCH_OBJS := tools/gpupath-bench/bench.o
 USER_BINS := tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench

@@ -15,17 +15,27 @@
 #define GPUPATH_NV_PAGE_SHIFT		16
 #define GPUPATH_NV_PAGE_SIZE		(1ULL << GPUPATH_NV_PAGE_SHIFT)
 
-/* The leading members of the driver's structures, the ones gpupath reads. */
+/* The leading member of the driver's page, the one gpupath reads. */
 struct nvidia_p2p_page {
 	u64 physical_address;
 };
 
+/*
+ * The driver's page table. Its version is major << 16 | minor: 1.2 from
+ * the drivers before 580, 2.0 from 580 on, which appended @flags. gpupath
+ * reads the members the two have alike (up to @entries) and takes a table
+ * of major 1 or 2 only.
+ */
 struct nvidia_p2p_page_table {
 	u32 version;
 	u32 page_size;
 	struct nvidia_p2p_page **pages;
 	u32 entries;
+	u8 *gpu_uuid;
+	u32 flags;		/* 2.0 on */
 };
+
+#define GPUPATH_NV_TABLE_MAJOR(version)	((version) >> 16)
 
 typedef int (*gpupath_nv_get_pages_t)(u64 p2p_token, u32 va_space, u64 virtual_address,
 				      u64 length, struct nvidia_p2p_page_table **page_table,

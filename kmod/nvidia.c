@@ -7,14 +7,23 @@
  * own, or one gpupath registers), so that bios can carry them and the
  * P2PDMA distance check applies as for any provider.
  *
- * The region. Registering one memremaps the whole BAR (with a resizable BAR,
- * gigabytes of struct pages), so only CAP_SYS_ADMIN may have REG_CUDA create
- * it; once it exists, any user may register CUDA memory of their own over
- * it. Setup is serialised by setup_lock. pci_p2pdma_add_resource() always
- * puts the BAR into a pool too, but the region is never published, so no
- * other kernel user finds it (pci_p2pmem_find()), and gpupath never
- * allocates from it (GPUPATH_IOC_ALLOC refuses nvidia providers): that BAR
- * maps every process's GPU memory.
+ * The region. NVIDIA's UVM registers one over BAR1 itself (565 and later)
+ * when the driver keeps a static BAR1 mapping that is not write-combined
+ * (NVreg_RegistryDwords="RMForceStaticBar1=1;RmForceDisableIomapWC=1"),
+ * and gpupath takes its pages from that region. Where the GPU has none,
+ * REG_CUDA fails with ENXIO, unless the administrator set nvidia_bar_region:
+ * then gpupath registers its own. That memremaps the whole BAR uncached
+ * (64 bytes of struct page per 4 KiB: gigabytes with a large BAR1, built
+ * in the first registration; on x86 it meets the driver's write-combined
+ * mappings of the same BAR, which PAT refuses or turns uncached), and a
+ * region UVM would register later over the same BAR fails. So only
+ * CAP_SYS_ADMIN may have REG_CUDA create it; once it exists, any user may
+ * register CUDA memory of their own over it. Setup is serialised by
+ * setup_lock. pci_p2pdma_add_resource() always puts the BAR into a pool too,
+ * but the region is never published, so no other kernel user finds it
+ * (pci_p2pmem_find()), and gpupath never allocates from it
+ * (GPUPATH_IOC_ALLOC refuses nvidia providers): that BAR maps every
+ * process's GPU memory.
  *
  * Unbinding the GPU's driver. The region is devres of the GPU's PCI device,
  * so it goes when the NVIDIA driver unbinds. Each CUDA buffer holds a
@@ -58,6 +67,11 @@
 #include "nv-p2p.h"
 #include "nvidia.h"
 #include "provider.h"
+
+static bool nvidia_bar_region;
+module_param(nvidia_bar_region, bool, 0644);
+MODULE_PARM_DESC(nvidia_bar_region,
+		 "Register a P2PDMA region over an NVIDIA GPU's BAR where the driver has none (default N; see install.md for the cost)");
 
 /* Serialises setting up a GPU: its P2PDMA region and its provider. */
 static DEFINE_MUTEX(setup_lock);
@@ -257,7 +271,8 @@ static struct dev_pagemap *p2p_pgmap(unsigned long pfn, unsigned int nr)
 
 /*
  * Make sure @phys, in @bar of @pdev, has P2PDMA pages: the NVIDIA driver's
- * region, an earlier one of ours, or a new one, which only an admin creates.
+ * region, or, where the administrator allows it (nvidia_bar_region), an
+ * earlier one of ours or a new one, which only CAP_SYS_ADMIN creates.
  */
 static int ensure_region(struct pci_dev *pdev, int bar, phys_addr_t phys)
 {
@@ -268,6 +283,12 @@ static int ensure_region(struct pci_dev *pdev, int bar, phys_addr_t phys)
 	if (pgmap) {
 		put_dev_pagemap(pgmap);
 		return 0;
+	}
+	if (!READ_ONCE(nvidia_bar_region)) {
+		pci_notice_ratelimited(pdev,
+				       "gpupath: BAR %d has no P2PDMA region; NVIDIA's driver registers one with NVreg_RegistryDwords=\"RMForceStaticBar1=1;RmForceDisableIomapWC=1\" (or set gpupath.nvidia_bar_region)\n",
+				       bar);
+		return -ENXIO;
 	}
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
@@ -344,6 +365,7 @@ static int fill_pages(struct gpupath_buf *buf)
 static int pin(struct gpupath_buf *buf)
 {
 	struct gpupath_nv_buf *nv = buf->nv;
+	u32 major;
 	int ret;
 
 	ret = nv->get(0, 0, nv->va, buf->size, &nv->table, revoke, nv);
@@ -351,6 +373,10 @@ static int pin(struct gpupath_buf *buf)
 		nv->table = NULL;
 		return ret;
 	}
+	/* The layout of a driver newer than gpupath knows: nothing is read. */
+	major = GPUPATH_NV_TABLE_MAJOR(nv->table->version);
+	if (major != 1 && major != 2)
+		return -EPROTO;
 	if (!nv->table->entries)
 		return -EIO;
 	buf->prov = gpu_provider(nv->table->pages[0]->physical_address);
@@ -454,10 +480,12 @@ err_free:
  * @req: the request, completed with provider and handle
  *
  * Return: 0, -EINVAL (alignment, flags), -ENODEV (no NVIDIA peer-memory
- * API, or no PCI device holds the memory, or its driver is unbound), -EPERM
+ * API, or no PCI device holds the memory, or its driver is unbound), -ENXIO
+ * (the GPU's BAR has no P2PDMA region, and nvidia_bar_region is off), -EPERM
  * (the GPU's P2PDMA region would have to be created, and the caller lacks
  * CAP_SYS_ADMIN), -EBUSY (the region is going away), -EIO (pages outside
- * any P2PDMA region), or the NVIDIA driver's error.
+ * any P2PDMA region), -EPROTO (a page table of a version gpupath does not
+ * know), or the NVIDIA driver's error.
  */
 int gpupath_nvidia_reg(struct gpupath_file *f, struct gpupath_cuda_reg *req)
 {

@@ -27,6 +27,8 @@ GP=$top/tools/gpupath/gpupath
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 sys=$work/sys
+proc=$work/proc
+export GPUPATH_PROCFS=$proc
 out=$work/out
 
 # pcidev PATH CLASS VENDOR DEVICE NUMA: a PCI function at devices/PATH.
@@ -80,6 +82,18 @@ build_tree() {
 	classdev nvme nvme0 $sw/0000:02:02.0/0000:05:00.0/nvme $sw/0000:02:02.0/0000:05:00.0
 	mkdir -p "$sys/devices/virtual/nvme-fabrics/ctl"
 	classdev nvme nvme1 virtual/nvme-fabrics/ctl virtual/nvme-fabrics/ctl
+
+	# The NVIDIA driver bound to both NVIDIA GPUs; GPU0 with the P2PDMA
+	# region UVM registers over BAR1, GPU1 without; gpupath's own region
+	# not allowed, the driver's registry asking for static BAR1 only.
+	mkdir -p "$sys/bus/pci/drivers/nvidia" "$sys/module/gpupath/parameters" \
+		"$sys/devices/$sw/0000:02:00.0/0000:03:00.0/p2pmem" "$proc/driver/nvidia"
+	ln -s ../../../bus/pci/drivers/nvidia "$sys/devices/$sw/0000:02:00.0/0000:03:00.0/driver"
+	ln -s ../../../bus/pci/drivers/nvidia "$sys/devices/$rp1/0000:06:00.0/driver"
+	echo 0 >"$sys/devices/$sw/0000:02:00.0/0000:03:00.0/p2pmem/published"
+	echo N >"$sys/module/gpupath/parameters/nvidia_bar_region"
+	printf 'ResmanDebugLevel: 4294967295\nRegistryDwords: "RMForceStaticBar1=1"\n' \
+		>"$proc/driver/nvidia/params"
 }
 
 # t NAME WANT GOT: one TAP line.
@@ -140,8 +154,34 @@ t "rail 3: GPU3 alone on its node: NIC0 via system" \
 t "rail 0 names the NIC's interfaces and RDMA devices" "eth0 mlx5_0" \
 	"$(jq -r '.rails[0] | "\(.netdevs | join(",")) \(.rdma | join(","))"' "$out.json")"
 
+t "NVIDIA GPU0: the driver's P2PDMA region, nothing to fix" \
+	"nvidia true true false false null" \
+	"$(jq -r '.devices[] | select(.pci_dev == "0000:03:00.0") | .nvidia | [.driver,
+		.p2pdma_region, .static_bar1, .iomap_wc_disabled, .gpupath_region_allowed,
+		.fix] | map(tostring) | join(" ")' "$out.json")"
+t "NVIDIA GPU1: no region; the fix names the driver's two settings" "false true" \
+	"$(jq -r '.devices[] | select(.pci_dev == "0000:06:00.0") | .nvidia |
+		"\(.p2pdma_region) \(.fix | test("RMForceStaticBar1=1;RmForceDisableIomapWC=1"))"' \
+		"$out.json")"
+t "the GPUs of other vendors have no NVIDIA state" "null null" \
+	"$(jq -r '[.devices[] | select(.pci_dev == "0000:41:00.0" or .pci_dev == "0000:81:00.0") |
+		.nvidia | tostring] | join(" ")' "$out.json")"
+echo Y >"$sys/module/gpupath/parameters/nvidia_bar_region"
+GPUPATH_SYSFS=$sys "$GP" topology -j >"$out.json" 2>&1
+t "NVIDIA GPU1 with nvidia_bar_region: gpupath's own region at the first registration" \
+	"true true" \
+	"$(jq -r '.devices[] | select(.pci_dev == "0000:06:00.0") | .nvidia |
+		"\(.gpupath_region_allowed) \(.fix | test("registers its own"))"' "$out.json")"
+echo N >"$sys/module/gpupath/parameters/nvidia_bar_region"
+
 GPUPATH_SYSFS=$sys "$GP" topology >"$out.txt" 2>&1
 t "topology (text) exits 0" 0 "$?"
+t "text: NVIDIA GPU0's region" 1 \
+	"$(grep -A1 'GPU 0000:03:00.0 ' "$out.txt" |
+		grep -c '^ *driver nvidia, P2PDMA region over its BAR: yes$')"
+t "text: NVIDIA GPU1 without one, and the fix" 2 \
+	"$(grep -A2 'GPU 0000:06:00.0 ' "$out.txt" |
+		grep -c 'P2PDMA region over its BAR: no$\|RmForceDisableIomapWC=1')"
 t "text: rail 0 line" 1 \
 	"$(grep -c '^rail 0: GPU 0000:03:00.0 <-> NIC 0000:04:00.0 (eth0, rdma mlx5_0) via switch$' "$out.txt")"
 t "text: rail 1's NVMe" 1 "$(grep -c '^  NVMe 0000:05:00.0 (nvme0) via host-bridge$' "$out.txt")"

@@ -134,6 +134,24 @@ void cli_print_counters(int indent, const struct cli_counter *c, unsigned int n)
 /* A path as text, indented by @indent. */
 void cli_print_path_text(const struct gpupath_path *p, int indent);
 
+/* An NVIDIA GPU's P2PDMA state (nvgpu.c). */
+struct nv_gpu {
+	bool nvidia;		/* an NVIDIA GPU: the rest is read */
+	char driver[32];	/* its driver, "" if none is bound */
+	bool region;		/* its BAR has a P2PDMA region */
+	bool params_read;	/* the NVIDIA driver's params were read */
+	bool static_bar1;	/* RegistryDwords: RMForceStaticBar1 */
+	bool wc_disabled;	/* RegistryDwords: RmForceDisableIomapWC */
+	bool own_allowed;	/* gpupath's nvidia_bar_region is set */
+};
+
+/* 1 and *@g for an NVIDIA GPU, else 0. */
+int nv_gpu_read(const struct gpupath_topo_dev *d, struct nv_gpu *g);
+/* What to do for CUDA memory of @g to go direct; NULL: nothing. */
+const char *nv_gpu_fix(const struct nv_gpu *g);
+/* @g as the object "nvidia". */
+void nv_gpu_json(struct json *j, const struct nv_gpu *g);
+
 int cmd_version(struct cli *cli, int argc, char **argv);
 int cmd_show(struct cli *cli, int argc, char **argv);
 int cmd_monitor(struct cli *cli, int argc, char **argv);

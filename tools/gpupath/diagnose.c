@@ -410,6 +410,11 @@ static const char *reason_fix(uint32_t reason)
 		return "run a kernel built with CONFIG_PCI_P2PDMA=y";
 	case GPUPATH_REASON_NO_PEER_MEMORY:
 		return "load NVIDIA's driver with its peer-memory API (nvidia-peermem)";
+	case GPUPATH_REASON_NO_GPU_REGION:
+		return "load nvidia with NVreg_RegistryDwords=\"RMForceStaticBar1=1;"
+		       "RmForceDisableIomapWC=1\" (its UVM then registers BAR1 for P2PDMA), or, "
+		       "knowing the cost (install.md), set gpupath's nvidia_bar_region module "
+		       "parameter";
 	case GPUPATH_REASON_DMA_MAP_FAILED:
 		return "the NVMe driver refused the mapping: check the IOMMU (iommu=pt) and ACS";
 	case GPUPATH_REASON_NO_P2P_QUEUE:
@@ -978,6 +983,37 @@ static void kernel_out(struct diag *d, const struct gpupath_info *info)
 		printf("    - %s\n", adds[k]);
 }
 
+/* Each NVIDIA GPU's P2PDMA region, and the fix where it has none. */
+static void nvidia_out(struct diag *d)
+{
+	struct json *j = &d->cli->j;
+	const char *fix;
+	struct nv_gpu g;
+	size_t k;
+
+	if (d->cli->json)
+		json_arr_open(j, "nvidia_gpus");
+	for (k = 0; k < d->topo->ndevs; k++) {
+		if (!nv_gpu_read(&d->topo->dev[k], &g))
+			continue;
+		if (d->cli->json) {
+			json_obj_open(j, NULL);
+			json_str(j, "pci_dev", d->topo->dev[k].pci_dev);
+			nv_gpu_json(j, &g);
+			json_obj_close(j);
+			continue;
+		}
+		printf("NVIDIA GPU %s (driver %s): P2PDMA region over its BAR: %s\n",
+		       d->topo->dev[k].pci_dev, g.driver[0] ? g.driver : "none",
+		       g.region ? "yes" : "no");
+		fix = nv_gpu_fix(&g);
+		if (fix)
+			printf("  fix: %s\n", fix);
+	}
+	if (d->cli->json)
+		json_arr_close(j);
+}
+
 static const char usage[] = "gpupath diagnose [-j] [--no-probe] [FILE]";
 
 int cmd_diagnose(struct cli *cli, int argc, char **argv)
@@ -1022,6 +1058,7 @@ int cmd_diagnose(struct cli *cli, int argc, char **argv)
 	cli_output_begin(cli);
 	if (!gpupath_ctl_get_info(ctl, &info, sizeof(info)))
 		kernel_out(&d, &info);
+	nvidia_out(&d);
 	if (cli->json)
 		json_arr_open(&cli->j, "providers");
 	else if (!d.st.nprov)

@@ -161,6 +161,22 @@ static const char *bridge_label(unsigned int level)
 }
 
 /* The bridges of @d not printed for @prev, then @d. */
+/* An NVIDIA GPU's P2PDMA region, under its line. */
+static void print_nvidia_text(const struct gpupath_topo_dev *d)
+{
+	int indent = 2 * (d->nbridges + 2);
+	const char *fix;
+	struct nv_gpu g;
+
+	if (!nv_gpu_read(d, &g))
+		return;
+	printf("%*sdriver %s, P2PDMA region over its BAR: %s\n", indent, "",
+	       g.driver[0] ? g.driver : "none", g.region ? "yes" : "no");
+	fix = nv_gpu_fix(&g);
+	if (fix)
+		printf("%*s%s\n", indent, "", fix);
+}
+
 static void print_tree_dev(const struct topo_providers *p, const struct gpupath_topo_dev *prev,
 			   const struct gpupath_topo_dev *d)
 {
@@ -182,6 +198,7 @@ static void print_tree_dev(const struct topo_providers *p, const struct gpupath_
 	printf("%*s%s %s %s%s[%04x:%04x]%s%s%s\n", 2 * (d->nbridges + 1), "", kind_label(d->kind),
 	       d->pci_dev, model ? model : "", model ? " " : "", d->vendor, d->device, numa,
 	       names[0] ? ": " : "", names);
+	print_nvidia_text(d);
 }
 
 static int print_tree(const struct topo_providers *p, const struct gpupath_topo *t)
@@ -275,6 +292,7 @@ static void print_dev_json(struct json *j, const struct topo_providers *p,
 {
 	uint32_t id = d->provider ? provider_id(p, d->pci_dev) : 0;
 	const char *model;
+	struct nv_gpu g;
 	unsigned int i;
 	char buf[256];
 
@@ -311,6 +329,8 @@ static void print_dev_json(struct json *j, const struct topo_providers *p,
 	json_names(j, d->kind == GPUPATH_TOPO_NVME ? "controllers" : "netdevs", d->name,
 		   d->nnames);
 	json_names(j, "rdma", d->rdma, d->nrdma);
+	if (nv_gpu_read(d, &g))
+		nv_gpu_json(j, &g);
 	json_obj_close(j);
 }
 

@@ -52,7 +52,8 @@ static int direct(struct gpupath_dev *dev, uint32_t op, void *dptr, int fd, uint
 
 	r = gpupath_buf_cuda(dev, (void *)(uintptr_t)start, end - start, &buf);
 	if (r < 0) {
-		res->reason = GPUPATH_REASON_NO_PEER_MEMORY;
+		res->reason = r == -ENXIO ? GPUPATH_REASON_NO_GPU_REGION :
+					    GPUPATH_REASON_NO_PEER_MEMORY;
 		return -EXDEV;
 	}
 	r = (op == GPUPATH_IO_READ ? gpupath_read : gpupath_write)(buf,

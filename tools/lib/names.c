@@ -207,6 +207,10 @@ static const struct {
 		"stacked-transform",
 		"the block device computes over the data with the CPU on its way to the devices below (md RAID4/5/6 parity, dm-crypt, dm-integrity)",
 	},
+	[GPUPATH_REASON_NO_GPU_REGION] = {
+		"no-gpu-region",
+		"CUDA memory of a GPU whose BAR has no P2PDMA region (the NVIDIA driver registers one with static BAR1 not write-combined)",
+	},
 };
 
 _Static_assert(__GPUPATH_REASON_MAX <= GPUPATH_REASONS_KNOWN,

@@ -286,14 +286,17 @@ struct gpupath_host_reg {
  * @handle: out, the buffer's handle on this file descriptor
  *
  * The memory is pinned through the NVIDIA driver's peer-memory API, and its
- * pages are those of a P2PDMA region over the GPU's BAR: the NVIDIA driver's,
- * or one the module registers (never published, never allocated from) on
- * the first registration on that GPU. Creating that region maps the whole
- * BAR, so it takes CAP_SYS_ADMIN; later registrations do not. Fails with
- * ENODEV when no NVIDIA driver exports that API or the GPU's driver is
- * unbound, EPERM when the region would have to be created by a caller
- * without CAP_SYS_ADMIN, EBUSY while the region goes away, EINVAL on bad
- * alignment, or the NVIDIA driver's error.
+ * pages are those of a P2PDMA region over the GPU's BAR: the NVIDIA driver's
+ * (its UVM registers one where BAR1 is static and not write-combined), or,
+ * only where the administrator set the module parameter nvidia_bar_region,
+ * one the module registers (never published, never allocated from) on the
+ * first registration on that GPU. Creating that region maps the whole BAR,
+ * so it takes CAP_SYS_ADMIN; later registrations do not. Fails with ENODEV
+ * when no NVIDIA driver exports that API or the GPU's driver is unbound,
+ * ENXIO when the GPU's BAR has no P2PDMA region and nvidia_bar_region is
+ * off, EPERM when the region would have to be created by a caller without
+ * CAP_SYS_ADMIN, EBUSY while the region goes away, EINVAL on bad alignment,
+ * or the NVIDIA driver's error.
  *
  * If the memory is freed in CUDA while registered, the NVIDIA driver's
  * callback waits for the buffer's I/Os in flight before it returns; later

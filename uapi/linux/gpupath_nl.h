@@ -288,6 +288,11 @@ enum gpupath_portal_discover {
  *   computes over the data with the CPU on the way (md RAID4/5/6 parity,
  *   dm-crypt, dm-integrity): device memory would be read and written by the
  *   CPU.
+ * @GPUPATH_REASON_NO_GPU_REGION: CUDA memory of a GPU whose BAR has no P2PDMA
+ *   region: the NVIDIA driver registers one where BAR1 is static and not
+ *   write-combined (NVreg_RegistryDwords=
+ *   "RMForceStaticBar1=1;RmForceDisableIomapWC=1"); gpupath registers its own
+ *   only where the administrator set its nvidia_bar_region module parameter.
  */
 enum gpupath_reason {
 	GPUPATH_REASON_NONE,
@@ -312,6 +317,7 @@ enum gpupath_reason {
 	GPUPATH_REASON_STACKED_DEVICE,
 	GPUPATH_REASON_FILE_MAPPED,
 	GPUPATH_REASON_STACKED_TRANSFORM,
+	GPUPATH_REASON_NO_GPU_REGION,
 
 	/* private: */
 	__GPUPATH_REASON_MAX,

@@ -7,7 +7,8 @@
  * up (kmod/nv-p2p.h) so that gpupath's side of the contract can be tested.
  *
  * It binds, through driver_override, to a PCI device with a memory BAR (the
- * VM's ivshmem "GPU", BAR2) as the NVIDIA driver binds to a GPU:
+ * VM's ivshmem "GPU", BAR2) as the NVIDIA driver binds to a GPU, with
+ * uvm_region=1 registering a P2PDMA region over it as UVM does:
  *
  *   echo nvfake > /sys/bus/pci/devices/BDF/driver_override
  *   echo BDF > /sys/bus/pci/drivers_probe
@@ -36,6 +37,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/pci-p2pdma.h>
 #include <linux/slab.h>
 
 #include "nvfake.h"
@@ -45,6 +47,23 @@
 static unsigned long long va_base = 0x700000000000ULL;
 module_param(va_base, ullong, 0444);
 MODULE_PARM_DESC(va_base, "CUDA address of the BAR's first byte (64 KiB aligned)");
+
+/*
+ * As NVIDIA's UVM does (565 and later) where BAR1 is static and not
+ * write-combined: a P2PDMA region over the whole BAR, registered at probe,
+ * never published, gone with the unbind (devres).
+ */
+/* 0x20000: version 2.0, the drivers from 580 on; 0x10002 before. */
+static uint table_version = 0x20000;
+module_param(table_version, uint, 0444);
+MODULE_PARM_DESC(table_version, "Version of the page tables handed out (default 0x20000)");
+
+/* The GPU's UUID, as the driver puts it in each table. */
+static u8 gpu_uuid[16] = { 0x6e, 0x76, 0x66, 0x61, 0x6b, 0x65 };
+
+static bool uvm_region;
+module_param(uvm_region, bool, 0444);
+MODULE_PARM_DESC(uvm_region, "Register a P2PDMA region over the BAR at probe, as UVM does with static BAR1");
 
 /**
  * struct nvfake_map - one nvidia_p2p_get_pages() not yet given back
@@ -102,7 +121,8 @@ static struct nvfake_map *map_new(u64 va, u64 len, phys_addr_t base)
 		kfree(m);
 		return NULL;
 	}
-	m->table->version = 0x10002;
+	m->table->version = table_version;
+	m->table->gpu_uuid = gpu_uuid;
 	m->table->page_size = GPUPATH_NV_PAGE_SIZE_64KB;
 	m->table->entries = n;
 	for (i = 0; i < n; i++) {
@@ -276,6 +296,11 @@ static int nvfake_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
+	if (uvm_region) {
+		ret = pci_p2pdma_add_resource(pdev, NVFAKE_BAR, 0, 0);
+		if (ret)
+			return ret;
+	}
 	mutex_lock(&lock);
 	ret = -EBUSY;
 	if (!gpu) {

@@ -10,6 +10,7 @@
 #
 #   CUDA address = 0x700000000000 + BAR offset
 #   BAR 14 MiB     a read parked in a volume when revoked (never lands)
+#       16-17 MiB  read over nvfake's UVM-like region, checked on the host
 #       18 MiB     the release/revoke race
 #       20-22 MiB  read, checked in the guest and on the host
 #       22-24 MiB  read by a buffer held across an unbind, checked on the host
@@ -17,10 +18,14 @@
 #   (between stress.sh's loops below 12 MiB and datapath.sh's bytes from
 #   32 MiB, which the host checks after the whole suite)
 #
-# Checks: two REG_CUDA at once on a GPU without a P2PDMA region both
+# Checks: on a GPU whose driver registered no P2PDMA region, REG_CUDA fails
+# with ENXIO and creates none, and the kernel log names the driver setting;
+# with nvidia_bar_region set, two REG_CUDA at once on such a GPU both
 # succeed, with one region and one provider (three rounds, the region going
 # with each unbind); an unprivileged user may register once the region
-# exists, but cannot create it (EPERM);
+# exists, but cannot create it (EPERM); a region the driver registered (as
+# UVM does with static BAR1) is taken as it is, by any user; page tables of
+# version 1.2 and 2.0 are taken, 3.0 refused (EPROTO) and given back;
 # GPUPATH_IOC_ALLOC on the nvidia provider fails (EOPNOTSUPP); NVMe data
 # lands in the "GPU" memory directly; cudaFree (nvfake's revoke knob) while
 # reads are in flight returns only after all of them completed, later I/O
@@ -41,7 +46,7 @@ NS=/dev/nvme0n1
 MiB=1048576
 BASE=$((160 * MiB))	# the pattern on the NVMe namespace
 VA0=$((0x700000000000))
-EPERM=1 ENODEV=19 EOPNOTSUPP=95
+EPERM=1 ENXIO=6 ENODEV=19 EPROTO=71 EOPNOTSUPP=95
 U=1000
 
 va() { echo $((VA0 + $1)); }
@@ -89,6 +94,18 @@ GPU=$(gpu_bdf 0) || fail "no ivshmem device"
 mark_dmesg
 nv_bind
 $PATTERN fill $NS $BASE $((8 * MiB)) 961 || fail "pattern onto $NS"
+
+# A GPU whose driver registered no P2PDMA region over its BAR: REG_CUDA
+# fails with ENXIO and creates none, unless the administrator allows
+# gpupath's own region (nvidia_bar_region).
+BARREG=/sys/module/gpupath/parameters/nvidia_bar_region
+[ "$(cat $BARREG)" = N ] || fail "nvidia_bar_region is $(cat $BARREG) by default"
+$NVD reg "$(va 0)" 65536 $ENXIO || flunk "REG_CUDA without a region and without nvidia_bar_region"
+[ ! -d "/sys/bus/pci/devices/$GPU/p2pmem" ] || flunk "REG_CUDA created a region by default"
+dmesg | grep -q "$GPU: gpupath: BAR 2 has no P2PDMA region; NVIDIA's driver registers one with NVreg_RegistryDwords=\"RMForceStaticBar1=1;RmForceDisableIomapWC=1\"" ||
+	flunk "the refusal names no driver setting in the kernel log"
+fake_clean 0 "the refused REG_CUDA"
+echo 1 >$BARREG || fail "set nvidia_bar_region"
 
 # Two REG_CUDA at once on a GPU without a region: one region, one provider.
 race_reg() {
@@ -196,6 +213,41 @@ nv_bind
 $PRIV as $U $NVD reg "$(va 0)" 65536 $EPERM || flunk "unprivileged REG_CUDA created the region"
 [ ! -d "/sys/bus/pci/devices/$GPU/p2pmem" ] || flunk "an unprivileged REG_CUDA created the region"
 fake_clean 0 "an unprivileged REG_CUDA"
+
+# The driver's own region, as UVM registers it with static BAR1: taken as
+# it is, with nvidia_bar_region off, by any user; never published.
+nv_unbind
+echo 0 >$BARREG
+rmmod nvfake || fail "rmmod nvfake"
+insmod $NVFAKE uvm_region=1 || fail "insmod $NVFAKE uvm_region=1"
+nv_bind
+[ "$(cat "/sys/bus/pci/devices/$GPU/p2pmem/published" 2>/dev/null)" = 0 ] ||
+	flunk "nvfake's UVM-like region is not there, or published"
+$PRIV as $U $NVD reg "$(va 0)" 65536 0 || flunk "unprivileged REG_CUDA over the driver's region"
+$NVD read "$(va $((16 * MiB)))" $MiB $NS $((BASE + 4 * MiB)) >/tmp/read.out ||
+	flunk "read into CUDA memory over the driver's region"
+cat /tmp/read.out
+$PATTERN check "/sys/bus/pci/devices/$GPU/resource2" $((16 * MiB)) $MiB 961 $((BASE + 4 * MiB)) ||
+	flunk "the bytes read over the driver's region are not in the BAR"
+host_expect bar.img $((16 * MiB)) $MiB 961 $((BASE + 4 * MiB))
+fake_clean 0 "the driver's region"
+
+# Page tables of the drivers before 580 (version 1.2) are taken too; a
+# major version gpupath does not know is refused (EPROTO) and given back.
+nvfake_as() {
+	nv_unbind
+	rmmod nvfake || fail "rmmod nvfake"
+	insmod $NVFAKE uvm_region=1 "$@" || fail "insmod $NVFAKE $*"
+	nv_bind
+}
+nvfake_as table_version=0x10002
+$NVD read "$(va $((16 * MiB)))" $MiB $NS $((BASE + 4 * MiB)) >/dev/null ||
+	flunk "read into CUDA memory with a version 1.2 page table"
+fake_clean 0 "a version 1.2 page table"
+nvfake_as table_version=0x30000
+$NVD reg "$(va 0)" 65536 $EPROTO || flunk "REG_CUDA with a version 3.0 page table"
+fake_clean 0 "a version 3.0 page table"
+[ "$(fake_stat put)" = 1 ] || flunk "the version 3.0 table was not given back"
 
 check_dmesg
 nv_unbind
