@@ -60,7 +60,11 @@ wait_for() {
 # the shipped gpupathd.service: its sandbox, capability bounding set,
 # watchdog, notify protocol and --check-config before the start are the
 # unit's. A drop-in adds only the test's options (to --check-config too),
-# sends the output to LOG and leaves restarts to the test (Restart=no).
+# sends the output to LOG, leaves restarts to the test (Restart=no) and
+# stretches the watchdog's period to 120 s: under emulation, beside another
+# guest on two host cores, one scan of 128 controllers' sysfs while they
+# reconnect took over 30 s (tests-rails/daemon-scale; on hardware it takes
+# milliseconds), and a kill there would cost the rest of the guest's tests.
 # Elsewhere it runs $GPD. ($SYSTEMCTL: daemon-autoconnect puts a stand-in of
 # its own in PATH.)
 gpd_start() {
@@ -81,6 +85,7 @@ ExecStart=/usr/sbin/gpupathd --foreground --verbose $*
 StandardOutput=append:$log
 StandardError=inherit
 Restart=no
+WatchdogSec=120
 EOF
 	: >"$log"
 	$SYSTEMCTL daemon-reload || fail "systemctl daemon-reload"
