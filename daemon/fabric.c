@@ -169,10 +169,9 @@ int fabric_new(struct fabric **f)
 	int r;
 
 	*f = calloc(1, sizeof(**f));
-	if (*f)
-		(*f)->watchdog = sd_watchdog_enabled(0, NULL) > 0;
 	if (!*f)
 		return -ENOMEM;
+	(*f)->watchdog = sd_watchdog_enabled(0, NULL) > 0;
 	(*f)->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if ((*f)->wake < 0) {
 		r = -errno;

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "libnvme-fix.h"
 
@@ -37,29 +38,25 @@ void libnvme_scan_ctrls_only(bool on)
 	ctrls_only = on;
 }
 
+/* @p past its leading digits, NULL if it has none. */
+static const char *digits(const char *p)
+{
+	size_t n = strspn(p, "0123456789");
+
+	return n ? p + n : NULL;
+}
+
 /* "nvme0n1", "nvme0c1n2": a namespace's block device, or a path to one. */
 bool libnvme_is_namespace(const char *name)
 {
-	const char *p = name;
+	const char *p = strncmp(name, "nvme", 4) ? NULL : digits(name + 4);
 
-	if (p[0] != 'n' || p[1] != 'v' || p[2] != 'm' || p[3] != 'e')
+	if (p && *p == 'c')
+		p = digits(p + 1);
+	if (!p || *p != 'n')
 		return false;
-	p += 4;
-	if (*p < '0' || *p > '9')
-		return false;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (*p == 'c') {
-		if (*++p < '0' || *p > '9')
-			return false;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	if (*p++ != 'n' || *p < '0' || *p > '9')
-		return false;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	return !*p;
+	p = digits(p + 1);
+	return p && !*p;
 }
 
 /* In a controllers-only scan, @list without namespaces; their new count. */

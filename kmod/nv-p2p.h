@@ -8,12 +8,13 @@
 #ifndef _GPUPATH_NV_P2P_H
 #define _GPUPATH_NV_P2P_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 /* page_size of a table of 64 KiB GPU pages, the only size gpupath takes. */
 #define GPUPATH_NV_PAGE_SIZE_64KB	1
 #define GPUPATH_NV_PAGE_SHIFT		16
-#define GPUPATH_NV_PAGE_SIZE		(1ULL << GPUPATH_NV_PAGE_SHIFT)
+#define GPUPATH_NV_PAGE_SIZE		BIT_ULL(GPUPATH_NV_PAGE_SHIFT)
 
 /* The leading member of the driver's page, the one gpupath reads. */
 struct nvidia_p2p_page {

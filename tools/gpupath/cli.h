@@ -147,6 +147,8 @@ struct nv_gpu {
 
 /* 1 and *@g for an NVIDIA GPU, else 0. */
 int nv_gpu_read(const struct gpupath_topo_dev *d, struct nv_gpu *g);
+/* The fix for a GPU without a P2PDMA region (reason no-gpu-region). */
+extern const char nv_gpu_region_fix[];
 /* What to do for CUDA memory of @g to go direct; NULL: nothing. */
 const char *nv_gpu_fix(const struct nv_gpu *g);
 /* @g as the object "nvidia". */

@@ -411,10 +411,7 @@ static const char *reason_fix(uint32_t reason)
 	case GPUPATH_REASON_NO_PEER_MEMORY:
 		return "load NVIDIA's driver with its peer-memory API (nvidia-peermem)";
 	case GPUPATH_REASON_NO_GPU_REGION:
-		return "load nvidia with NVreg_RegistryDwords=\"RMForceStaticBar1=1;"
-		       "RmForceDisableIomapWC=1\" (its UVM then registers BAR1 for P2PDMA), or, "
-		       "knowing the cost (install.md), set gpupath's nvidia_bar_region module "
-		       "parameter";
+		return nv_gpu_region_fix;
 	case GPUPATH_REASON_DMA_MAP_FAILED:
 		return "the NVMe driver refused the mapping: check the IOMMU (iommu=pt) and ACS";
 	case GPUPATH_REASON_NO_P2P_QUEUE:

@@ -89,6 +89,11 @@ int nv_gpu_read(const struct gpupath_topo_dev *d, struct nv_gpu *g)
 	return 1;
 }
 
+const char nv_gpu_region_fix[] =
+	"load nvidia with NVreg_RegistryDwords=\"RMForceStaticBar1=1;RmForceDisableIomapWC=1\" "
+	"(its UVM then registers BAR1 for P2PDMA), or, knowing the cost (install.md), set "
+	"gpupath's nvidia_bar_region module parameter";
+
 const char *nv_gpu_fix(const struct nv_gpu *g)
 {
 	if (!g->nvidia || g->region)
@@ -100,10 +105,7 @@ const char *nv_gpu_fix(const struct nv_gpu *g)
 		return "no P2PDMA region over its BAR, though the driver's registry asks for static "
 		       "BAR1 without write-combining: check that nvidia-uvm is loaded (565 or later) "
 		       "and that the kernel has CONFIG_PCI_P2PDMA";
-	return "no P2PDMA region over its BAR: CUDA memory bounces (no-gpu-region); load nvidia "
-	       "with NVreg_RegistryDwords=\"RMForceStaticBar1=1;RmForceDisableIomapWC=1\" so that "
-	       "its UVM registers BAR1, or, knowing the cost (install.md), set gpupath's "
-	       "nvidia_bar_region parameter";
+	return nv_gpu_region_fix;
 }
 
 void nv_gpu_json(struct json *j, const struct nv_gpu *g)

@@ -160,7 +160,6 @@ static const char *bridge_label(unsigned int level)
 	return level % 2 ? "switch" : "downstream port";
 }
 
-/* The bridges of @d not printed for @prev, then @d. */
 /* An NVIDIA GPU's P2PDMA region, under its line. */
 static void print_nvidia_text(const struct gpupath_topo_dev *d)
 {
@@ -177,6 +176,7 @@ static void print_nvidia_text(const struct gpupath_topo_dev *d)
 		printf("%*s%s\n", indent, "", fix);
 }
 
+/* The bridges of @d not printed for @prev, then @d. */
 static void print_tree_dev(const struct topo_providers *p, const struct gpupath_topo_dev *prev,
 			   const struct gpupath_topo_dev *d)
 {

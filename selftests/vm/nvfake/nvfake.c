@@ -48,11 +48,6 @@ static unsigned long long va_base = 0x700000000000ULL;
 module_param(va_base, ullong, 0444);
 MODULE_PARM_DESC(va_base, "CUDA address of the BAR's first byte (64 KiB aligned)");
 
-/*
- * As NVIDIA's UVM does (565 and later) where BAR1 is static and not
- * write-combined: a P2PDMA region over the whole BAR, registered at probe,
- * never published, gone with the unbind (devres).
- */
 /* 0x20000: version 2.0, the drivers from 580 on; 0x10002 before. */
 static uint table_version = 0x20000;
 module_param(table_version, uint, 0444);
@@ -61,6 +56,11 @@ MODULE_PARM_DESC(table_version, "Version of the page tables handed out (default 
 /* The GPU's UUID, as the driver puts it in each table. */
 static u8 gpu_uuid[16] = { 0x6e, 0x76, 0x66, 0x61, 0x6b, 0x65 };
 
+/*
+ * As NVIDIA's UVM does (565 and later) where BAR1 is static and not
+ * write-combined: a P2PDMA region over the whole BAR, registered at probe,
+ * never published, gone with the unbind (devres).
+ */
 static bool uvm_region;
 module_param(uvm_region, bool, 0444);
 MODULE_PARM_DESC(uvm_region, "Register a P2PDMA region over the BAR at probe, as UVM does with static BAR1");
