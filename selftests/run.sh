@@ -524,17 +524,15 @@ SECOND_KERNEL="bar datapath datapath-badinput file file-xfs odirect datapath-fab
 
 # guest_init DIR: the kernel parameter that boots the guest of DIR with
 # systemd as init, where DIR's tests then start gpupathd from its shipped
-# unit (gpd_start in selftests/vm/guest-lib.sh): the stack guest always,
-# the rails guest with DAEMON_UNIT=1. Under systemd on 7.3, volume-flap
-# (rails, no daemon) saw no I/O in flight on any of its 20 removed
-# controllers, twice, where busybox's init gives several: until that is
-# understood, make test boots the rails guest with busybox's init. The
-# switch guest's daemon tests (netlink, daemon-notify, metrics) check the
-# notify protocol themselves, as the daemon's service manager.
+# unit (gpd_start in selftests/vm/guest-lib.sh): the rails and stack
+# guests, which hold the daemon's tests (DAEMON_UNIT=0 boots the rails
+# guest with busybox's init instead, gpupathd then started by setpriv).
+# The switch guest's daemon tests (netlink, daemon-notify, metrics) check
+# the notify protocol themselves, as the daemon's service manager.
 guest_init() {
 	case $1 in
 	tests-stack) echo GUEST_INIT=systemd ;;
-	tests-rails) [ -z "${DAEMON_UNIT:-}" ] || echo GUEST_INIT=systemd ;;
+	tests-rails) [ "${DAEMON_UNIT:-1}" = 0 ] || echo GUEST_INIT=systemd ;;
 	esac
 }
 

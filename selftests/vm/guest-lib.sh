@@ -688,6 +688,24 @@ volumes_del_all() {
 		while read -r v; do $GP volume del "$v"; done
 }
 
+# failover_due BEFORE AFTER: whether the volume's statistics from
+# BEFORE to AFTER (files of "gpupath volume show ID -j") must count a
+# failover when a path's controller was deleted under I/O. An I/O retried
+# on another path is one. Without one, a kernel that tells a disk's holder
+# of its deletion (the "path-removal" feature) may have taken the path out
+# of use before any I/O failed on it: nothing needed to fail over, and the
+# function says so in $failover_why. Elsewhere the next I/O on the deleted
+# disk fails, and is retried.
+failover_due() {
+	local retried
+	retried=$(( $(jq .stats.retries "$2") - $(jq .stats.retries "$1") ))
+	failover_why=
+	[ "$retried" -gt 0 ] && return 0
+	$GP show -j | jq -e '.module.features | index("path-removal")' >/dev/null || return 0
+	failover_why="no I/O was retried: the kernel told the volume of each deletion first"
+	return 1
+}
+
 # ---- tenants: cgroups and users --------------------------------------------
 
 CG=/sys/fs/cgroup

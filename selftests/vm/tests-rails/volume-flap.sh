@@ -5,7 +5,9 @@
 # and brought back 20 times in turn (controller deleted, nvmet port removed,
 # links down; then the reverse and the new namespace device added as a
 # path). No I/O error may reach fio, every verification must pass, and the
-# failover time of each flap is printed.
+# failover time of each flap is printed. An I/O retried on the other rail
+# must count a failover; on a kernel that tells the volume of a deletion
+# first (7.x), a flap may need none (failover_due in guest-lib.sh).
 . /src/selftests/vm/guest-lib.sh
 
 FLAPS=${FLAPS:-20}
@@ -24,6 +26,7 @@ for n in $RAILS; do
 	$GP path add "$vol" "/dev/$(rail_ns "$n")" rail "$n" >/dev/null || fail "path add rail $n"
 done
 $GP volume show "$vol"
+$GP volume show "$vol" -j >/tmp/v0.json
 
 rm -f /tmp/stop /tmp/fio.failed
 (
@@ -74,6 +77,11 @@ $GP volume show "$vol" -j >/tmp/v.json
 $GP volume show "$vol"
 note "fio: $(cat /tmp/fio.runs) write+verify runs across $FLAPS flaps, all verified"
 jq -e '.stats.errors == 0' /tmp/v.json >/dev/null || fail "I/O errors reached the caller"
-jq -e '.stats.failovers > 0' /tmp/v.json >/dev/null || fail "no failover was measured"
+if failover_due /tmp/v0.json /tmp/v.json; then
+	jq -e '.stats.failovers > 0' /tmp/v.json >/dev/null ||
+		fail "$(jq .stats.retries /tmp/v.json) I/Os retried on another path, no failover measured"
+else
+	note "no failover in $FLAPS flaps: $failover_why"
+fi
 note "failovers $(jq .stats.failovers /tmp/v.json), retried I/Os $(jq .stats.retries /tmp/v.json)," \
 	"max failover $(( $(jq .stats.failover_max_ns /tmp/v.json) / 1000 )) us"
