@@ -45,4 +45,17 @@ typedef int (*gpupath_nv_put_pages_t)(u64 p2p_token, u32 va_space, u64 virtual_a
 				      struct nvidia_p2p_page_table *page_table);
 typedef int (*gpupath_nv_free_page_table_t)(struct nvidia_p2p_page_table *page_table);
 
+/*
+ * Persistent pages (the drivers from 515 on): no free callback; the memory
+ * stays allocated, even past cudaFree and the process's end, until the
+ * table is given back, from any context. @flags is 0. The driver refuses
+ * with -ENOTSUPP (524) where it cannot (APM, and more before 555).
+ */
+typedef int (*gpupath_nv_get_pages_persistent_t)(u64 virtual_address, u64 length,
+						 struct nvidia_p2p_page_table **page_table,
+						 u32 flags);
+typedef int (*gpupath_nv_put_pages_persistent_t)(u64 virtual_address,
+						 struct nvidia_p2p_page_table *page_table,
+						 u32 flags);
+
 #endif /* _GPUPATH_NV_P2P_H */

@@ -25,35 +25,50 @@
  * (GPUPATH_IOC_ALLOC refuses nvidia providers): that BAR maps every
  * process's GPU memory.
  *
- * Unbinding the GPU's driver. The region is devres of the GPU's PCI device,
- * so it goes when the NVIDIA driver unbinds. Each CUDA buffer holds a
- * reference on the dev_pagemap of every page it uses (get_dev_pagemap())
- * until it is released or revoked, and memunmap_pages() waits for those: the
- * unbind blocks until then, and the pages never outlive their memmap. While
- * it waits, no new buffer can be registered there (the pagemap is dead). The
- * provider leaves the list as the unbind starts (provider.c's bus notifier),
- * so a REG_CUDA once the driver is bound again finds a new provider, whose
- * page map is the new region's: no buffer is taken for the old one's.
+ * Pages and their page map. A buffer keeps the struct pages of its GPU
+ * pages, but holds a reference on their page map only while I/O uses them
+ * (from the first nv_io_begin() of a run of I/Os to the last
+ * nv_io_end()): NVIDIA's UVM (570 to 590) unregisters its region when the
+ * last process using the GPU ends, and its teardown waits, under UVM's
+ * global lock, for every reference. A reference held for a buffer's life
+ * would hang that process's exit whenever its UVM descriptor closes before
+ * its gpupath one. While the region is gone, I/O on the buffer fails with
+ * ENODEV; a registration with a region back over the BAR makes the
+ * provider learn the new page map (gpupath_provider_relearn()). Unbinding
+ * the GPU's driver takes the region too (devres); the provider leaves the
+ * list as the unbind starts (provider.c's bus notifier).
  *
- * Revocation (cudaFree while registered). The NVIDIA driver calls revoke();
- * each I/O holds a use of the buffer (nv_io_begin()) from before
- * its first bio until its last one is done. A buffer goes
+ * Persistent pages. Where the driver offers them (515 on; refused with
+ * -ENOTSUPP under APM, and more before 555) and nvidia_persistent is set,
+ * a buffer pins with nvidia_p2p_get_pages_persistent(), as NVIDIA's own
+ * GDS does: no callback, the memory stays allocated until the buffer is
+ * freed, even past a cudaFree of it, and the buffer gives it back from
+ * whatever context frees it. Elsewhere, nvidia_p2p_get_pages() with a free
+ * callback, under that API's rules:
  *
- *   ACTIVE --revoke()--> REVOKING --no use left--> REVOKED  (free_page_table)
- *   ACTIVE --release--> RELEASED                            (put_pages)
+ *  - put_pages works only from the process that pinned: from any other
+ *    (a worker, a process the descriptor was passed to) NVIDIA returns 0
+ *    and does nothing. Such a buffer is released without put_pages and
+ *    its state (struct gpupath_nv_buf, reference counted) waits for the
+ *    callback, which comes at the owner's cudaFree or end, holding the
+ *    module meanwhile.
+ *  - The callback (revoke()) runs with NVIDIA's API lock held, possibly
+ *    on another thread before get_pages has returned. NVIDIA frees the
+ *    table once it returns; nvidia_p2p_free_page_table() is a no-op from
+ *    515 on, called still for the drivers before, which freed it there.
+ *  - Every CUDA call on the node waits while it runs: it waits for the
+ *    registration being set up (which does not need that lock), fails the
+ *    buffer's I/O that waits in a volume for a path, and waits at most
+ *    nvidia_revoke_ms for the I/O on a path, which a hung fabric may never
+ *    end. I/O left past that is logged: its data may land in GPU memory
+ *    NVIDIA has reused.
  *
- * under its lock: revoke() returns only when no I/O touches the memory any
- * more, and no I/O starts after REVOKING. The driver frees the page table,
- * its pages and its DMA mappings itself once revoke() returns (from 515 on
- * nvidia_p2p_free_page_table() does nothing; it is still called for the
- * drivers before, which freed the table there): nothing reads the table
- * after that, and a release after REVOKED gives nothing back (a release
- * during REVOKING waits for REVOKED). The driver calls revoke() in process
- * context with its API and GPU locks held: it may sleep, but nothing it
- * waits for may need those locks. It waits for I/O in flight, which does
- * not enter the driver, and fails the I/O of the memory that waits in a
- * volume for a path, which might never end. The VM tests check all of this
- * against a test double (selftests/vm/nvfake), not the real driver.
+ *   ACTIVE --callback--> REVOKING --no I/O, or the bound--> REVOKED
+ *   ACTIVE --release--> RELEASED  (put_pages, or kept for the callback)
+ *
+ * under the buffer's lock; a release during REVOKING waits for REVOKED.
+ * The VM tests check this against a test double (selftests/vm/nvfake),
+ * written from NVIDIA's source, not against the real driver.
  */
 #include <linux/memremap.h>
 #include <linux/mm.h>
@@ -73,41 +88,71 @@ module_param(nvidia_bar_region, bool, 0644);
 MODULE_PARM_DESC(nvidia_bar_region,
 		 "Register a P2PDMA region over an NVIDIA GPU's BAR where the driver has none (default N; see install.md for the cost)");
 
+static bool nvidia_persistent = true;
+module_param(nvidia_persistent, bool, 0644);
+MODULE_PARM_DESC(nvidia_persistent,
+		 "Pin CUDA memory with the driver's persistent pages where it offers them (default Y)");
+
+static unsigned int nvidia_revoke_ms = 5000;
+module_param(nvidia_revoke_ms, uint, 0644);
+MODULE_PARM_DESC(nvidia_revoke_ms,
+		 "At most this long a cudaFree of registered memory waits for its I/O on a path (default 5000)");
+
 /* Serialises setting up a GPU: its P2PDMA region and its provider. */
 static DEFINE_MUTEX(setup_lock);
 
 enum nv_state {
 	NV_ACTIVE,	/* pinned: I/O may start */
 	NV_REVOKING,	/* the driver takes it back: waiting for I/O in flight */
-	NV_REVOKED,	/* the driver took it back: table freed, pagemaps put */
-	NV_RELEASED,	/* given back to the driver with put_pages */
+	NV_REVOKED,	/* the driver took it back: the table is the driver's */
+	NV_RELEASED,	/* the buffer is freed */
 };
 
 /**
  * struct gpupath_nv_buf - what a CUDA buffer holds of the NVIDIA driver
+ * @ref: the buffer's, and the free callback's while it may still come
  * @get: nvidia_p2p_get_pages (a module reference)
  * @put: nvidia_p2p_put_pages (a module reference)
  * @free_table: nvidia_p2p_free_page_table (a module reference)
- * @table: the pinned pages' table
- * @pgmaps: a reference on the pagemap of each of the table's pages, or NULL
- * @npgmaps: entries of @pgmaps
+ * @get_persistent: nvidia_p2p_get_pages_persistent, or NULL
+ * @put_persistent: nvidia_p2p_put_pages_persistent, or NULL
+ * @persistent: pinned with persistent pages: no callback
+ * @owner: the thread group that pinned (NVIDIA's key for put_pages)
+ * @table: the pinned pages' table, NULL once the driver has it back
+ * @pfn: the first page frame of the table's span
+ * @npfns: page frames from @pfn to the table's last page's end
+ * @pgmap: the page map of the span, referenced while @uses is not 0
  * @va: the CUDA address
- * @lock: protects @state and @uses; taken in bio completion
+ * @lock: protects @state, @uses, @pgmap, @registered, @orphan; taken in
+ *	bio completion
  * @state: enum nv_state
  * @uses: I/Os using the memory, and registration while it sets up
+ * @setup: the registration is still being set up
+ * @registered: the free callback may still come, and holds a reference
+ * @orphan: released without put_pages: the callback's reference holds
+ *	this module too
  * @wait: woken when @uses drops to 0 and when @state leaves NV_REVOKING
  */
 struct gpupath_nv_buf {
+	struct kref ref;
 	gpupath_nv_get_pages_t get;
 	gpupath_nv_put_pages_t put;
 	gpupath_nv_free_page_table_t free_table;
+	gpupath_nv_get_pages_persistent_t get_persistent;
+	gpupath_nv_put_pages_persistent_t put_persistent;
+	bool persistent;
+	pid_t owner;
 	struct nvidia_p2p_page_table *table;
-	struct dev_pagemap **pgmaps;
-	u32 npgmaps;
+	unsigned long pfn;
+	unsigned long npfns;
+	struct dev_pagemap *pgmap;
 	u64 va;
-	spinlock_t lock;	/* @state, @uses; taken in bio completion */
+	spinlock_t lock;	/* see above; taken in bio completion */
 	enum nv_state state;
 	unsigned int uses;
+	bool setup;
+	bool registered;
+	bool orphan;
 	wait_queue_head_t wait;
 };
 
@@ -119,34 +164,66 @@ static void put_symbols(struct gpupath_nv_buf *nv)
 		__symbol_put("nvidia_p2p_put_pages");
 	if (nv->free_table)
 		__symbol_put("nvidia_p2p_free_page_table");
+	if (nv->get_persistent)
+		__symbol_put("nvidia_p2p_get_pages_persistent");
+	if (nv->put_persistent)
+		__symbol_put("nvidia_p2p_put_pages_persistent");
 }
 
 /*
  * From 6.5 on, and in 6.1.y stable releases, __symbol_get() resolves only
- * EXPORT_SYMBOL_GPL symbols; the NVIDIA driver exports this API GPL.
+ * EXPORT_SYMBOL_GPL symbols; the NVIDIA driver exports this API GPL. The
+ * persistent pair is optional, and taken only together.
  */
 static int get_symbols(struct gpupath_nv_buf *nv)
 {
 	nv->get = __symbol_get("nvidia_p2p_get_pages");
 	nv->put = __symbol_get("nvidia_p2p_put_pages");
 	nv->free_table = __symbol_get("nvidia_p2p_free_page_table");
+	nv->get_persistent = __symbol_get("nvidia_p2p_get_pages_persistent");
+	nv->put_persistent = __symbol_get("nvidia_p2p_put_pages_persistent");
+	if (!nv->get_persistent || !nv->put_persistent) {
+		if (nv->get_persistent)
+			__symbol_put("nvidia_p2p_get_pages_persistent");
+		if (nv->put_persistent)
+			__symbol_put("nvidia_p2p_put_pages_persistent");
+		nv->get_persistent = NULL;
+		nv->put_persistent = NULL;
+	}
 	if (nv->get && nv->put && nv->free_table)
 		return 0;
 	put_symbols(nv);
 	return -ENODEV;
 }
 
-/* Drop the pagemap references: an unbinding driver may take the pages. */
-static void unref_pages(struct gpupath_nv_buf *nv)
+/* A reference on the live P2PDMA pagemap holding @nr pages from @pfn, or NULL. */
+static struct dev_pagemap *p2p_pgmap(unsigned long pfn, unsigned long nr)
 {
-	u32 i;
+	struct dev_pagemap *pgmap = gpupath_compat_get_dev_pagemap(pfn);
 
-	for (i = 0; i < nv->npgmaps; i++)
-		if (nv->pgmaps[i])
-			put_dev_pagemap(nv->pgmaps[i]);
-	kvfree(nv->pgmaps);
-	nv->pgmaps = NULL;
-	nv->npgmaps = 0;
+	if (pgmap && (pgmap->type != MEMORY_DEVICE_PCI_P2PDMA ||
+		      PFN_PHYS(pfn + nr) - 1 > pgmap->range.end)) {
+		put_dev_pagemap(pgmap);
+		pgmap = NULL;
+	}
+	return pgmap;
+}
+
+static void nv_free(struct kref *ref)
+{
+	struct gpupath_nv_buf *nv = container_of(ref, struct gpupath_nv_buf, ref);
+	bool orphan = nv->orphan;
+
+	put_symbols(nv);
+	kfree(nv);
+	/* Taken for a buffer released while the callback could still come. */
+	if (orphan)
+		module_put(THIS_MODULE);
+}
+
+static void nv_put(struct gpupath_nv_buf *nv)
+{
+	kref_put(&nv->ref, nv_free);
 }
 
 /* Whether @page is GPU memory of @arg, an NVIDIA page table. */
@@ -162,38 +239,58 @@ static bool table_has_page(struct page *page, void *arg)
 	return false;
 }
 
-/* Called by the NVIDIA driver when the memory goes away under us (cudaFree). */
+/*
+ * The free callback: the driver takes the memory back (cudaFree, the
+ * owner's end), with its API lock held, so bounded. A buffer released
+ * meanwhile only lets go of the state it kept for this call.
+ */
 static void revoke(void *data)
 {
 	struct gpupath_nv_buf *nv = data;
+	struct nvidia_p2p_page_table *table;
+	unsigned long deadline;
+	unsigned int left;
 
 	spin_lock_irq(&nv->lock);
-	if (nv->state != NV_ACTIVE) {
-		/* Released: put_pages, racing with us, gives the table back. */
+	if (!nv->registered) {
+		/* Given back by put_pages, which this call raced. */
 		spin_unlock_irq(&nv->lock);
 		return;
 	}
+	nv->registered = false;
+	if (nv->state != NV_ACTIVE) {
+		/* Released without put_pages: nothing uses the memory. */
+		spin_unlock_irq(&nv->lock);
+		nv_put(nv);
+		return;
+	}
 	nv->state = NV_REVOKING;
+	/* Setting up reads the table, and takes no lock of the driver's. */
+	wait_event_lock_irq(nv->wait, !nv->setup, nv->lock);
+	deadline = jiffies + msecs_to_jiffies(READ_ONCE(nvidia_revoke_ms));
 	/*
 	 * I/O of it waiting in a volume for a path fails, now and every
 	 * second, so that the driver's locks are not held for a path.
 	 */
-	while (nv->uses) {
+	while (nv->uses && time_before(jiffies, deadline)) {
 		spin_unlock_irq(&nv->lock);
 		gpupath_provider_memory_gone(table_has_page, nv->table);
 		spin_lock_irq(&nv->lock);
-		wait_event_lock_irq_timeout(nv->wait, !nv->uses, nv->lock, HZ);
+		wait_event_lock_irq_timeout(nv->wait, !nv->uses, nv->lock,
+					    min_t(long, HZ, max_t(long, deadline - jiffies, 1)));
 	}
-	spin_unlock_irq(&nv->lock);
-
-	nv->free_table(nv->table);
-	unref_pages(nv);
-
-	/* Woken under the lock: a release that sees REVOKED frees @nv. */
-	spin_lock_irq(&nv->lock);
+	left = nv->uses;
+	table = nv->table;
+	nv->table = NULL;
+	/* Woken under the lock: a release that sees REVOKED goes on. */
 	nv->state = NV_REVOKED;
 	wake_up(&nv->wait);
 	spin_unlock_irq(&nv->lock);
+	if (left)
+		pr_warn_ratelimited("gpupath: CUDA memory at %#llx freed with %u I/O still on a path after %u ms: their data may reach reused GPU memory\n",
+				    nv->va, left, READ_ONCE(nvidia_revoke_ms));
+	nv->free_table(table);
+	nv_put(nv);
 }
 
 /**
@@ -201,9 +298,11 @@ static void revoke(void *data)
  * @buf: a CUDA buffer
  *
  * Each successful call is paired with nv_io_end() once the I/O's
- * last bio is done; until then a revocation waits.
+ * last bio is done; until then a revocation waits, and the pages' page
+ * map is held.
  *
- * Return: 0, or -ENODEV when the NVIDIA driver took the memory back.
+ * Return: 0, or -ENODEV when the NVIDIA driver took the memory back, the
+ * region over the GPU's BAR is gone, or the GPU's driver was unbound.
  */
 static int nv_io_begin(struct gpupath_buf *buf)
 {
@@ -211,8 +310,13 @@ static int nv_io_begin(struct gpupath_buf *buf)
 	unsigned long flags;
 	int ret = -ENODEV;
 
+	/* The GPU's driver unbound: the provider, and the memory, are gone. */
+	if (IS_ERR(READ_ONCE(buf->prov->pgmap)))
+		return -ENODEV;
 	spin_lock_irqsave(&nv->lock, flags);
-	if (nv->state == NV_ACTIVE) {
+	if (nv->state == NV_ACTIVE && !nv->uses)
+		nv->pgmap = p2p_pgmap(nv->pfn, nv->npfns);
+	if (nv->state == NV_ACTIVE && nv->pgmap) {
 		nv->uses++;
 		ret = 0;
 	}
@@ -232,8 +336,12 @@ static void nv_io_end(struct gpupath_buf *buf)
 	unsigned long flags;
 
 	spin_lock_irqsave(&nv->lock, flags);
-	if (!--nv->uses)
+	if (!--nv->uses) {
+		if (nv->pgmap)
+			put_dev_pagemap(nv->pgmap);
+		nv->pgmap = NULL;
 		wake_up(&nv->wait);
+	}
 	spin_unlock_irqrestore(&nv->lock, flags);
 }
 
@@ -254,19 +362,6 @@ static struct pci_dev *bar_of(phys_addr_t phys, int *barp)
 		}
 	}
 	return NULL;
-}
-
-/* A reference on the live P2PDMA pagemap holding @nr pages from @pfn, or NULL. */
-static struct dev_pagemap *p2p_pgmap(unsigned long pfn, unsigned int nr)
-{
-	struct dev_pagemap *pgmap = gpupath_compat_get_dev_pagemap(pfn);
-
-	if (pgmap && (pgmap->type != MEMORY_DEVICE_PCI_P2PDMA ||
-		      PFN_PHYS(pfn + nr) - 1 > pgmap->range.end)) {
-		put_dev_pagemap(pgmap);
-		pgmap = NULL;
-	}
-	return pgmap;
 }
 
 /*
@@ -305,6 +400,7 @@ static int ensure_region(struct pci_dev *pdev, int bar, phys_addr_t phys)
 static struct gpupath_provider *gpu_provider(phys_addr_t phys)
 {
 	struct gpupath_provider *prov;
+	struct dev_pagemap *pgmap;
 	struct pci_dev *pdev;
 	int bar, ret;
 
@@ -323,6 +419,12 @@ static struct gpupath_provider *gpu_provider(phys_addr_t phys)
 	prov = gpupath_provider_find(pdev);
 	if (!prov)
 		ret = gpupath_provider_add(pdev, GPUPATH_PROVIDER_NVIDIA, NULL, &prov);
+	/* The region may be another than the provider last saw (UVM's, again). */
+	pgmap = ret ? NULL : p2p_pgmap(PHYS_PFN(phys), 1);
+	if (pgmap) {
+		gpupath_provider_relearn(prov, pgmap);
+		put_dev_pagemap(pgmap);
+	}
 out:
 	mutex_unlock(&setup_lock);
 	pci_dev_put(pdev);
@@ -330,35 +432,69 @@ out:
 }
 
 /*
- * struct pages for every 4 KiB of the table's 64 KiB GPU pages, each GPU
- * page's pagemap referenced.
+ * struct pages for every 4 KiB of the table's 64 KiB GPU pages, all in one
+ * live P2PDMA region, whose page map is held (nv->pgmap) for the setup.
  */
 static int fill_pages(struct gpupath_buf *buf)
 {
 	struct gpupath_nv_buf *nv = buf->nv;
 	struct nvidia_p2p_page_table *t = nv->table;
 	unsigned int per = GPUPATH_NV_PAGE_SIZE >> PAGE_SHIFT, i, j;
-	u64 phys;
+	u64 phys, lo = U64_MAX, hi = 0;
 
 	if (t->page_size != GPUPATH_NV_PAGE_SIZE_64KB ||
 	    t->entries != buf->size >> GPUPATH_NV_PAGE_SHIFT)
 		return -EIO;
 	buf->pages = kvcalloc(buf->size >> PAGE_SHIFT, sizeof(*buf->pages), GFP_KERNEL_ACCOUNT);
-	nv->pgmaps = kvcalloc(t->entries, sizeof(*nv->pgmaps), GFP_KERNEL_ACCOUNT);
-	if (!buf->pages || !nv->pgmaps)
+	if (!buf->pages)
 		return -ENOMEM;
-	nv->npgmaps = t->entries;
 	for (i = 0; i < t->entries; i++) {
 		phys = t->pages[i]->physical_address;
 		if (!IS_ALIGNED(phys, GPUPATH_NV_PAGE_SIZE))
 			return -EIO;
-		nv->pgmaps[i] = p2p_pgmap(PHYS_PFN(phys), per);
-		if (!nv->pgmaps[i])
-			return -EIO;
+		lo = min(lo, phys);
+		hi = max(hi, phys + GPUPATH_NV_PAGE_SIZE);
 		for (j = 0; j < per; j++)
 			buf->pages[i * per + j] = pfn_to_page(PHYS_PFN(phys) + j);
 	}
-	return 0;
+	nv->pfn = PHYS_PFN(lo);
+	nv->npfns = PHYS_PFN(hi - lo);
+	spin_lock_irq(&nv->lock);
+	nv->pgmap = p2p_pgmap(nv->pfn, nv->npfns);
+	spin_unlock_irq(&nv->lock);
+	return nv->pgmap ? 0 : -EIO;
+}
+
+/*
+ * Pin the memory: persistent pages where the driver and nvidia_persistent
+ * allow, else pages with a free callback (which may run, on another
+ * thread, before get_pages returns: setting up holds it off).
+ */
+static int pin_pages(struct gpupath_nv_buf *nv, u64 size)
+{
+	int ret = -EOPNOTSUPP;
+
+	if (nv->get_persistent && READ_ONCE(nvidia_persistent)) {
+		ret = nv->get_persistent(nv->va, size, &nv->table, 0);
+		if (!ret) {
+			nv->persistent = true;
+			return 0;
+		}
+		nv->table = NULL;
+		/* The driver cannot here (ENOTSUPP): pages with a callback. */
+		if (ret != -ENOTSUPP)
+			return ret;
+	}
+	nv->registered = true;
+	kref_get(&nv->ref);
+	ret = nv->get(0, 0, nv->va, size, &nv->table, revoke, nv);
+	if (ret) {
+		/* No callback comes for a mapping that was not made. */
+		nv->registered = false;
+		nv->table = NULL;
+		nv_put(nv);
+	}
+	return ret;
 }
 
 /* Pin the memory, find its GPU and pages; undone by nv_release(). */
@@ -368,11 +504,9 @@ static int pin(struct gpupath_buf *buf)
 	u32 major;
 	int ret;
 
-	ret = nv->get(0, 0, nv->va, buf->size, &nv->table, revoke, nv);
-	if (ret) {
-		nv->table = NULL;
+	ret = pin_pages(nv, buf->size);
+	if (ret)
 		return ret;
-	}
 	/* The layout of a driver newer than gpupath knows: nothing is read. */
 	major = GPUPATH_NV_TABLE_MAJOR(nv->table->version);
 	if (major != 1 && major != 2)
@@ -388,34 +522,57 @@ static int pin(struct gpupath_buf *buf)
 	return fill_pages(buf);
 }
 
+/* The setup is done: a revocation waiting for it goes on. */
+static void setup_done(struct gpupath_nv_buf *nv)
+{
+	spin_lock_irq(&nv->lock);
+	nv->setup = false;
+	wake_up(&nv->wait);
+	spin_unlock_irq(&nv->lock);
+}
+
 /**
  * nv_release() - give a CUDA buffer back to the NVIDIA driver
  * @buf: the buffer, no longer used by any I/O
  *
- * Waits for a revocation in progress; gives the pages back with put_pages
- * only if the driver has not revoked them.
+ * Waits for a revocation in progress. Gives the pages back unless the
+ * driver has revoked them: persistent pages from any context, others
+ * from their owner's only; a buffer freed elsewhere (a worker, another
+ * process) keeps its state for the callback still to come.
  */
 static void nv_release(struct gpupath_buf *buf)
 {
 	struct gpupath_nv_buf *nv = buf->nv;
-	bool put;
+	bool put_persistent = false, put = false;
 
 	spin_lock_irq(&nv->lock);
 	wait_event_lock_irq(nv->wait, nv->state != NV_REVOKING, nv->lock);
 	WARN_ON_ONCE(nv->uses);
-	put = nv->state == NV_ACTIVE;
+	if (nv->state == NV_ACTIVE && nv->table) {
+		if (nv->persistent) {
+			put_persistent = true;
+		} else if (nv->owner == current->tgid && !(current->flags & PF_KTHREAD)) {
+			/* The callback's reference is put_pages's to drop. */
+			put = nv->registered;
+			nv->registered = false;
+		} else if (nv->registered) {
+			nv->orphan = true;
+			__module_get(THIS_MODULE);
+		}
+	}
 	nv->state = NV_RELEASED;
 	spin_unlock_irq(&nv->lock);
+	if (put_persistent)
+		nv->put_persistent(nv->va, nv->table, 0);
 	if (put) {
-		if (nv->table)
-			nv->put(0, 0, nv->va, nv->table);
-		unref_pages(nv);
+		/* NVIDIA serialises it with the callback, which then does nothing. */
+		nv->put(0, 0, nv->va, nv->table);
+		nv_put(nv);
 	}
 	if (buf->prov)
 		gpupath_provider_put(buf->prov);
-	put_symbols(nv);
 	kvfree(buf->pages);
-	kfree(nv);
+	nv_put(nv);
 }
 
 /**
@@ -460,11 +617,14 @@ static struct gpupath_buf *buf_new(struct gpupath_cuda_reg *req)
 	buf->size = req->size;
 	buf->ops = &nv_buf_ops;
 	buf->nv = nv;
+	kref_init(&nv->ref);
 	nv->va = req->addr;
+	nv->owner = current->tgid;
 	spin_lock_init(&nv->lock);
 	init_waitqueue_head(&nv->wait);
 	nv->state = NV_ACTIVE;
 	/* Setting up uses the table: a revocation meanwhile waits. */
+	nv->setup = true;
 	nv->uses = 1;
 	return buf;
 
@@ -480,11 +640,12 @@ err_free:
  * @req: the request, completed with provider and handle
  *
  * Return: 0, -EINVAL (alignment, flags), -ENODEV (no NVIDIA peer-memory
- * API, or no PCI device holds the memory, or its driver is unbound), -ENXIO
- * (the GPU's BAR has no P2PDMA region, and nvidia_bar_region is off), -EPERM
+ * API, or no PCI device holds the memory, or its driver is unbound, or the
+ * driver took the memory back while it was being registered), -ENXIO (the
+ * GPU's BAR has no P2PDMA region, and nvidia_bar_region is off), -EPERM
  * (the GPU's P2PDMA region would have to be created, and the caller lacks
  * CAP_SYS_ADMIN), -EBUSY (the region is going away), -EIO (pages outside
- * any P2PDMA region), -EPROTO (a page table of a version gpupath does not
+ * one P2PDMA region), -EPROTO (a page table of a version gpupath does not
  * know), or the NVIDIA driver's error.
  */
 int gpupath_nvidia_reg(struct gpupath_file *f, struct gpupath_cuda_reg *req)
@@ -501,9 +662,15 @@ int gpupath_nvidia_reg(struct gpupath_file *f, struct gpupath_cuda_reg *req)
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	ret = pin(buf);
+	setup_done(buf->nv);
 	nv_io_end(buf);
 	if (ret)
 		goto err_put;
+	/* The driver took it back while it was being set up: nothing to register. */
+	if (READ_ONCE(buf->nv->state) != NV_ACTIVE) {
+		ret = -ENODEV;
+		goto err_put;
+	}
 	/* Once in the table another thread may free it: read it before. */
 	req->provider = buf->prov->id;
 	ret = gpupath_buf_insert(f, buf, &req->handle);

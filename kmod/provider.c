@@ -108,6 +108,39 @@ static void learn_pgmap(struct gpupath_provider *prov, struct page *page)
 }
 
 /**
+ * gpupath_provider_relearn() - the provider's BAR has a new page map
+ * @prov: the provider
+ * @pgmap: the live page map now over its memory
+ *
+ * A region over the BAR may go and come back with the device's driver
+ * still bound: NVIDIA's UVM (570 to 590) unregisters its region when the
+ * last process using the GPU ends, and registers a new one for the next.
+ * Pages of the new map are then found to be @prov's. Sleeps; callers
+ * serialise it (nvidia.c's setup lock). A provider whose device is gone
+ * learns nothing.
+ */
+void gpupath_provider_relearn(struct gpupath_provider *prov, struct dev_pagemap *pgmap)
+{
+	spin_lock(&pgmap_lock);
+	if (prov->pgmap == pgmap || IS_ERR(prov->pgmap)) {
+		spin_unlock(&pgmap_lock);
+		return;
+	}
+	if (prov->pgmap)
+		list_del_rcu(&prov->pgmap_node);
+	WRITE_ONCE(prov->pgmap, NULL);
+	spin_unlock(&pgmap_lock);
+	/* No walker is on the node when it is linked again. */
+	synchronize_rcu();
+	spin_lock(&pgmap_lock);
+	if (!prov->pgmap) {
+		WRITE_ONCE(prov->pgmap, pgmap);
+		list_add_rcu(&prov->pgmap_node, &pgmap_providers);
+	}
+	spin_unlock(&pgmap_lock);
+}
+
+/**
  * gpupath_provider_put() - drop a reference
  * @prov: the provider
  */

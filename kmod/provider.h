@@ -74,6 +74,7 @@ u32 gpupath_provider_generation(void);
 
 struct gpupath_provider *gpupath_provider_find(struct pci_dev *pdev);
 struct gpupath_provider *gpupath_provider_of_page(struct page *page);
+void gpupath_provider_relearn(struct gpupath_provider *prov, struct dev_pagemap *pgmap);
 int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack *extack,
 			 struct gpupath_provider **provp);
 int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack);

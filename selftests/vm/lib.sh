@@ -30,7 +30,13 @@ series_root() {
 	*) trixie_tree_dir ;;
 	esac
 }
-KSRC_TARBALL=${KSRC_TARBALL:-$(series_root)/usr/src/$KSRC_PACKAGE.tar.xz}
+# The source tarball; KSRC_TARBALL overrides it for the series it was set
+# for only (a subshell sourcing this again for another series, as the YNL
+# client's does for 6.12, inherits the caller's variables).
+if [ -z "${KSRC_TARBALL:-}" ] || [ "${KSRC_TARBALL_SERIES:-$KERNEL_SERIES}" != "$KERNEL_SERIES" ]; then
+	KSRC_TARBALL=$(series_root)/usr/src/$KSRC_PACKAGE.tar.xz
+fi
+KSRC_TARBALL_SERIES=$KERNEL_SERIES
 
 # dpkg-query on the series' dpkg database.
 series_dpkg_query() {

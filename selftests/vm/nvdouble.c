@@ -12,9 +12,22 @@
  *   gp-nvdouble read VA SIZE BLKDEV DEVOFF
  *	register, read SIZE bytes at DEVOFF into it (GPUPATH_IOC_IO), which
  *	must go direct; prints "provider=N"
- *   gp-nvdouble hold VA SIZE BLKDEV DEVOFF
+ *   gp-nvdouble hold VA SIZE BLKDEV DEVOFF [ERRNO]
  *	register, print "held provider=N", wait for a line on stdin, then read
- *	as above into the buffer and exit
+ *	as above into the buffer (expecting ERRNO, default 0) and exit
+ *   gp-nvdouble exit-held VA SIZE ORDER
+ *	open the files of ORDER in that order ("uvm", "client": nvfake's,
+ *	"gpupath": /dev/gpupath), register through /dev/gpupath, print
+ *	"registered", and exit with the buffer registered: the kernel closes
+ *	the files in the order they were opened
+ *   gp-nvdouble child-free VA SIZE
+ *	register, then free the handle from a child process (the descriptor
+ *	shared, another thread group); print "freed by pid N"
+ *   gp-nvdouble revoke-bound VA SIZE BLKDEV DEVOFF MS
+ *	register, start one read of SIZE into it, revoke while it is in
+ *	flight: the revocation must return after about MS (the module's
+ *	nvidia_revoke_ms) with the read still in flight; print "lift", wait
+ *	for a line on stdin, then wait up to 60 s for the read to complete
  *   gp-nvdouble revoke VA SIZE BLKDEV DEVOFF
  *	register, start reads over the whole buffer in 256 KiB I/Os
  *	(GPUPATH_IOC_SUBMIT), revoke it through nvfake's debugfs while they
@@ -33,6 +46,9 @@
  *   gp-nvdouble race-reg VA1 VA2 SIZE
  *	two threads register at the same moment: both must succeed, with the
  *	same provider
+ *
+ * With NVD_FDS set ("uvm,client"), nvfake's files named there are opened
+ * first, in that order, and held until the end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,7 +67,8 @@
 
 #include "expect.h"
 
-#define REVOKE_KNOB	"/sys/kernel/debug/nvfake/revoke"
+#define FAKE_DIR	"/sys/kernel/debug/nvfake/"
+#define REVOKE_KNOB	FAKE_DIR "revoke"
 #define CHUNK		(256 * 1024)
 #define MAX_IOS		256
 
@@ -147,10 +165,11 @@ static void read_direct(int ctl, uint64_t handle, int blk, uint64_t doff, uint64
 	}
 }
 
-static int cmd_read(char **av, int hold)
+static int cmd_read(char **av, int hold, int want)
 {
 	int ctl = dev_open_or_exit("gp-nvdouble"), blk = blk_open(av[2]);
 	struct gpupath_cuda_reg r;
+	struct gpupath_io io;
 	char line[16];
 
 	if (reg(ctl, num(av[0]), num(av[1]), &r) < 0) {
@@ -161,7 +180,86 @@ static int cmd_read(char **av, int hold)
 	fflush(stdout);
 	if (hold && !fgets(line, sizeof(line), stdin))
 		printf("stdin closed\n");
-	read_direct(ctl, r.handle, blk, num(av[3]), num(av[1]));
+	if (!want) {
+		read_direct(ctl, r.handle, blk, num(av[3]), num(av[1]));
+		return failures;
+	}
+	io = read_io(r.handle, blk, 0, num(av[3]), num(av[1]));
+	expect("read into the held buffer", ioctl(ctl, GPUPATH_IOC_IO, &io), want);
+	return failures;
+}
+
+/* One of nvfake's files (uvm, client) or /dev/gpupath (gpupath), opened. */
+static int open_named(const char *name, size_t len)
+{
+	char path[64];
+	int fd;
+
+	if (len == 7 && !strncmp(name, "gpupath", len))
+		return dev_open_or_exit("gp-nvdouble");
+	snprintf(path, sizeof(path), FAKE_DIR "%.*s", (int)len, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		perror(path);
+		exit(2);
+	}
+	return fd;
+}
+
+/* Open the files of the comma list @order in turn; /dev/gpupath's descriptor, or -1. */
+static int open_list(const char *order)
+{
+	const char *p = order;
+	int fd, ctl = -1;
+	size_t len;
+
+	while (p && *p) {
+		len = strcspn(p, ",");
+		fd = open_named(p, len);
+		if (len == 7 && !strncmp(p, "gpupath", len))
+			ctl = fd;
+		p += len + (p[len] == ',');
+	}
+	return ctl;
+}
+
+/* A process that ends with a buffer registered; its files close in order. */
+static int cmd_exit_held(char **av)
+{
+	struct gpupath_cuda_reg r;
+	int ctl = open_list(av[2]);
+
+	if (ctl < 0) {
+		fprintf(stderr, "gp-nvdouble: ORDER names no gpupath\n");
+		return 2;
+	}
+	expect("register", reg(ctl, num(av[0]), num(av[1]), &r), 0);
+	printf("registered\n");
+	return failures;
+}
+
+/* The handle freed by another process than the one that registered it. */
+static int cmd_child_free(char **av)
+{
+	int ctl = dev_open_or_exit("gp-nvdouble"), status;
+	struct gpupath_cuda_reg r;
+	pid_t pid;
+
+	expect("register", reg(ctl, num(av[0]), num(av[1]), &r), 0);
+	if (failures)
+		return 1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		return 2;
+	}
+	if (!pid)
+		_exit(ioctl(ctl, GPUPATH_IOC_FREE, &r.handle) ? 1 : 0);
+	expect("the child's FREE", waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       !WEXITSTATUS(status) ? 0 : -1, 0);
+	printf("freed by pid %d\n", (int)pid);
+	close(ctl);
 	return failures;
 }
 
@@ -288,6 +386,51 @@ static int cmd_parked(char **av)
 	return failures ? 1 : 0;
 }
 
+/*
+ * A cudaFree while a read is on a path, slower than nvidia_revoke_ms: the
+ * revocation returns at that bound, with the read still in flight.
+ */
+static int cmd_revoke_bound(char **av)
+{
+	uint64_t va = num(av[0]), size = num(av[1]);
+	int ctl = dev_open_or_exit("gp-nvdouble"), blk = blk_open(av[2]), i, n = 0;
+	long bound = num(av[4]), start, took;
+	struct gpupath_submit sub = { .count = 1 };
+	struct gpupath_completion c;
+	struct gpupath_cuda_reg r;
+	struct gpupath_io io;
+	char line[16];
+
+	expect("register", reg(ctl, va, size, &r), 0);
+	if (failures)
+		return 1;
+	io = read_io(r.handle, blk, 0, num(av[3]), size);
+	sub.ios = (uintptr_t)&io;
+	expect("submit the read", ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub) == 1 ? 0 : -1, 0);
+	usleep(300000);
+	expect("the read is in flight", reap_now(ctl, &c, 1) == 0 ? 0 : -1, 0);
+	start = now_ms();
+	expect("revoke", fake_revoke(va), 0);
+	took = now_ms() - start;
+	printf("revoked in %ld ms\n", took);
+	expect("the revocation waited for the I/O on a path, up to the bound",
+	       took >= bound - 50 && took < bound + 3000 ? 0 : -1, 0);
+	expect("the read is still in flight", reap_now(ctl, &c, 1) == 0 ? 0 : -1, 0);
+	printf("lift\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		printf("stdin closed\n");
+	for (i = 0; i < 600 && !n; i++) {
+		n = reap_now(ctl, &c, 1);
+		if (!n)
+			usleep(100000);
+	}
+	expect("the read completed", n == 1 ? 0 : -1, 0);
+	printf("the read ended with %d\n", n == 1 ? (int)c.result : 1);
+	close(ctl);
+	return failures ? 1 : 0;
+}
+
 static void *revoke_thread(void *arg)
 {
 	struct racer *x = arg;
@@ -390,14 +533,23 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : "";
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* Held open until the end; ignored by exit-held, which has its own order. */
+	if (getenv("NVD_FDS") && strcmp(cmd, "exit-held"))
+		open_list(getenv("NVD_FDS"));
 	if (!strcmp(cmd, "reg") && argc == 5)
 		return cmd_reg(argv + 2);
 	if (!strcmp(cmd, "alloc") && argc == 4)
 		return cmd_alloc(argv + 2);
 	if (!strcmp(cmd, "read") && argc == 6)
-		return cmd_read(argv + 2, 0);
-	if (!strcmp(cmd, "hold") && argc == 6)
-		return cmd_read(argv + 2, 1);
+		return cmd_read(argv + 2, 0, 0);
+	if (!strcmp(cmd, "hold") && (argc == 6 || argc == 7))
+		return cmd_read(argv + 2, 1, argc == 7 ? (int)num(argv[6]) : 0);
+	if (!strcmp(cmd, "exit-held") && argc == 5)
+		return cmd_exit_held(argv + 2);
+	if (!strcmp(cmd, "child-free") && argc == 4)
+		return cmd_child_free(argv + 2);
+	if (!strcmp(cmd, "revoke-bound") && argc == 7)
+		return cmd_revoke_bound(argv + 2);
 	if (!strcmp(cmd, "revoke") && argc == 6)
 		return cmd_revoke(argv + 2);
 	if (!strcmp(cmd, "parked") && argc == 5)
