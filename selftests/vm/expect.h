@@ -15,17 +15,22 @@
 
 static int failures;
 
-/* @ret is the call's return value, negative with errno set on failure. */
+/*
+ * @ret is the call's return value, negative with errno set on failure. A
+ * check of a condition passes 0 or -1 with @want 0: -1 fails it, whatever
+ * errno holds.
+ */
 static void expect(const char *what, int ret, int want)
 {
-	int got = ret < 0 ? errno : 0;
+	int got = ret < 0 ? (ret == -1 && !errno ? -1 : errno) : 0;
 
 	if (got == want) {
 		printf("pass %s: %s\n", what, want ? strerror(want) : "ok");
 		return;
 	}
-	printf("FAIL %s: got %s (%d), expected %s (%d)\n", what, got ? strerror(got) : "success",
-	       got, want ? strerror(want) : "success", want);
+	printf("FAIL %s: got %s (%d), expected %s (%d)\n", what,
+	       got > 0 ? strerror(got) : got ? "false" : "success", got,
+	       want ? strerror(want) : "success", want);
 	failures++;
 }
 

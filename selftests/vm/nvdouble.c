@@ -18,8 +18,9 @@
  *   gp-nvdouble exit-held VA SIZE ORDER
  *	open the files of ORDER in that order ("uvm", "client": nvfake's,
  *	"gpupath": /dev/gpupath), register through /dev/gpupath, print
- *	"registered", and exit with the buffer registered: the kernel closes
- *	the files in the order they were opened
+ *	"registered", and exit with the buffer registered: the exiting
+ *	process releases its files last opened first (task work runs in
+ *	reverse)
  *   gp-nvdouble child-free VA SIZE
  *	register, then free the handle from a child process (the descriptor
  *	shared, another thread group); print "freed by pid N"

@@ -306,11 +306,12 @@ fake_clean 0 "a revocation past its bound"
 
 # UVM of 570 to 590: its region goes when the last process using the GPU
 # ends, waiting under its global lock for every reference on the page
-# map. A process that ends with a buffer registered, its UVM file closing
-# before its gpupath one, must not hang there; the next process's region
-# is a new page map, which gpupath learns.
+# map. A process that ends with a buffer registered, its UVM file released
+# before its gpupath one (an ending process releases its files last opened
+# first), must not hang there; the next process's region is a new page
+# map, which gpupath learns.
 exit_held() {
-	$NVD exit-held "$(va $((20 * MiB)))" $MiB uvm,gpupath,client >/tmp/exit.out 2>&1 &
+	$NVD exit-held "$(va $((20 * MiB)))" $MiB client,gpupath,uvm >/tmp/exit.out 2>&1 &
 	hpid=$!
 	wait_for 30 sh -c "! kill -0 $hpid" ||
 		fail "a process ending with a registered buffer hangs ($1 pages): $(cat /tmp/exit.out)"
