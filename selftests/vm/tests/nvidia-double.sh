@@ -8,16 +8,17 @@
 #                         '-- NVMe nvme0n1 (nvme.img)
 #
 #   CUDA address = 0x700000000000 + BAR offset
-#   BAR 10-11 MiB  persistent pages read after a cudaFree, checked on the host
-#       12 MiB     a read still on a path when revoked
-#       14 MiB     a read parked in a volume when revoked (never lands)
+#   BAR 14 MiB     a read parked in a volume when revoked (never lands)
 #       16-17 MiB  read over nvfake's UVM-like region, checked on the host
 #       18 MiB     the release/revoke race
 #       20-22 MiB  read, checked in the guest and on the host
-#       22-24 MiB  a buffer held across an unbind
+#       22-24 MiB  a buffer held across an unbind (its read fails)
+#       22-23 MiB  persistent pages read after a cudaFree, checked on the host
+#       23-24 MiB  a read still on a path when revoked
 #       24-32 MiB  reads in flight when revoked, checked on the host
-#   (between stress.sh's loops below 10 MiB and datapath.sh's bytes from
-#   32 MiB, which the host checks after the whole suite)
+#   (above the other tests' buffers, which the module allocates from the
+#   BAR's start, and below datapath.sh's bytes from 32 MiB; the host checks
+#   them after the whole suite)
 #
 # Checks, first with pages that have a free callback (nvfake refusing
 # persistent ones, as the driver does under APM: gpupath falls back): on a
@@ -287,7 +288,7 @@ echo "$(cat /sys/block/${NS#/dev/}/dev) rbps=65536" >$CG/nvslow/io.max || fail "
 rm -f /tmp/bound.in
 mkfifo /tmp/bound.in
 mark_dmesg
-in_cg nvslow 0 $NVD revoke-bound "$(va $((12 * MiB)))" $MiB $NS $BASE 1000 </tmp/bound.in \
+in_cg nvslow 0 $NVD revoke-bound "$(va $((23 * MiB)))" $MiB $NS $BASE 1000 </tmp/bound.in \
 	>/tmp/bound.out 2>&1 &
 hpid=$!
 exec 3>/tmp/bound.in
@@ -299,7 +300,7 @@ wait $hpid || flunk "a revocation with a read on a path"
 hpid=
 cat /tmp/bound.out
 rmdir $CG/nvslow
-dmesg | grep -q "gpupath: CUDA memory at $(printf %#x "$(va $((12 * MiB)))") freed with 1 I/O still on a path after 1000 ms" ||
+dmesg | grep -q "gpupath: CUDA memory at $(printf %#x "$(va $((23 * MiB)))") freed with 1 I/O still on a path after 1000 ms" ||
 	flunk "the kernel log does not say that I/O was left on a path"
 echo 5000 >$RMS
 fake_clean 0 "a revocation past its bound"
@@ -337,12 +338,12 @@ nvfake_as uvm_region=1
 p0=$(fake_stat get_persistent)
 rm -f /tmp/hold.in
 mkfifo /tmp/hold.in
-$NVD hold "$(va $((10 * MiB)))" $MiB $NS $((BASE + 5 * MiB)) </tmp/hold.in >/tmp/hold.out 2>&1 &
+$NVD hold "$(va $((22 * MiB)))" $MiB $NS $((BASE + 5 * MiB)) </tmp/hold.in >/tmp/hold.out 2>&1 &
 hpid=$!
 exec 3>/tmp/hold.in
 wait_for 20 grep -q '^held' /tmp/hold.out || { cat /tmp/hold.out; fail "no buffer held"; }
 [ "$(fake_stat get_persistent)" = $((p0 + 1)) ] || flunk "not pinned with persistent pages"
-echo "$(va $((10 * MiB)))" >$FAKE/revoke || flunk "cudaFree of persistent pages"
+echo "$(va $((22 * MiB)))" >$FAKE/revoke || flunk "cudaFree of persistent pages"
 [ "$(fake_stat held_freed)" = 1 ] && [ "$(fake_stat live)" = 1 ] ||
 	flunk "persistent pages not held past a cudaFree"
 echo go >&3
@@ -350,7 +351,7 @@ exec 3>&-
 wait $hpid || flunk "a read into persistent pages after their cudaFree"
 hpid=
 cat /tmp/hold.out
-host_expect bar.img $((10 * MiB)) $MiB 961 $((BASE + 5 * MiB))
+host_expect bar.img $((22 * MiB)) $MiB 961 $((BASE + 5 * MiB))
 fake_clean 0 "persistent pages after a cudaFree"
 $NVD child-free "$(va 0)" $MiB || flunk "child-free of persistent pages"
 [ "$(fake_stat put_persistent)" -ge 2 ] || flunk "persistent pages freed elsewhere not given back"
