@@ -260,7 +260,10 @@ static void revoke(void *data)
 	nv->registered = false;
 	if (nv->state != NV_ACTIVE) {
 		/* Released without put_pages: nothing uses the memory. */
+		table = nv->table;
+		nv->table = NULL;
 		spin_unlock_irq(&nv->lock);
+		nv->free_table(table);
 		nv_put(nv);
 		return;
 	}
