@@ -423,13 +423,7 @@ vm_prepare() {
 			old_build "" "$build/old-$kv" "$work/old" || return 1
 	fi
 	# Managed mode: every controller's namespace is its own block device.
-	# QEMU's NVMe queues 64 commands deep, not 1024: a writeback burst
-	# fills a deep queue with up to 512 MiB, and the last of it waits for
-	# all the rest; on a loaded host an emulated controller may drain that
-	# slower than nvme-pci's 30 s timeout, which ends in "disable
-	# controller" (bench's 1 GiB file did, twice in a row on 6.1 and on
-	# 7.3, beside another guest).
-	append="EXPECT_P2PDMA=1 nvme_core.multipath=N nvme.io_queue_depth=64"
+	append="EXPECT_P2PDMA=1 nvme_core.multipath=N"
 	[ "$KERNEL_VARIANT" = debug ] && append="$append panic_on_warn=1 kasan.fault=panic"
 	[ -z "${BENCH_PAIRS:-}" ] || append="$append PAIRS=$BENCH_PAIRS"
 	return 0

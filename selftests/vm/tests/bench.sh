@@ -22,7 +22,7 @@ run_bench -s 1M -v
 run_bench -s 128K -t 2 -r -v
 run_bench -s 1M -q 8 -m direct,host
 
-# A 1 GiB XFS file against the raw block device under it: direct on both
+# An XFS file against the raw block device under it: direct on both
 # (1 MiB sequential, 128 KiB random, against host memory in the same run),
 # compat on the file for direct:compat. The file system sits in a partition
 # from 300 MiB to 1599 MiB of the namespace, above every region other tests
@@ -49,16 +49,23 @@ wait_for 10 test -b $P || { cat /proc/partitions; fail "no $P"; }
 [ "$(cat /sys/class/block/${P#/dev/}/start)" = 614400 ] || fail "partition misplaced"
 TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 mkfs.xfs -q -f $P || fail "mkfs.xfs $P"
 mkdir -p $M && mount -t xfs $P $M || fail "mount $P"
+# 1 GiB and 2 s per mode; in make test (PAIRS set: the benchmarks' short
+# form) 256 MiB and 1 s. Beside the other lane's guest and its own I/O
+# tests, QEMU's emulated NVMe controller stopped here in 6 of 7 boots of
+# the 6.1 and 7.3 guests (Documentation/testing.md); with less beside it,
+# 4 of 4 passed.
+FSIZE=1G SECS=2
+[ -z "${PAIRS:-}" ] || FSIZE=256M SECS=1
 t0=$(date +%s)
-gpupath-bench -d $M/data -F 1G -p "$prov" -m host -D 0.1 >/dev/null || fail "bench -F 1G"
-echo "1 GiB file written in $(( $(date +%s) - t0 )) s"
+gpupath-bench -d $M/data -F $FSIZE -p "$prov" -m host -D 0.1 >/dev/null || fail "bench -F $FSIZE"
+echo "$FSIZE file written in $(( $(date +%s) - t0 )) s"
 echo 3 >/proc/sys/vm/drop_caches
 # file_vs_raw ARGS: the file (direct, compat, host), then the raw device
-# (direct, host), 1 GiB span each; the ratios printed.
+# (direct, host), the file's span each; the ratios printed.
 file_vs_raw() {
-	gpupath-bench -d $M/data -p "$prov" -D 2 "$@" -j >/tmp/bf.json ||
+	gpupath-bench -d $M/data -p "$prov" -D $SECS "$@" -j >/tmp/bf.json ||
 		fail "bench on the file: $(cat /tmp/bf.json)"
-	gpupath-bench -d $P -p "$prov" -D 2 -S 1G -m direct,host "$@" -j >/tmp/br.json ||
+	gpupath-bench -d $P -p "$prov" -D $SECS -S $FSIZE -m direct,host "$@" -j >/tmp/br.json ||
 		fail "bench on $P: $(cat /tmp/br.json)"
 	cat /tmp/bf.json /tmp/br.json
 	for f in /tmp/bf.json /tmp/br.json; do
@@ -76,9 +83,9 @@ file_vs_raw() {
 	  "module counted \($f[0].modes.direct.module_direct_bytes) bytes direct, " +
 	  "\($f[0].modes.direct.module_refused_bytes) refused, \($f[0].modes.direct.hole_bytes) from holes"'
 }
-echo "# 1 GiB XFS file vs $P: 1 MiB sequential reads"
+echo "# $FSIZE XFS file vs $P: 1 MiB sequential reads"
 file_vs_raw -s 1M
-echo "# 1 GiB XFS file vs $P: 128 KiB random reads, 2 threads"
+echo "# $FSIZE XFS file vs $P: 128 KiB random reads, 2 threads"
 file_vs_raw -s 128K -r -t 2
 # A sparse file: its holes are counted apart.
 truncate -s 64M $M/sparse
