@@ -101,7 +101,7 @@ limited "$VOLN, host memory (fio)" "$(cat /tmp/a)"
 printf 'label: dos\nstart=1048576, size=524288\n' | sfdisk -q "$VOL" >/dev/null 2>&1 ||
 	fail "sfdisk"
 wait_for 10 test -b "${VOL}p1" || fail "no ${VOL}p1"
-mkfs.ext4 -q -F "${VOL}p1" && mkdir -p $M && mount "${VOL}p1" $M || fail "ext4 on ${VOL}p1"
+mkfs.ext4 -q -F "${VOL}p1" && mkdir -p $M && mount -t ext4 "${VOL}p1" $M || fail "ext4 on ${VOL}p1"
 gpupath-bench -d $M/data -F 64M -p "$prov" -m host -D 0.1 >/dev/null || fail "bench -F"
 chmod 0644 $M/data
 echo 3 >/proc/sys/vm/drop_caches
