@@ -173,6 +173,17 @@ t "NVIDIA GPU1 with nvidia_bar_region: gpupath's own region at the first registr
 	"$(jq -r '.devices[] | select(.pci_dev == "0000:06:00.0") | .nvidia |
 		"\(.gpupath_region_allowed) \(.fix | test("registers its own"))"' "$out.json")"
 echo N >"$sys/module/gpupath/parameters/nvidia_bar_region"
+# Both settings, and still no region on GPU1: UVM of 565 to 590 keeps one
+# only while a CUDA process uses the GPU.
+params=$(cat "$proc/driver/nvidia/params")
+printf 'RegistryDwords: "RMForceStaticBar1=1;RmForceDisableIomapWC=1"\n' >"$proc/driver/nvidia/params"
+GPUPATH_SYSFS=$sys "$GP" topology -j >"$out.json" 2>&1
+t "NVIDIA GPU1 with both settings and no region: UVM keeps one only while CUDA runs" \
+	"true true false true" \
+	"$(jq -r '.devices[] | select(.pci_dev == "0000:06:00.0") | .nvidia |
+		"\(.static_bar1) \(.iomap_wc_disabled) \(.p2pdma_region)
+		 \(.fix | test("only while a CUDA process uses the GPU"))"' "$out.json" | xargs)"
+printf '%s\n' "$params" >"$proc/driver/nvidia/params"
 
 GPUPATH_SYSFS=$sys "$GP" topology >"$out.txt" 2>&1
 t "topology (text) exits 0" 0 "$?"

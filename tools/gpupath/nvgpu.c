@@ -102,9 +102,10 @@ const char *nv_gpu_fix(const struct nv_gpu *g)
 		return "no P2PDMA region over its BAR yet: gpupath registers its own at the first "
 		       "CUDA registration by root (nvidia_bar_region is set)";
 	if (g->static_bar1 && g->wc_disabled)
-		return "no P2PDMA region over its BAR, though the driver's registry asks for static "
-		       "BAR1 without write-combining: check that nvidia-uvm is loaded (565 or later) "
-		       "and that the kernel has CONFIG_PCI_P2PDMA";
+		return "no P2PDMA region over its BAR now, though the driver's registry asks for "
+		       "static BAR1 without write-combining: UVM of 565 to 590 registers it only "
+		       "while a CUDA process uses the GPU; else check that nvidia-uvm is loaded "
+		       "(565 or later) and that the kernel has CONFIG_PCI_P2PDMA";
 	return nv_gpu_region_fix;
 }
 
