@@ -94,17 +94,22 @@ static void provider_release(struct kref *ref)
 	kfree_rcu(prov, rcu);
 }
 
-/* @page is P2P memory of @prov: remember its page map. */
-static void learn_pgmap(struct gpupath_provider *prov, struct page *page)
+/* @pgmap is @prov's page map, unless it knows one (or its device is gone). */
+static void link_pgmap(struct gpupath_provider *prov, struct dev_pagemap *pgmap)
 {
-	if (READ_ONCE(prov->pgmap))
-		return;
 	spin_lock(&pgmap_lock);
 	if (!prov->pgmap) {
-		WRITE_ONCE(prov->pgmap, gpupath_compat_page_pgmap(page));
+		WRITE_ONCE(prov->pgmap, pgmap);
 		list_add_rcu(&prov->pgmap_node, &pgmap_providers);
 	}
 	spin_unlock(&pgmap_lock);
+}
+
+/* @page is P2P memory of @prov: remember its page map. */
+static void learn_pgmap(struct gpupath_provider *prov, struct page *page)
+{
+	if (!READ_ONCE(prov->pgmap))
+		link_pgmap(prov, gpupath_compat_page_pgmap(page));
 }
 
 /**
@@ -132,12 +137,7 @@ void gpupath_provider_relearn(struct gpupath_provider *prov, struct dev_pagemap 
 	spin_unlock(&pgmap_lock);
 	/* No walker is on the node when it is linked again. */
 	synchronize_rcu();
-	spin_lock(&pgmap_lock);
-	if (!prov->pgmap) {
-		WRITE_ONCE(prov->pgmap, pgmap);
-		list_add_rcu(&prov->pgmap_node, &pgmap_providers);
-	}
-	spin_unlock(&pgmap_lock);
+	link_pgmap(prov, pgmap);
 }
 
 /**

@@ -356,31 +356,49 @@ static long now_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * Register @size bytes at @va and start one read of them from @blk at
+ * @doff (expecting @what); the handle in @r. -1 when either failed.
+ */
+static int reg_read_one(int ctl, uint64_t va, uint64_t size, int blk, uint64_t doff,
+			struct gpupath_cuda_reg *r, const char *what)
+{
+	struct gpupath_submit sub = { .count = 1 };
+	struct gpupath_io io;
+
+	expect("register", reg(ctl, va, size, r), 0);
+	if (failures)
+		return -1;
+	io = read_io(r->handle, blk, 0, doff, size);
+	sub.ios = (uintptr_t)&io;
+	expect(what, ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub) == 1 ? 0 : -1, 0);
+	return failures ? -1 : 0;
+}
+
+/* A cudaFree of @va through nvfake, timed: its milliseconds, printed. */
+static long revoke_timed(uint64_t va)
+{
+	long start = now_ms(), took;
+
+	expect("revoke", fake_revoke(va), 0);
+	took = now_ms() - start;
+	printf("revoked in %ld ms\n", took);
+	return took;
+}
+
 /* A cudaFree while a read of the memory waits in a volume for a path. */
 static int cmd_parked(char **av)
 {
 	uint64_t va = num(av[0]), size = num(av[1]);
 	int ctl = dev_open_or_exit("gp-nvdouble"), blk = blk_open(av[2]);
-	struct gpupath_submit sub = { .count = 1 };
 	struct gpupath_completion c;
 	struct gpupath_cuda_reg r;
-	struct gpupath_io io;
-	long start, took;
 
-	expect("register", reg(ctl, va, size, &r), 0);
-	if (failures)
+	if (reg_read_one(ctl, va, size, blk, 0, &r, "submit a read that waits for a path"))
 		return 1;
-	io = read_io(r.handle, blk, 0, 0, size);
-	sub.ios = (uintptr_t)&io;
-	expect("submit a read that waits for a path", ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub) == 1 ?
-	       0 : -1, 0);
 	sleep(1);
 	expect("the read still waits after a second", reap_now(ctl, &c, 1) == 0 ? 0 : -1, 0);
-	start = now_ms();
-	expect("revoke", fake_revoke(va), 0);
-	took = now_ms() - start;
-	printf("revoked in %ld ms\n", took);
-	expect("the revocation did not wait for a path", took < 5000 ? 0 : -1, 0);
+	expect("the revocation did not wait for a path", revoke_timed(va) < 5000 ? 0 : -1, 0);
 	expect("the read is complete", reap_now(ctl, &c, 1) == 1 ? 0 : -1, 0);
 	expect("the read failed", c.result < 0 ? 0 : -1, 0);
 	close(ctl);
@@ -395,25 +413,16 @@ static int cmd_revoke_bound(char **av)
 {
 	uint64_t va = num(av[0]), size = num(av[1]);
 	int ctl = dev_open_or_exit("gp-nvdouble"), blk = blk_open(av[2]), i, n = 0;
-	long bound = num(av[4]), start, took;
-	struct gpupath_submit sub = { .count = 1 };
+	long bound = num(av[4]), took;
 	struct gpupath_completion c;
 	struct gpupath_cuda_reg r;
-	struct gpupath_io io;
 	char line[16];
 
-	expect("register", reg(ctl, va, size, &r), 0);
-	if (failures)
+	if (reg_read_one(ctl, va, size, blk, num(av[3]), &r, "submit the read"))
 		return 1;
-	io = read_io(r.handle, blk, 0, num(av[3]), size);
-	sub.ios = (uintptr_t)&io;
-	expect("submit the read", ioctl(ctl, GPUPATH_IOC_SUBMIT, &sub) == 1 ? 0 : -1, 0);
 	usleep(300000);
 	expect("the read is in flight", reap_now(ctl, &c, 1) == 0 ? 0 : -1, 0);
-	start = now_ms();
-	expect("revoke", fake_revoke(va), 0);
-	took = now_ms() - start;
-	printf("revoked in %ld ms\n", took);
+	took = revoke_timed(va);
 	expect("the revocation waited for the I/O on a path, up to the bound",
 	       took >= bound - 50 && took < bound + 3000 ? 0 : -1, 0);
 	expect("the read is still in flight", reap_now(ctl, &c, 1) == 0 ? 0 : -1, 0);
