@@ -78,9 +78,10 @@ PCI_LIBS = $(shell pkg-config --libs libpci 2>/dev/null || echo -lpci)
 # json-c (libjson-c-dev, which libnvme pulls in) for the cuFile configuration.
 JSON_LIBS = $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 
-# CUDA, where installed: libgpupath-cuda and its check are built with it.
-NVCC ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
-CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+# CUDA is not needed: libgpupath-cuda opens NVIDIA's libcuda.so.1 at run
+# time (tools/lib/cuda-driver.h). Where CUDA is installed, its cuda.h is
+# compared with that header (selftests/unit/cuda-abi-check.c).
+CUDA_HOME ?= $(firstword $(patsubst %/include/cuda.h,%,$(wildcard /usr/local/cuda/include/cuda.h)))
 
 ifeq ($(V),1)
 Q :=
@@ -107,25 +108,25 @@ DAEMON_OBJS := $(patsubst %.c,%.o,$(wildcard daemon/*.c))
 BENCH_OBJS := tools/gpupath-bench/bench.o
 USER_BINS := tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench
 USER_LIBS := tools/lib/libgpupath.a tools/lib/libgpupath-private.a tools/lib/libgpupath.so tools/cufile/libgpupath-cufile.so \
-	tools/cufile/compat/libcufile.so
-ifneq ($(NVCC),)
-USER_LIBS += tools/lib/libgpupath-cuda.so
-UNIT_BINS_CUDA := selftests/build/cuda-check selftests/build/cufile-cuda-check
+	tools/cufile/compat/libcufile.so tools/lib/libgpupath-cuda.so
+ifneq ($(CUDA_HOME),)
+UNIT_BINS_CUDA := selftests/build/cuda-abi-check
 endif
 ALL_OBJS := $(SO_OBJS) $(PRIV_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.o \
 	tools/cufile/cufile.o
 
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
 	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv \
-	selftests/build/gp-faults selftests/build/gp-cufile selftests/build/gp-nvdouble
+	selftests/build/gp-faults selftests/build/gp-cufile selftests/build/gp-nvdouble \
+	selftests/build/gp-cuda
 UNIT_BINS := selftests/build/json_test selftests/build/model_test selftests/build/ledger_test \
 	selftests/build/secret_test selftests/build/ana_test selftests/build/libnvme_fix_test \
 	selftests/build/mdns_test selftests/build/text_test selftests/build/cufile_batch_test \
-	selftests/build/dcb_test
+	selftests/build/dcb_test selftests/build/cufile-cuda-check
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
-	vm-test dkms-test fuzz-vm stress bench demo checkpatch fuzz fuzz-bins
+	vm-test dkms-test fuzz-vm stress bench demo checkpatch fuzz fuzz-bins gpu-check
 
 all: userspace module-or-skip
 
@@ -175,33 +176,43 @@ tools/cufile/compat/libcufile.so: tools/cufile/cufile.o tools/lib/libgpupath.so
 		-ldl -pthread
 	$(Q)ln -sf libcufile.so.0 $@
 
-tools/lib/cuda.o: tools/lib/cuda.cu tools/lib/internal.h tools/lib/libgpupath.h
-	$(quiet) NVCC $@
-	$(Q)$(NVCC) -O2 -Xcompiler -fPIC,-Wall,-Wextra$(if $(WERROR),$(comma)$(WERROR)) \
-		-Xcompiler $(subst $(space),$(comma),$(strip $(filter -f% -D% -W%,$(CPPFLAGS) \
-		$(filter-out -ffile-prefix-map=%,$(CFLAGS))))) -Iuapi -Itools/lib -c -o $@ $<
-
+tools/lib/cuda.o: override CFLAGS += -fvisibility=hidden
 tools/lib/libgpupath-cuda.so: tools/lib/cuda.o tools/lib/libgpupath.so tools/lib/libgpupath-cuda.map
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libgpupath-cuda.so.0 \
 		-Wl,--version-script=tools/lib/libgpupath-cuda.map -o $@.0 $< -Ltools/lib -lgpupath \
-		-L$(CUDA_HOME)/lib64 -lcudart
+		-ldl -pthread
 	$(Q)ln -sf libgpupath-cuda.so.0 $@
 
-selftests/build/cufile-cuda-check: selftests/unit/cufile-cuda-check.c tools/cufile/libgpupath-cufile.so \
-		tools/lib/libgpupath-cuda.so
+# The test double of NVIDIA's libcuda.so.1 (selftests/cuda/libcuda.c), in a
+# directory of its own for LD_LIBRARY_PATH; never installed.
+CUDA_DOUBLE := selftests/build/cuda-double/libcuda.so.1
+$(CUDA_DOUBLE): selftests/cuda/libcuda.c tools/lib/cuda-driver.h
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -Itools/cufile -I$(CUDA_HOME)/include -o $@ $< -Ltools/cufile \
-		-lgpupath-cufile -Ltools/lib -lgpupath -L$(CUDA_HOME)/lib64 -lcudart \
-		-Wl,-rpath,$(CURDIR)/tools/cufile,-rpath,$(CURDIR)/tools/lib,-rpath,$(CUDA_HOME)/lib64
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -fvisibility=hidden -shared -Wl,-soname,libcuda.so.1 -o $@ $< \
+		-pthread
 
-selftests/build/cuda-check: selftests/unit/cuda-check.c tools/lib/libgpupath-cuda.so
+# Programs on libgpupath-cuda and the CUDA driver API (selftests/cuda/cu.h).
+CUDA_TEST_LIBS := -Ltools/lib -lgpupath-cuda -lgpupath -ldl -pthread \
+	-Wl,-rpath,$(CURDIR)/tools/lib,-rpath,$(CURDIR)/tools/cufile
+selftests/build/gp-cuda: selftests/cuda/cuda-test.c selftests/cuda/cu.h tools/lib/libgpupath-cuda.so
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -I$(CUDA_HOME)/include -o $@ $< -Ltools/lib -lgpupath-cuda -lgpupath \
-		-L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath,$(CURDIR)/tools/lib,-rpath,$(CUDA_HOME)/lib64 \
-		$(NL_LIBS)
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -Iselftests/cuda -o $@ $< $(CUDA_TEST_LIBS)
+
+selftests/build/cufile-cuda-check: selftests/unit/cufile-cuda-check.c selftests/cuda/cu.h \
+		tools/cufile/libgpupath-cufile.so tools/lib/libgpupath-cuda.so
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -Itools/cufile -Iselftests/cuda -o $@ $< -Ltools/cufile \
+		-lgpupath-cufile $(CUDA_TEST_LIBS)
+
+# cuda-driver.h against NVIDIA's cuda.h, where CUDA is installed.
+selftests/build/cuda-abi-check: selftests/unit/cuda-abi-check.c tools/lib/cuda-driver.h
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -I$(CUDA_HOME)/include -o $@ $<
 
 tools/gpupath/gpupath: $(CLI_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpupath.a
 	$(quiet) LD $@
@@ -220,9 +231,9 @@ daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpup
 	$(Q)$(CC) $(LDFLAGS) $(SCANDIR_FIX) -pthread -o $@ $^ $(NL_LIBS) $(NVME_LIBS) $(SYSTEMD_LIBS) \
 		$(Z_LIBS) $(AVAHI_LIBS) $(DM_LIBS) $(MHD_LIBS)
 
-test-bins: $(TEST_BINS)
+test-bins: $(TEST_BINS) $(CUDA_DOUBLE)
 
-unit-bins: $(UNIT_BINS) $(UNIT_BINS_CUDA)
+unit-bins: $(UNIT_BINS) $(UNIT_BINS_CUDA) $(CUDA_DOUBLE)
 
 # The test programs: one source each, some linked with libgpupath (and
 # then libnl), headers as dependencies only.
@@ -236,7 +247,7 @@ selftests/build/gp-faults: selftests/vm/faults.c tools/lib/libgpupath.a
 selftests/build/gp-fuzz: selftests/vm/fuzz.c tools/lib/libgpupath.a
 selftests/build/nl-check: selftests/vm/nl-check.c tools/lib/libgpupath.a
 
-$(filter-out selftests/build/gp-cufile,$(TEST_BINS)):
+$(filter-out selftests/build/gp-cufile selftests/build/gp-cuda,$(TEST_BINS)):
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) $(TEST_LDFLAGS) -o $@ $(filter %.c %.a,$^) \
@@ -393,7 +404,7 @@ install-user: userspace
 	install -m 0644 tools/lib/libgpupath.a $(DESTDIR)$(LIBDIR)/
 	install -m 0755 tools/lib/libgpupath.so.0 $(DESTDIR)$(LIBDIR)/libgpupath.so.0
 	ln -sf libgpupath.so.0 $(DESTDIR)$(LIBDIR)/libgpupath.so
-	$(if $(NVCC),install -m 0755 tools/lib/libgpupath-cuda.so.0 $(DESTDIR)$(LIBDIR)/)
+	install -m 0755 tools/lib/libgpupath-cuda.so.0 $(DESTDIR)$(LIBDIR)/
 	install -m 0755 tools/cufile/libgpupath-cufile.so.0 $(DESTDIR)$(LIBDIR)/
 	ln -sf libgpupath-cufile.so.0 $(DESTDIR)$(LIBDIR)/libgpupath-cufile.so
 	install -d $(DESTDIR)$(LIBDIR)/gpupath $(DESTDIR)$(INCLUDEDIR)/gpupath
@@ -481,6 +492,12 @@ bench: deps
 
 demo: deps
 	@selftests/vm/demo.sh
+
+# The first run on a machine with an NVIDIA GPU, as root: inventory, direct
+# I/O into GPU memory, the ends of a CUDA program in I/O; a report in
+# gpu-check.txt (tools/gpu-check.sh says what it checks and its settings).
+gpu-check: userspace test-bins module
+	@tools/gpu-check.sh
 
 checkpatch:
 	@selftests/vm/checkpatch.sh

@@ -176,30 +176,34 @@ fuzz_check() {
 	selftests/fuzz/run.sh -t 20 -s 1
 }
 
-# libgpupath-cuda: built wherever CUDA is; run where a CUDA device is too.
-# The same for cuFile reads into cudaMalloc memory (a file: no module needed).
+# libgpupath-cuda and cuFile into CUDA device memory, against the project's
+# double of NVIDIA's libcuda.so.1 (selftests/cuda/libcuda.c): memory the
+# CPU cannot touch, copies through the driver API. A file goes through host
+# memory, so the module is not needed; tests/cuda-lib.sh reads directly in
+# the VM. Where CUDA is installed, cuda-driver.h is compared with cuda.h.
 cuda_check() {
-	local out rc
-	if [ ! -x "$build/cuda-check" ]; then
-		skipped "host: libgpupath-cuda into CUDA memory" "nvcc not installed"
-		skipped "host: cuFileRead into CUDA memory" "nvcc not installed"
-		return
-	fi
-	ok "host: libgpupath-cuda builds with nvcc and links against cudart"
-	out=$("$build/cuda-check" /dev/null 2>&1)
+	local out rc double=$build/cuda-double
+	out=$(LD_LIBRARY_PATH=$double "$build/gp-cuda" host 2>&1)
 	rc=$?
-	cuda_result "host: libgpupath-cuda into CUDA memory" $rc "$out"
+	cuda_result "host: libgpupath-cuda and the CUDA driver API (double)" $rc "$out"
 	"$build/gp-pattern" gen $((4 << 20)) 1 >"$build/cuda.img"
-	out=$(LD_LIBRARY_PATH=tools/lib:tools/cufile "$build/cufile-cuda-check" "$build/cuda.img" 2>&1)
+	out=$(LD_LIBRARY_PATH=$double:tools/lib:tools/cufile "$build/cufile-cuda-check" \
+		"$build/cuda.img" 2>&1)
 	rc=$?
 	rm -f "$build/cuda.img"
-	cuda_result "host: cuFileRead into CUDA memory" $rc "$out"
+	cuda_result "host: cuFileRead into CUDA memory (double)" $rc "$out"
+	if [ ! -x "$build/cuda-abi-check" ]; then
+		skipped "host: cuda-driver.h against CUDA's cuda.h" "CUDA not installed"
+		return
+	fi
+	out=$("$build/cuda-abi-check" 2>&1)
+	cuda_result "host: cuda-driver.h against CUDA's cuda.h" $? "$out"
 }
 
 # cuda_result NAME RC OUTPUT: 0 passed, 4 skipped (no device), else failed.
 cuda_result() {
 	case $2 in
-	0) ok "$1: $3" ;;
+	0) ok "$1: $(tail -n1 <<<"$3")" ;;
 	4) skipped "$1" "${3#SKIP: }" ;;
 	*) echo "$3" | sed 's/^/# /'; notok "$1" ;;
 	esac
@@ -694,7 +698,7 @@ suite_dkms() {
 # named as left) and every file away (the configuration stays, as Debian
 # keeps it), and dpkg -P the configuration. Not where gpupath packages are
 # installed already: those are left alone.
-DEB_PKGS="gpupath gpupath-dkms libgpupath0 libgpupath-cufile0 libgpupath-dev"
+DEB_PKGS="gpupath gpupath-dkms libgpupath0 libgpupath-cufile0 libgpupath-cuda0 libgpupath-dev"
 
 # deb_has DEB PATTERN...: the package's file list has a path matching each
 # extended regular expression (anchored, without the leading ".").
@@ -725,6 +729,9 @@ deb_contents() {
 	deb_has "$d/libgpupath-cufile0_${v}_$a.deb" "/usr/lib/$ma/libgpupath-cufile\.so\.0" \
 		"/usr/lib/$ma/gpupath/libcufile\.so\.0" &&
 	deb_lacks "$d/libgpupath-cufile0_${v}_$a.deb" '^/usr/(sbin|include)/|\.so$|libgpupath\.so' &&
+	deb_has "$d/libgpupath-cuda0_${v}_$a.deb" "/usr/lib/$ma/libgpupath-cuda\.so\.0" &&
+	deb_lacks "$d/libgpupath-cuda0_${v}_$a.deb" '^/usr/(sbin|include)/|\.so$|libgpupath\.so' &&
+	deb_needs_no_cuda "$d/libgpupath-cuda0_${v}_$a.deb" &&
 	deb_has "$d/libgpupath-dev_${v}_$a.deb" /usr/include/libgpupath\.h \
 		/usr/include/libgpupath-admin\.h /usr/include/gpupath/cufile\.h \
 		/usr/include/gpupath/linux/gpupath\.h /usr/include/gpupath/linux/gpupath_nl\.h \
@@ -745,7 +752,23 @@ deb_contents() {
 		deb_lacks "$d/${p}_${v}_"*.deb '^/usr/include/linux/' || return 1
 	done &&
 	dpkg-deb --ctrl-tarfile "$d/libgpupath0_${v}_$a.deb" | tar -tf - | grep -x './symbols' &&
-	dpkg-deb --ctrl-tarfile "$d/libgpupath-cufile0_${v}_$a.deb" | tar -tf - | grep -x './symbols'
+	dpkg-deb --ctrl-tarfile "$d/libgpupath-cufile0_${v}_$a.deb" | tar -tf - | grep -x './symbols' &&
+	dpkg-deb --ctrl-tarfile "$d/libgpupath-cuda0_${v}_$a.deb" | tar -tf - | grep -x './symbols'
+}
+
+# deb_needs_no_cuda DEB: its libraries need nothing of CUDA's (NEEDED), and
+# its package nothing of NVIDIA's.
+deb_needs_no_cuda() {
+	local dir needed
+	dir=$(mktemp -d)
+	dpkg-deb -x "$1" "$dir"
+	needed=$(find "$dir" -name '*.so*' -type f -exec readelf -d {} + | grep NEEDED)
+	rm -rf "$dir"
+	if grep -iE 'cuda|nvidia' <<<"$needed"; then
+		echo "$1 needs the above"
+		return 1
+	fi
+	! dpkg-deb -f "$1" Depends | grep -iE 'cuda|nvidia'
 }
 
 # Every override in tools/deb/debian/*.lintian-overrides comes after a

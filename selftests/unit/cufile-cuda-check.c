@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cufile-cuda-check: the cuFile API into cudaMalloc memory. A regular file
+ * cufile-cuda-check: the cuFile API into CUDA device memory (cuMemAlloc,
+ * from NVIDIA's driver or the project's double, selftests/cuda). A regular file
  * holding pattern 1 (gp-pattern) is read with cuFileRead() into CUDA device
  * memory, registered and not; the bytes are copied back and compared. A
- * file goes the compat way (host buffer, then cudaMemcpy through
+ * file goes the compat way (host buffer, then a copy through
  * libgpupath-cuda), so the gpupath module is not needed.
  *
  *   cufile-cuda-check FILE
  *
- * Exits 4 (skip) without a CUDA device.
+ * Exits 4 (skip) without a CUDA driver or device.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include <cuda_runtime_api.h>
+#include <string.h>
 
 #include "cufile.h"
 #include "pattern.h"
+#include "cu.h"
 
 #define LEN (4u << 20)
 
@@ -25,7 +27,7 @@ static int check(const void *dptr, unsigned char *host, size_t off)
 {
 	unsigned int i;
 
-	if (cudaMemcpy(host, dptr, LEN, cudaMemcpyDeviceToHost) != cudaSuccess)
+	if (cu.dtoh(host, (uintptr_t)dptr, LEN))
 		return -1;
 	for (i = 0; i < LEN; i++)
 		if (host[i] != pattern_byte(1, off + i))
@@ -47,18 +49,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cufile-cuda-check FILE\n");
 		return 2;
 	}
-	if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-		printf("SKIP: no CUDA device\n");
-		return 4;
-	}
+	cu_open();
 	d.handle.fd = open(argv[1], O_RDONLY);
 	host = malloc(LEN);
-	if (d.handle.fd < 0 || !host || cudaMalloc(&dptr, LEN) != cudaSuccess ||
-	    cuFileDriverOpen().err || cuFileHandleRegister(&fh, &d).err) {
+	dptr = cu_alloc(LEN);
+	if (d.handle.fd < 0 || !host || cuFileDriverOpen().err ||
+	    cuFileHandleRegister(&fh, &d).err) {
 		printf("FAIL: setup\n");
 		return 1;
 	}
-	cudaMemset(dptr, 0, LEN);
+	memset(host, 0, LEN);
+	cu.htod((uintptr_t)dptr, host, LEN);
 	r = cuFileRead(fh, dptr, LEN, 0, 0);
 	gpupath_cufile_last(&io);
 	if (r != (ssize_t)LEN || check(dptr, host, 0)) {
@@ -66,16 +67,29 @@ int main(int argc, char **argv)
 		       io.reason_name);
 		return 1;
 	}
-	cudaMemset(dptr, 0, LEN);
+	memset(host, 0, LEN);
+	cu.htod((uintptr_t)dptr, host, LEN);
 	if (cuFileBufRegister(dptr, LEN, 0).err ||
 	    cuFileRead(fh, dptr, LEN - 4096, 4096, 4096) != (ssize_t)(LEN - 4096) ||
-	    cudaMemcpy(host, (char *)dptr + 4096, LEN - 4096, cudaMemcpyDeviceToHost)) {
+	    cu.dtoh(host, (uintptr_t)dptr + 4096, LEN - 4096)) {
 		printf("FAIL: registered CUDA memory\n");
 		return 1;
 	}
 	for (n = 0; n < (int)(LEN - 4096); n++) {
 		if (host[n] != pattern_byte(1, 4096 + n)) {
 			printf("FAIL: byte %d of the registered read\n", n);
+			return 1;
+		}
+	}
+	/* An unaligned device address and file offset. */
+	if (cuFileRead(fh, (char *)dptr + 3, 100000, 5, 0) != 100000 ||
+	    cu.dtoh(host, (uintptr_t)dptr + 3, 100000)) {
+		printf("FAIL: unaligned read into CUDA memory\n");
+		return 1;
+	}
+	for (n = 0; n < 100000; n++) {
+		if (host[n] != pattern_byte(1, 5 + n)) {
+			printf("FAIL: byte %d of the unaligned read\n", n);
 			return 1;
 		}
 	}

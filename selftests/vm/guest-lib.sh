@@ -555,6 +555,43 @@ gpu_bdf() {
 	return 1
 }
 
+# nvfake, the test double of NVIDIA's peer-memory API (selftests/vm/nvfake),
+# on "GPU" $GPU: the driver it is bound to; binding and unbinding it; and
+# nvfake_as PARAM...: nvfake loaded again with PARAMs, bound.
+NVFAKE=/out/nvfake.ko
+gpu_driver() { basename "$(readlink "/sys/bus/pci/devices/$GPU/driver" 2>/dev/null)"; }
+nv_bind() {
+	echo nvfake >"/sys/bus/pci/devices/$GPU/driver_override"
+	echo "$GPU" >/sys/bus/pci/drivers_probe
+	[ "$(gpu_driver)" = nvfake ] || fail "nvfake did not bind to $GPU"
+}
+nv_unbind() { echo "$GPU" >/sys/bus/pci/drivers/nvfake/unbind; }
+nvfake_as() {
+	nv_unbind
+	rmmod nvfake || fail "rmmod nvfake"
+	insmod $NVFAKE "$@" || fail "insmod $NVFAKE $*"
+	nv_bind
+}
+# nv_start PARAM...: the module, and nvfake loaded with PARAMs and bound to
+# "GPU" 0, $GPU.
+nv_start() {
+	[ -f $NVFAKE ] || fail "no $NVFAKE (the harness builds it)"
+	load_module
+	insmod $NVFAKE "$@" || fail "insmod $NVFAKE $*"
+	GPU=$(gpu_bdf 0) || fail "no ivshmem device"
+	nv_bind
+}
+# nv_cleanup: nvfake unbound and unloaded, and the module.
+nv_cleanup() {
+	if [ -n "$GPU" ]; then
+		[ "$(gpu_driver)" != nvfake ] || nv_unbind
+		echo >"/sys/bus/pci/devices/$GPU/driver_override"
+	fi
+	module_loaded && rmmod gpupath
+	[ ! -d /sys/module/nvfake ] || rmmod nvfake
+	true
+}
+
 # pci_switch BDF: the upstream port of the PCIe switch the endpoint BDF sits
 # behind (the parent of its downstream port); 1 where it is not behind one.
 pci_switch() {

@@ -10,6 +10,7 @@
 #   libgpupath0_VERSION_ARCH.deb         libgpupath.so.0
 #   libgpupath-cufile0_VERSION_ARCH.deb  libgpupath-cufile.so.0 (and the
 #                                        same under libcufile's name)
+#   libgpupath-cuda0_VERSION_ARCH.deb    libgpupath-cuda.so.0 (CUDA memory)
 #   libgpupath-dev_VERSION_ARCH.deb      headers, static library, pkg-config
 #
 # with debhelper, from tools/deb/debian: the tree's files (git's, where it

@@ -409,7 +409,8 @@ static const char *reason_fix(uint32_t reason)
 	case GPUPATH_REASON_P2PDMA_NOT_BUILT:
 		return "run a kernel built with CONFIG_PCI_P2PDMA=y";
 	case GPUPATH_REASON_NO_PEER_MEMORY:
-		return "load NVIDIA's driver with its peer-memory API (nvidia-peermem)";
+		return "load NVIDIA's driver (nvidia.ko, whose nvidia_p2p_* functions gpupath calls; "
+		       "nvidia-peermem is not needed)";
 	case GPUPATH_REASON_NO_GPU_REGION:
 		return nv_gpu_region_fix;
 	case GPUPATH_REASON_DMA_MAP_FAILED:
@@ -591,7 +592,8 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 	uint32_t best = GPUPATH_TOPO_REL_SYSTEM, reason;
 	int rel = gpu ? relation(d, gpu, p, &best, &ideal) : -1;
 
-	if (d->probe)
+	/* The memory of an NVIDIA provider is CUDA's: the probe cannot allocate it. */
+	if (d->probe && prov->type != GPUPATH_PROVIDER_NVIDIA)
 		probe(d, prov, p, &pr);
 	reason = route_reason(d, prov, p);
 
@@ -907,7 +909,8 @@ static int diagnose_file(struct cli *cli, const char *path)
 			printf("  no provider: no device memory to read it into\n");
 	}
 	for (k = 0; k < st.nprov; k++)
-		file_probe(cli, dev, &st.prov[k], fd);
+		if (st.prov[k].type != GPUPATH_PROVIDER_NVIDIA)
+			file_probe(cli, dev, &st.prov[k], fd);
 	if (cli->json)
 		json_arr_close(&cli->j);
 	r = cli_output_end(cli, 0);

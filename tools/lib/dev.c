@@ -13,7 +13,9 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
+#include <linux/fs.h>
 
 #include "libgpupath.h"
 #include "internal.h"
@@ -25,6 +27,7 @@ struct gpupath_dev {
 	int fd;
 	pthread_mutex_t bounce_lock;	/* bounce and its use */
 	struct gpupath_buf *bounce;
+	gpupath_close_fn atclose;	/* libgpupath-cuda's, to drop its buffers */
 };
 
 struct gpupath_buf {
@@ -107,10 +110,17 @@ void gpupath_dev_close(struct gpupath_dev *dev)
 {
 	if (!dev)
 		return;
+	if (dev->atclose)
+		dev->atclose(dev);
 	gpupath_buf_free(dev->bounce);
 	pthread_mutex_destroy(&dev->bounce_lock);
 	close(dev->fd);
 	free(dev);
+}
+
+void gpupath_dev_atclose(struct gpupath_dev *dev, gpupath_close_fn fn)
+{
+	dev->atclose = fn;
 }
 
 int gpupath_dev_fd(const struct gpupath_dev *dev)
@@ -405,34 +415,94 @@ static int bounce_get(struct gpupath_dev *dev, struct gpupath_buf **bp)
  * chunk between the bounce buffer and the caller's memory at @off: before
  * the device I/O for writes (to_bounce), after it for reads.
  */
+int gpupath_io_align(int fd)
+{
+	static const char *const queue[] = { "queue", "../queue" };	/* disk, partition */
+	char dir[64], val[16];
+	struct stat st;
+	unsigned int i;
+	int lbs;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISBLK(st.st_mode))
+		return ioctl(fd, BLKSSZGET, &lbs) < 0 ? -errno : lbs;
+	/* A file: the logical blocks of its file system's device, as the module checks. */
+	for (i = 0; i < ARRAY_SIZE(queue); i++) {
+		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/%s", major(st.st_dev),
+			 minor(st.st_dev), queue[i]);
+		if (gpupath_sysfs_read(dir, "logical_block_size", val, sizeof(val)) == 0) {
+			lbs = atoi(val);
+			if (lbs >= 512 && !(lbs & (lbs - 1)))
+				return lbs;
+		}
+	}
+	return 512;
+}
+
+bool gpupath_unaligned(int fd, uint64_t buf_off, uint64_t dev_off, uint64_t len)
+{
+	int al = gpupath_io_align(fd);
+
+	return al > 0 && (buf_off | dev_off | len) % al;
+}
+
+/*
+ * One chunk of a bounce through the module: @n bytes at @dev_off, which
+ * sit @head bytes into the @span bytes of whole logical blocks read (and
+ * for a write, written back) around them.
+ */
+static int bounce_blocks(struct gpupath_buf *b, uint32_t op, int fd, uint64_t dev_off,
+			 uint64_t head, uint64_t n, uint64_t span, uint64_t done,
+			 gpupath_copy_fn copy, void *arg)
+{
+	struct gpupath_result res;
+	int r = 0;
+
+	/* Read around a partial block before writing it. */
+	if (op == GPUPATH_IO_READ || head || span != n)
+		r = io_once(b, GPUPATH_IO_READ, 0, fd, dev_off - head, span, &res);
+	if (r == 0)
+		r = copy((char *)b->addr + head, done, n, op == GPUPATH_IO_WRITE, arg);
+	if (r == 0 && op == GPUPATH_IO_WRITE)
+		r = io_once(b, GPUPATH_IO_WRITE, 0, fd, dev_off - head, span, &res);
+	return r;
+}
+
 int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_off,
 		   uint64_t len, gpupath_copy_fn copy, void *arg, uint64_t *moved)
 {
 	bool file = regular_file(fd);
-	struct gpupath_result res;
+	int al = file ? 1 : gpupath_io_align(fd);
 	struct gpupath_buf *b;
-	uint64_t done = 0, n;
+	uint64_t done = 0, n, head, span;
 	int64_t k;
 	int r;
 
+	if (al <= 0 || BOUNCE_SIZE % al)
+		return al < 0 ? al : -EINVAL;
 	pthread_mutex_lock(&dev->bounce_lock);
 	r = bounce_get(dev, &b);
 	while (r == 0 && done < len) {
-		n = len - done < BOUNCE_SIZE ? len - done : BOUNCE_SIZE;
-		if (op == GPUPATH_IO_WRITE)
-			r = copy(b->addr, done, n, true, arg);
-		if (r == 0 && file) {
-			k = file_chunk(op, fd, b->addr, dev_off + done, n);
+		/* Whole blocks around the bytes asked for, in one bounce buffer. */
+		head = (dev_off + done) % al;
+		n = len - done < BOUNCE_SIZE - head ? len - done : BOUNCE_SIZE - head;
+		span = (head + n + al - 1) / al * al;
+		if (!file) {
+			r = bounce_blocks(b, op, fd, dev_off + done, head, n, span, done, copy,
+					  arg);
+		} else {
+			if (op == GPUPATH_IO_WRITE)
+				r = copy(b->addr, done, n, true, arg);
+			k = r ? r : file_chunk(op, fd, b->addr, dev_off + done, n);
 			r = k < 0 ? (int)k : 0;
 			/* A read reached the end of the file. */
 			if (k >= 0 && (uint64_t)k < n)
 				len = done + k;
 			n = k < 0 ? 0 : k;
-		} else if (r == 0) {
-			r = io_once(b, op, 0, fd, dev_off + done, n, &res);
+			if (r == 0 && n && op == GPUPATH_IO_READ)
+				r = copy(b->addr, done, n, false, arg);
 		}
-		if (r == 0 && n && op == GPUPATH_IO_READ)
-			r = copy(b->addr, done, n, false, arg);
 		if (r == 0)
 			done += n;
 	}
@@ -472,14 +542,13 @@ static int do_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
 	struct gpupath_result local;
 	int r;
 
-	if (!res)
-		res = &local;
-	res->mode = GPUPATH_MODE_NONE;
-	res->reason = GPUPATH_REASON_NONE;
-	res->len = 0;
+	res = gpupath_result_start(res, &local);
 	if (policy > GPUPATH_POLICY_COMPAT)
 		return -EINVAL;
-	if (policy != GPUPATH_POLICY_COMPAT || !buf->device) {
+	if (policy == GPUPATH_POLICY_AUTO && buf->addr &&
+	    gpupath_unaligned(fd, buf_off, dev_off, len)) {
+		res->reason = GPUPATH_REASON_UNALIGNED;
+	} else if (policy != GPUPATH_POLICY_COMPAT || !buf->device) {
 		r = io_once(buf, op, buf_off, fd, dev_off, len, res);
 		/* A module from before files: through the page cache. */
 		if (r == -ENOTBLK && regular_file(fd)) {

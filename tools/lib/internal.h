@@ -17,6 +17,10 @@
 extern "C" {
 #endif
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 /*
  * Text from outside on its way out: valid UTF-8 passes, any other byte and
  * any control character becomes \xNN (lib/text.c).
@@ -30,19 +34,51 @@ void gpupath_fputs_text(FILE *f, const char *s, const char *special);
 /* @s as text into @dst (cut at a whole character); its length. */
 size_t gpupath_escape(char *dst, size_t size, const char *s);
 
+/* @res, or @local where the caller passed none, cleared for a new I/O. */
+static inline struct gpupath_result *gpupath_result_start(struct gpupath_result *res,
+							 struct gpupath_result *local)
+{
+	if (!res)
+		res = local;
+	res->mode = GPUPATH_MODE_NONE;
+	res->reason = GPUPATH_REASON_NONE;
+	res->len = 0;
+	return res;
+}
+
 /* Moves @n bytes at @off of the caller's memory into or out of @bounce. */
 typedef int (*gpupath_copy_fn)(void *bounce, uint64_t off, uint64_t n, bool to_bounce,
 			       void *arg);
 
 /*
  * Host I/O through the device's pinned bounce buffer, @copy around each
- * chunk: through the module for a block device, pread()/pwrite() for a
- * regular file, where a read stops at the file's end. @moved (may be NULL)
+ * chunk: through the module for a block device, in whole logical blocks
+ * (read around a partial one before writing it back: not atomic against
+ * other writers of that block), pread()/pwrite() for a regular file, where
+ * a read stops at the file's end. @moved (may be NULL)
  * gets the bytes moved.
  */
 __attribute__((visibility("default")))	/* LIBGPUPATH_PRIVATE, for libgpupath-cuda */
 int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_off,
 		   uint64_t len, gpupath_copy_fn copy, void *arg, uint64_t *moved);
+
+/*
+ * @fn is called first by gpupath_dev_close(@dev), to free the buffers of
+ * @dev it keeps (one caller: libgpupath-cuda's registration cache).
+ */
+typedef void (*gpupath_close_fn)(struct gpupath_dev *dev);
+__attribute__((visibility("default")))	/* LIBGPUPATH_PRIVATE, for libgpupath-cuda */
+void gpupath_dev_atclose(struct gpupath_dev *dev, gpupath_close_fn fn);
+
+/*
+ * The alignment the module needs of an I/O's offsets and length on @fd: the
+ * logical block size of the block device, or of a file's file system's
+ * device. -errno if @fd is neither.
+ */
+int gpupath_io_align(int fd);
+/* Whether the module would refuse an I/O on @fd as not in its logical blocks. */
+__attribute__((visibility("default")))	/* LIBGPUPATH_PRIVATE, for libgpupath-cuda */
+bool gpupath_unaligned(int fd, uint64_t buf_off, uint64_t dev_off, uint64_t len);
 
 /*
  * The first line of sysfs attribute @name of directory @dir, without its

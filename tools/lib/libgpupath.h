@@ -112,6 +112,16 @@ enum gpupath_io_policy {
 #define GPUPATH_REASON_NOT_BLOCK_DEVICE	100	/* a file, and a module that takes none */
 #define GPUPATH_REASON_UNALIGNED	101	/* not in logical blocks of the device */
 #define GPUPATH_REASON_NO_MODULE	102	/* /dev/gpupath cannot be opened */
+/*
+ * Why CUDA memory could not be pinned for a direct I/O (libgpupath-cuda),
+ * from the registration's error; besides GPUPATH_REASON_NO_GPU_REGION
+ * (ENXIO) and GPUPATH_REASON_NO_PEER_MEMORY (ENODEV).
+ */
+#define GPUPATH_REASON_PIN_DENIED	103	/* EPERM: creating the GPU's region needs root */
+#define GPUPATH_REASON_PIN_BUSY		104	/* EBUSY: region going away, or BAR1 mapping */
+#define GPUPATH_REASON_PIN_UNSUPPORTED	105	/* ENOTSUPP: memory NVIDIA will not pin */
+#define GPUPATH_REASON_PIN_NO_SPACE	106	/* ENOMEM, ENOSPC: BAR1 or memory exhausted */
+#define GPUPATH_REASON_PIN_FAILED	107	/* any other error of the registration */
 /* What served an I/O, and why it was not direct when it was not. */
 struct gpupath_result {
 	uint32_t mode;		/* GPUPATH_MODE_DIRECT, _HOST or _BOUNCE */
@@ -166,12 +176,18 @@ int gpupath_buf_cuda(struct gpupath_dev *dev, void *dptr, size_t size,
 		     struct gpupath_buf **buf);
 
 /*
+ * libgpupath-cuda: CUDA device memory, through NVIDIA's libcuda.so.1,
+ * opened at run time (no CUDA at build time).
+ *
  * Read into (write from) CUDA device memory at @dptr: directly when the
  * NVIDIA peer-memory API pins it and the device can reach the GPU, else
- * through pinned host memory and cudaMemcpy (the reason says why; with no
- * NVIDIA peer memory, GPUPATH_REASON_NO_PEER_MEMORY). Policy DIRECT fails
- * with -EXDEV instead of bouncing. -EINVAL if @dptr is not CUDA device
- * memory, -EIO if CUDA fails.
+ * through pinned host memory and a copy in @dptr's context (the reason
+ * says why: GPUPATH_REASON_UNALIGNED, a reason of the module's, or why the
+ * pin failed, GPUPATH_REASON_NO_GPU_REGION, _NO_PEER_MEMORY or _PIN_*).
+ * Pins are cached per allocation (its CUDA buffer ID) and reused.
+ * Policy DIRECT fails with -EXDEV instead of bouncing, and with -EINVAL
+ * where not in logical blocks. -EINVAL if @dev is NULL, or @dptr is not
+ * CUDA device memory, or @len goes past its allocation; -EIO if CUDA fails.
  */
 int gpupath_cuda_read(struct gpupath_dev *dev, void *dptr, int fd, uint64_t dev_off,
 		      uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res);
@@ -180,7 +196,11 @@ int gpupath_cuda_write(struct gpupath_dev *dev, const void *dptr, int fd, uint64
 
 /* Whether @p is CUDA device memory. */
 int gpupath_cuda_is_device(const void *p);
-/* @n bytes between host memory and CUDA device memory: 0, or -EIO. */
+/*
+ * @n bytes between host memory and CUDA device memory: 0, -EINVAL if the
+ * device side is not CUDA device memory or @n goes past its allocation,
+ * or -EIO.
+ */
 int gpupath_cuda_copy(void *dst, const void *src, uint64_t n, int to_device);
 
 /* ---- batches ----------------------------------------------------------- */

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "libgpupath-admin.h"
+#include "internal.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The build passes kmod/version.h's version: one number for module and tools. */
 #ifndef GPUPATH_TOOLS_VERSION
@@ -229,6 +229,26 @@ static const struct {
 	},
 	[GPUPATH_REASON_NO_MODULE - GPUPATH_REASON_NOT_BLOCK_DEVICE] = {
 		"no-module", "the gpupath module is not loaded (" GPUPATH_DEV_PATH " cannot be opened)",
+	},
+	[GPUPATH_REASON_PIN_DENIED - GPUPATH_REASON_NOT_BLOCK_DEVICE] = {
+		"pin-denied",
+		"the GPU's P2PDMA region would have to be created by this registration, which needs CAP_SYS_ADMIN (EPERM)",
+	},
+	[GPUPATH_REASON_PIN_BUSY - GPUPATH_REASON_NOT_BLOCK_DEVICE] = {
+		"pin-busy",
+		"the GPU's P2PDMA region is going away, or the memory type of its BAR conflicts with a mapping the driver made (EBUSY)",
+	},
+	[GPUPATH_REASON_PIN_UNSUPPORTED - GPUPATH_REASON_NOT_BLOCK_DEVICE] = {
+		"pin-unsupported",
+		"NVIDIA's driver will not pin this memory for peers (ENOTSUPP): managed or VMM memory without RDMA support, or a driver mode that forbids it",
+	},
+	[GPUPATH_REASON_PIN_NO_SPACE - GPUPATH_REASON_NOT_BLOCK_DEVICE] = {
+		"pin-no-space",
+		"no room to pin the memory: the GPU's BAR1 is full, or memory ran out (ENOMEM)",
+	},
+	[GPUPATH_REASON_PIN_FAILED - GPUPATH_REASON_NOT_BLOCK_DEVICE] = {
+		"pin-failed",
+		"pinning the memory for peers failed (set GPUPATH_DEBUG=1 for the error)",
 	},
 };
 

@@ -27,7 +27,6 @@
 #include "libgpupath-admin.h"
 #include "internal.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define PCI_CLASS_NVME	0x010802
 

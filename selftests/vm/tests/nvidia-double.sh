@@ -52,7 +52,6 @@
 
 NVD=/usr/libexec/gpupath/gp-nvdouble
 PRIV=/usr/libexec/gpupath/gp-priv
-NVFAKE=/out/nvfake.ko
 FAKE=/sys/kernel/debug/nvfake
 NS=/dev/nvme0n1
 MiB=1048576
@@ -64,13 +63,6 @@ U=1000
 
 va() { echo $((VA0 + $1)); }
 fake_stat() { awk -v k="$1" '$1 == k { print $2 }' $FAKE/stats; }
-gpu_driver() { basename "$(readlink "/sys/bus/pci/devices/$GPU/driver" 2>/dev/null)"; }
-nv_bind() {
-	echo nvfake >"/sys/bus/pci/devices/$GPU/driver_override"
-	echo "$GPU" >/sys/bus/pci/drivers_probe
-	[ "$(gpu_driver)" = nvfake ] || fail "nvfake did not bind to $GPU"
-}
-nv_unbind() { echo "$GPU" >/sys/bus/pci/drivers/nvfake/unbind; }
 providers_of_gpu() {
 	$GP provider show -j | jq --arg d "$GPU" '[.providers[] | select(.pci_dev == $d)] | length'
 }
@@ -89,23 +81,13 @@ flunk() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 cleanup() {
 	[ -z "${hpid:-}" ] || kill "$hpid" 2>/dev/null
-	if [ -n "$GPU" ]; then
-		[ "$(gpu_driver)" != nvfake ] || nv_unbind
-		echo >"/sys/bus/pci/devices/$GPU/driver_override"
-	fi
-	module_loaded && rmmod gpupath
-	[ ! -d /sys/module/nvfake ] || rmmod nvfake
-	true
+	nv_cleanup
 }
 GPU=
 trap cleanup EXIT
 
-[ -f $NVFAKE ] || fail "no $NVFAKE (the harness builds it)"
-load_module
-insmod $NVFAKE persistent=0 || fail "insmod $NVFAKE"
-GPU=$(gpu_bdf 0) || fail "no ivshmem device"
 mark_dmesg
-nv_bind
+nv_start persistent=0
 $PATTERN fill $NS $BASE $((8 * MiB)) 961 || fail "pattern onto $NS"
 
 # A GPU whose driver registered no P2PDMA region over its BAR: REG_CUDA
@@ -242,13 +224,6 @@ fake_clean 0 "the driver's region"
 
 # Page tables of the drivers before 580 (version 1.2) are taken too; a
 # major version gpupath does not know is refused (EPROTO) and given back.
-# nvfake_as PARAM...: nvfake loaded again with PARAMs, bound.
-nvfake_as() {
-	nv_unbind
-	rmmod nvfake || fail "rmmod nvfake"
-	insmod $NVFAKE "$@" || fail "insmod $NVFAKE $*"
-	nv_bind
-}
 nvfake_as uvm_region=1 persistent=0 table_version=0x10002
 $NVD read "$(va $((16 * MiB)))" $MiB $NS $((BASE + 4 * MiB)) >/dev/null ||
 	flunk "read into CUDA memory with a version 1.2 page table"

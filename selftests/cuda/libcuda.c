@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A test double of the CUDA driver API (libcuda.so.1), for the tests only:
+ * the calls gpupath's libraries and checks make, behaving as NVIDIA's
+ * driver documents them where gpupath's side depends on it. It is NOT
+ * CUDA: there is one device, its primary context, and "device memory"
+ * that the program cannot touch.
+ *
+ * Device memory is a window the double reserves PROT_NONE in the program
+ * (a CPU access faults, as a cudaMalloc pointer's does on x86); the double
+ * moves bytes through a mapping of its own. Where that memory is:
+ *
+ *   default                   anonymous shared memory, GPCU_DOUBLE_SIZE
+ *                             bytes (256 MiB)
+ *   GPCU_DOUBLE_BAR=FILE      the bytes of FILE (a PCI BAR's resource file)
+ *   GPCU_DOUBLE_VA=ADDR       from offset GPCU_DOUBLE_OFFSET, at device
+ *   GPCU_DOUBLE_OFFSET=OFF    address ADDR + OFF: the VM's ivshmem "GPU",
+ *                             where nvfake maps CUDA address va_base + X to
+ *                             the BAR's byte X
+ *   GPCU_DOUBLE_REVOKE=FILE   cuMemFree writes each GPU page of the
+ *                             allocation to FILE (nvfake's revoke knob): the
+ *                             driver's side of a cudaFree
+ *
+ * What it models:
+ *  - cuInit first, or CUDA_ERROR_NOT_INITIALIZED; GPCU_DOUBLE_DEVICES=0:
+ *    cuInit fails with CUDA_ERROR_NO_DEVICE.
+ *  - Allocation, copies and memset need a current context (thread-local,
+ *    push/pop/set), or CUDA_ERROR_INVALID_CONTEXT.
+ *  - cuMemAlloc: 256-byte aligned, 2 MiB aligned from 2 MiB, first fit: a
+ *    freed address is handed out again, with a new buffer ID.
+ *  - cuPointerGetAttributes: zeroes and CUDA_SUCCESS for memory not CUDA's;
+ *    cuPointerGetAttribute: CUDA_ERROR_INVALID_VALUE for it.
+ *  - A copy or memset must lie in one allocation (CUDA_ERROR_INVALID_VALUE).
+ * Counters for the checks: gpcu_double_stats().
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cuda-driver.h"
+
+#define EXPORT		__attribute__((visibility("default")))
+#define MAX_ALLOCS	4096
+#define STACK_DEPTH	16
+#define GPU_PAGE	(64ULL << 10)
+#define BIG		(2ULL << 20)
+
+struct alloc {
+	uint64_t base, size;
+	unsigned long long id;
+};
+
+/* The primary context: only its address matters. */
+static struct gpcu_ctx_st {
+	int device;
+} primary;
+
+static struct {
+	pthread_mutex_t lock;
+	bool init;
+	char *mem;		/* the double's own mapping of device memory */
+	uint64_t va, size;	/* device addresses [va, va + size) */
+	const char *revoke;
+	struct alloc a[MAX_ALLOCS];	/* sorted by base */
+	unsigned int n;
+	unsigned long long next_id;
+	unsigned long long copies, bytes;
+} dbl = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_id = 1 };
+
+static __thread gpcu_context stack[STACK_DEPTH];
+static __thread int depth;
+
+static uint64_t env_u64(const char *name, uint64_t def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoull(v, NULL, 0) : def;
+}
+
+/* Maps device memory: 0, or CUDA_ERROR_NO_DEVICE. */
+static int mem_setup(void)
+{
+	const char *bar = getenv("GPCU_DOUBLE_BAR");
+	uint64_t off = env_u64("GPCU_DOUBLE_OFFSET", 0);
+	void *want, *got;
+	int fd;
+
+	dbl.size = env_u64("GPCU_DOUBLE_SIZE", 256ULL << 20);
+	dbl.revoke = getenv("GPCU_DOUBLE_REVOKE");
+	if (bar)
+		fd = open(bar, O_RDWR | O_CLOEXEC);
+	else
+		fd = memfd_create("gpcu-double", MFD_CLOEXEC);
+	if (fd < 0 || (!bar && ftruncate(fd, dbl.size) < 0))
+		goto fail;
+	dbl.mem = mmap(NULL, dbl.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, bar ? off : 0);
+	close(fd);
+	if (dbl.mem == MAP_FAILED)
+		goto fail_mem;
+	/* The program's view: reserved, and no access. */
+	want = getenv("GPCU_DOUBLE_VA") ? (void *)(env_u64("GPCU_DOUBLE_VA", 0) + off) : NULL;
+	got = mmap(want, dbl.size + (want ? 0 : BIG), PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (want ? MAP_FIXED_NOREPLACE : 0),
+		   -1, 0);
+	if (got == MAP_FAILED || (want && got != want))
+		goto fail_mem;
+	dbl.va = want ? (uint64_t)(uintptr_t)want : ((uintptr_t)got + BIG - 1) & ~(BIG - 1);
+	return GPCU_SUCCESS;
+
+fail_mem:
+	dbl.mem = NULL;
+fail:
+	fprintf(stderr, "libcuda double: no device memory: %m\n");
+	return GPCU_ERROR_NO_DEVICE;
+}
+
+EXPORT gpcu_result cuInit(unsigned int flags)
+{
+	gpcu_result r = GPCU_SUCCESS;
+
+	if (flags)
+		return GPCU_ERROR_INVALID_VALUE;
+	if (getenv("GPCU_DOUBLE_DEVICES") && !env_u64("GPCU_DOUBLE_DEVICES", 1))
+		return GPCU_ERROR_NO_DEVICE;
+	pthread_mutex_lock(&dbl.lock);
+	if (!dbl.init) {
+		r = mem_setup();
+		dbl.init = r == GPCU_SUCCESS;
+	}
+	pthread_mutex_unlock(&dbl.lock);
+	return r;
+}
+
+EXPORT gpcu_result cuDriverGetVersion(int *v)
+{
+	if (!v)
+		return GPCU_ERROR_INVALID_VALUE;
+	*v = 13000;
+	return GPCU_SUCCESS;
+}
+
+EXPORT gpcu_result cuDeviceGetCount(int *n)
+{
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (!n)
+		return GPCU_ERROR_INVALID_VALUE;
+	*n = 1;
+	return GPCU_SUCCESS;
+}
+
+EXPORT gpcu_result cuDeviceGet(gpcu_device *d, int ordinal)
+{
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (!d)
+		return GPCU_ERROR_INVALID_VALUE;
+	if (ordinal)
+		return GPCU_ERROR_INVALID_DEVICE;
+	*d = 0;
+	return GPCU_SUCCESS;
+}
+
+EXPORT gpcu_result cuDevicePrimaryCtxRetain(gpcu_context *ctx, gpcu_device d)
+{
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (d)
+		return GPCU_ERROR_INVALID_DEVICE;
+	*ctx = &primary;
+	return GPCU_SUCCESS;
+}
+
+EXPORT gpcu_result cuDevicePrimaryCtxRelease_v2(gpcu_device d)
+{
+	return d ? GPCU_ERROR_INVALID_DEVICE : GPCU_SUCCESS;
+}
+
+EXPORT gpcu_result cuCtxSetCurrent(gpcu_context ctx)
+{
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (ctx && ctx != &primary)
+		return GPCU_ERROR_INVALID_CONTEXT;
+	if (!depth && ctx)
+		depth = 1;
+	if (depth)
+		stack[depth - 1] = ctx;
+	if (!ctx && depth == 1)
+		depth = 0;
+	return GPCU_SUCCESS;
+}
+
+EXPORT gpcu_result cuCtxGetCurrent(gpcu_context *ctx)
+{
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	*ctx = depth ? stack[depth - 1] : NULL;
+	return GPCU_SUCCESS;
+}
+
+EXPORT gpcu_result cuCtxPushCurrent_v2(gpcu_context ctx)
+{
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (ctx != &primary || depth == STACK_DEPTH)
+		return GPCU_ERROR_INVALID_CONTEXT;
+	stack[depth++] = ctx;
+	return GPCU_SUCCESS;
+}
+
+EXPORT gpcu_result cuCtxPopCurrent_v2(gpcu_context *ctx)
+{
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (!depth)
+		return GPCU_ERROR_INVALID_CONTEXT;
+	depth--;
+	if (ctx)
+		*ctx = stack[depth];
+	return GPCU_SUCCESS;
+}
+
+static bool current(void)
+{
+	return depth && stack[depth - 1];
+}
+
+/* The allocation holding [p, p + n), or NULL (dbl.lock held). */
+static struct alloc *find(uint64_t p, uint64_t n)
+{
+	unsigned int i;
+
+	for (i = 0; i < dbl.n; i++)
+		if (p >= dbl.a[i].base && p - dbl.a[i].base < dbl.a[i].size)
+			return n <= dbl.a[i].size - (p - dbl.a[i].base) ? &dbl.a[i] : NULL;
+	return NULL;
+}
+
+EXPORT gpcu_result cuMemAlloc_v2(gpcu_deviceptr *p, size_t n)
+{
+	uint64_t align = n >= BIG ? BIG : 256, at, size = (n + 255) & ~255ULL;
+	unsigned int i;
+
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (!current())
+		return GPCU_ERROR_INVALID_CONTEXT;
+	if (!p || !n)
+		return GPCU_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&dbl.lock);
+	/* First fit: the gap before allocation i. */
+	at = dbl.va;
+	for (i = 0; i <= dbl.n; i++) {
+		uint64_t end = i < dbl.n ? dbl.a[i].base : dbl.va + dbl.size;
+
+		at = (at + align - 1) & ~(align - 1);
+		if (at <= end && end - at >= size)
+			break;
+		if (i < dbl.n)
+			at = dbl.a[i].base + dbl.a[i].size;
+	}
+	if (i > dbl.n || dbl.n == MAX_ALLOCS) {
+		pthread_mutex_unlock(&dbl.lock);
+		return GPCU_ERROR_OUT_OF_MEMORY;
+	}
+	memmove(&dbl.a[i + 1], &dbl.a[i], (dbl.n - i) * sizeof(dbl.a[0]));
+	dbl.a[i] = (struct alloc){ at, size, dbl.next_id++ };
+	dbl.n++;
+	pthread_mutex_unlock(&dbl.lock);
+	*p = at;
+	return GPCU_SUCCESS;
+}
+
+/* The driver's side of a cudaFree, where a peer-memory double listens. */
+static void driver_free(uint64_t base, uint64_t size)
+{
+	uint64_t p;
+	char s[32];
+	int fd;
+
+	if (!dbl.revoke)
+		return;
+	for (p = base & ~(GPU_PAGE - 1); p < base + size; p += GPU_PAGE) {
+		fd = open(dbl.revoke, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return;
+		/* -ENOENT: nothing pinned starts there. */
+		if (write(fd, s, snprintf(s, sizeof(s), "%#llx\n", (unsigned long long)p)) < 0)
+			(void)0;
+		close(fd);
+	}
+}
+
+EXPORT gpcu_result cuMemFree_v2(gpcu_deviceptr p)
+{
+	struct alloc a;
+	unsigned int i;
+
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (!current())
+		return GPCU_ERROR_INVALID_CONTEXT;
+	pthread_mutex_lock(&dbl.lock);
+	for (i = 0; i < dbl.n && dbl.a[i].base != p; i++)
+		;
+	if (i == dbl.n) {
+		pthread_mutex_unlock(&dbl.lock);
+		return GPCU_ERROR_INVALID_VALUE;
+	}
+	a = dbl.a[i];
+	memmove(&dbl.a[i], &dbl.a[i + 1], (dbl.n - i - 1) * sizeof(dbl.a[0]));
+	dbl.n--;
+	pthread_mutex_unlock(&dbl.lock);
+	driver_free(a.base, a.size);
+	return GPCU_SUCCESS;
+}
+
+/*
+ * @n bytes at device address @d, through the double's mapping, into @at:
+ * CUDA_SUCCESS, or why not (no init, no current context, not one
+ * allocation's bytes).
+ */
+static gpcu_result dev_bytes(uint64_t d, uint64_t n, char **at)
+{
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (!current())
+		return GPCU_ERROR_INVALID_CONTEXT;
+	pthread_mutex_lock(&dbl.lock);
+	*at = find(d, n) ? dbl.mem + (d - dbl.va) : NULL;
+	if (*at) {
+		dbl.copies++;
+		dbl.bytes += n;
+	}
+	pthread_mutex_unlock(&dbl.lock);
+	return *at ? GPCU_SUCCESS : GPCU_ERROR_INVALID_VALUE;
+}
+
+EXPORT gpcu_result cuMemcpyDtoH_v2(void *dst, gpcu_deviceptr src, size_t n)
+{
+	char *at;
+	gpcu_result r = dst ? dev_bytes(src, n, &at) : GPCU_ERROR_INVALID_VALUE;
+
+	if (r == GPCU_SUCCESS)
+		memcpy(dst, at, n);
+	return r;
+}
+
+EXPORT gpcu_result cuMemcpyHtoD_v2(gpcu_deviceptr dst, const void *src, size_t n)
+{
+	char *at;
+	gpcu_result r = src ? dev_bytes(dst, n, &at) : GPCU_ERROR_INVALID_VALUE;
+
+	if (r == GPCU_SUCCESS)
+		memcpy(at, src, n);
+	return r;
+}
+
+EXPORT gpcu_result cuMemsetD8_v2(gpcu_deviceptr dst, unsigned char v, size_t n)
+{
+	char *at;
+	gpcu_result r = dev_bytes(dst, n, &at);
+
+	if (r == GPCU_SUCCESS)
+		memset(at, v, n);
+	return r;
+}
+
+/* One attribute of @p into @data: 0, 1 (not CUDA memory) or -1 (unknown attribute). */
+static int attribute(unsigned int attr, void *data, uint64_t p)
+{
+	struct alloc *a = find(p, 1);
+
+	switch (attr) {
+	case GPCU_POINTER_ATTRIBUTE_CONTEXT:
+		*(gpcu_context *)data = a ? &primary : NULL;
+		break;
+	case GPCU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+		*(unsigned int *)data = a ? GPCU_MEMORYTYPE_DEVICE : 0;
+		break;
+	case GPCU_POINTER_ATTRIBUTE_BUFFER_ID:
+		*(unsigned long long *)data = a ? a->id : 0;
+		break;
+	case GPCU_POINTER_ATTRIBUTE_IS_MANAGED:
+		*(int *)data = 0;
+		break;
+	case GPCU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+		*(int *)data = a ? 0 : -2;
+		break;
+	case GPCU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+		*(gpcu_deviceptr *)data = a ? a->base : 0;
+		break;
+	case GPCU_POINTER_ATTRIBUTE_RANGE_SIZE:
+		*(size_t *)data = a ? a->size : 0;
+		break;
+	default:
+		return -1;
+	}
+	return a ? 0 : 1;
+}
+
+EXPORT gpcu_result cuPointerGetAttributes(unsigned int n, unsigned int *attrs, void **data,
+					  gpcu_deviceptr p)
+{
+	gpcu_result r = GPCU_SUCCESS;
+	unsigned int i;
+
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (!n || !attrs || !data)
+		return GPCU_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&dbl.lock);
+	for (i = 0; i < n && r == GPCU_SUCCESS; i++)
+		if (!data[i] || attribute(attrs[i], data[i], p) < 0)
+			r = GPCU_ERROR_INVALID_VALUE;
+	pthread_mutex_unlock(&dbl.lock);
+	return r;
+}
+
+EXPORT gpcu_result cuPointerGetAttribute(void *data, unsigned int attr, gpcu_deviceptr p)
+{
+	int r;
+
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (!data)
+		return GPCU_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&dbl.lock);
+	r = attribute(attr, data, p);
+	pthread_mutex_unlock(&dbl.lock);
+	return r ? GPCU_ERROR_INVALID_VALUE : GPCU_SUCCESS;
+}
+
+/* Not CUDA's: what the checks read. */
+EXPORT void gpcu_double_stats(unsigned long long *copies, unsigned long long *bytes,
+			      unsigned int *allocs)
+{
+	pthread_mutex_lock(&dbl.lock);
+	*copies = dbl.copies;
+	*bytes = dbl.bytes;
+	*allocs = dbl.n;
+	pthread_mutex_unlock(&dbl.lock);
+}
