@@ -515,14 +515,16 @@ suite_stress() {
 # The tests that make test runs on its second kernel (6.12): the data path,
 # fabrics, volumes with flaps, the daemon, short fuzzing and the checks of
 # what users see; the long benchmarks, stress and fault runs are left to
-# KERNEL_SERIES=6.12 make vm-test, make stress and make fuzz-vm.
+# KERNEL_SERIES=6.12 make vm-test, make stress and make fuzz-vm. The
+# daemon's scale run (tests-rails/daemon-scale, 5 to 6 minutes of user
+# space at work) runs on the first and the last kernel, 6.1 and 7.3.
 SECOND_KERNEL="bar datapath datapath-badinput file file-xfs odirect datapath-fabrics nvmeof netlink ynl compat compat-old-module volume fuzz show
 	metrics cufile trace module-reload provider-remove route-safety privileges
 	volume-hangs volume-safety pagecache path-identity tests-rails/rxe-nic
 	tests-flat/datapath-flat tests-flat/multipath-head tests-flat/volume-native
 	tests-rails/volume-flap tests-rails/daemon-config tests-rails/daemon-qos tests-rails/diagnose
 	tests-rails/file-volume tests-rails/daemon-auth tests-rails/daemon-ana tests-rails/daemon-autoconnect
-	tests-rails/daemon-scale tests-rails/daemon-mdns
+	tests-rails/daemon-mdns
 	tests-rails/daemon-slow-connect tests-rails/volume-partitions tenants-io tenants-quota
 	tenants-stats tests-stack/md-volumes tests-stack/dm-volumes tests-stackmp/head"
 
