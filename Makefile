@@ -113,7 +113,7 @@ ifneq ($(CUDA_HOME),)
 UNIT_BINS_CUDA := selftests/build/cuda-abi-check
 endif
 ALL_OBJS := $(SO_OBJS) $(PRIV_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) tools/lib/cuda.o \
-	tools/cufile/cufile.o
+	$(patsubst %.c,%.o,$(wildcard tools/cufile/*.c))
 
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
 	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv \
@@ -162,18 +162,20 @@ tools/lib/libgpupath.so: $(SO_OBJS) tools/lib/libgpupath.map
 
 # The cuFile API: libgpupath-cufile, and the same objects under libcufile's
 # soname, for programs built against libcufile (LD_LIBRARY_PATH=.../gpupath).
-tools/cufile/cufile.o: override CFLAGS += -fvisibility=hidden -Itools/cufile
-tools/cufile/libgpupath-cufile.so: tools/cufile/cufile.o tools/lib/libgpupath.so
+# libcufile.map lists what they export (unversioned, as NVIDIA's library).
+CUFILE_OBJS := $(patsubst %.c,%.o,$(wildcard tools/cufile/*.c))
+$(CUFILE_OBJS): override CFLAGS += -fvisibility=hidden -Itools/cufile
+CUFILE_LD = $(CC) $(LDFLAGS) -shared -Wl,--version-script=tools/cufile/libcufile.map -o $@.0 \
+	$(CUFILE_OBJS) -Ltools/lib -lgpupath $(JSON_LIBS) -ldl -pthread
+tools/cufile/libgpupath-cufile.so: $(CUFILE_OBJS) tools/lib/libgpupath.so tools/cufile/libcufile.map
 	$(quiet) LD $@
-	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libgpupath-cufile.so.0 -o $@.0 $< -Ltools/lib -lgpupath \
-		$(JSON_LIBS) -ldl -pthread
+	$(Q)$(CUFILE_LD) -Wl,-soname,libgpupath-cufile.so.0
 	$(Q)ln -sf libgpupath-cufile.so.0 $@
 
-tools/cufile/compat/libcufile.so: tools/cufile/cufile.o tools/lib/libgpupath.so
+tools/cufile/compat/libcufile.so: $(CUFILE_OBJS) tools/lib/libgpupath.so tools/cufile/libcufile.map
 	@mkdir -p $(@D)
 	$(quiet) LD $@
-	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libcufile.so.0 -o $@.0 $< -Ltools/lib -lgpupath $(JSON_LIBS) \
-		-ldl -pthread
+	$(Q)$(CUFILE_LD) -Wl,-soname,libcufile.so.0
 	$(Q)ln -sf libcufile.so.0 $@
 
 tools/lib/cuda.o: override CFLAGS += -fvisibility=hidden

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libgpupath-cufile: the batch API (private.h says what is where).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
+#include <linux/fs.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "private.h"
+
+/* ---- batches ---------------------------------------------------------- */
+
+static struct batch *batch_find_locked(CUfileBatchHandle_t h)
+{
+	return link_find(drv.batches, h);
+}
+
+EXPORT CUfileError_t cuFileBatchIOSetUp(CUfileBatchHandle_t *bp, unsigned nr)
+{
+	struct batch *b;
+	unsigned int i;
+
+	if (!bp || !nr || nr > BATCH_MAX)
+		return status(CU_FILE_INVALID_VALUE);
+	ensure_open();
+	b = calloc(1, sizeof(*b));
+	if (b)
+		b->slots = calloc(nr, sizeof(*b->slots));
+	if (!b || !b->slots) {
+		free(b);
+		return status(CU_FILE_NOMEM_ERROR);
+	}
+	b->max = nr;
+	for (i = 0; i < nr; i++)
+		b->slots[i].b = b;
+	pthread_mutex_lock(&drv.lock);
+	link_add(&drv.batches, &b->link);
+	pthread_mutex_unlock(&drv.lock);
+	*bp = b;
+	return status(CU_FILE_SUCCESS);
+}
+
+static void slot_done(struct slot *s, ssize_t ret)
+{
+	s->inflight = false;
+	if (s->canceled) {
+		s->status = CUFILE_CANCELED;
+		s->ret = 0;
+	} else {
+		s->status = ret < 0 ? CUFILE_FAILED : CUFILE_COMPLETE;
+		s->ret = ret;
+	}
+}
+
+/* A synchronous I/O for a slot (compat, or what the module did not take). */
+static ssize_t slot_run(struct slot *s)
+{
+	return run_io(s->fh, &s->t, s->len, s->p.u.batch.file_offset, s->p.opcode == CUFILE_WRITE);
+}
+
+EXPORT CUfileError_t cuFileBatchIOSubmit(CUfileBatchHandle_t h, unsigned nr,
+					 CUfileIOParams_t *io, unsigned int flags)
+{
+	struct slot *slots[BATCH_MAX], *sync[BATCH_MAX];
+	struct gpupath_iov iov[BATCH_MAX];
+	struct target t[BATCH_MAX];
+	size_t len[BATCH_MAX];
+	unsigned int i, j, n = 0, k = 0, nsync = 0;
+	CUfileOpError err = CU_FILE_SUCCESS, rerr = CU_FILE_SUCCESS;
+	struct batch *b;
+	int started = 0;
+
+	if (!io || !nr || nr > BATCH_MAX || flags)
+		return status(CU_FILE_INVALID_VALUE);
+	/* Where each entry's memory is: resolve() takes drv.lock itself. */
+	for (i = 0; i < nr && rerr == CU_FILE_SUCCESS; i++) {
+		len[i] = io[i].u.batch.size > SSIZE_MAX ? SSIZE_MAX : io[i].u.batch.size;
+		rerr = resolve(io[i].u.batch.devPtr_base, io[i].u.batch.devPtr_offset, len[i],
+			       &t[i]);
+	}
+
+	/*
+	 * Slots are found free and filled in one hold of the lock: a slot that
+	 * is free when the lock is let go may be taken by another thread
+	 * submitting to this batch, and one thread's entry would overwrite
+	 * the other's.
+	 */
+	pthread_mutex_lock(&drv.lock);
+	b = batch_find_locked(h);
+	if (!b || nr > b->max) {
+		pthread_mutex_unlock(&drv.lock);
+		return status(CU_FILE_INVALID_VALUE);
+	}
+	/* Every entry checked, and a slot found for each, before any starts. */
+	for (i = 0, j = 0; i < nr && err == CU_FILE_SUCCESS; i++) {
+		CUfileIOParams_t *p = &io[i];
+
+		if (p->mode != CUFILE_BATCH ||
+		    (p->opcode != CUFILE_READ && p->opcode != CUFILE_WRITE) ||
+		    p->u.batch.file_offset < 0 || !fh_find_locked(p->fh)) {
+			err = CU_FILE_INVALID_VALUE;
+			break;
+		}
+		while (j < b->max && b->slots[j].busy)
+			j++;
+		if (j == b->max) {
+			err = CU_FILE_BATCH_FULL;
+			break;
+		}
+		slots[n++] = &b->slots[j++];
+	}
+	if (err == CU_FILE_SUCCESS)
+		err = rerr;
+	if (err != CU_FILE_SUCCESS) {
+		pthread_mutex_unlock(&drv.lock);
+		return status(err);
+	}
+	for (i = 0; i < n; i++) {
+		struct slot *s = slots[i];
+		bool wr = io[i].opcode == CUFILE_WRITE;
+
+		s->p = io[i];
+		s->fh = fh_find_locked(io[i].fh);
+		s->t = t[i];
+		s->len = len[i];
+		s->busy = true;
+		/*
+		 * Not done until slot_done(), whoever runs it: the module, or
+		 * this thread below, outside the lock. Until then status does
+		 * not report it as it stands (pending), nor frees its slot.
+		 */
+		s->inflight = true;
+		s->canceled = false;
+		s->status = CUFILE_PENDING;
+		s->ret = 0;
+		/* Asynchronous only on the library's own descriptor: see gpupath_cufile_dev(). */
+		if (s->fh && clamp(s->fh, io[i].u.batch.file_offset, &s->len) && s->t.buf &&
+		    gpupath_buf_dev(s->t.buf) == drv.dev &&
+		    via_module(&s->t,
+			       module_refusal(s->fh, &s->t, s->len, io[i].u.batch.file_offset))) {
+			iov[k] = (struct gpupath_iov){
+				.buf = s->t.buf, .buf_off = s->t.off, .fd = s->fh->fd,
+				.op = wr ? GPUPATH_IO_WRITE : GPUPATH_IO_READ,
+				.dev_off = io[i].u.batch.file_offset, .len = s->len,
+				.user_data = (uintptr_t)s,
+			};
+			k++;
+		} else {
+			sync[nsync++] = s;
+		}
+	}
+	pthread_mutex_unlock(&drv.lock);
+	if (k) {
+		started = gpupath_submit(drv.dev, iov, k);
+		if (started < 0)
+			started = 0;
+		/* What the module did not take runs here, at once. */
+		for (i = started; i < k; i++)
+			sync[nsync++] = (struct slot *)(uintptr_t)iov[i].user_data;
+	}
+	for (i = 0; i < nsync; i++) {
+		ssize_t r = sync[i]->fh ? slot_run(sync[i]) : -EBADF;
+
+		pthread_mutex_lock(&drv.lock);
+		slot_done(sync[i], r);
+		pthread_mutex_unlock(&drv.lock);
+	}
+	return status(CU_FILE_SUCCESS);
+}
+
+/* Completions from the module, each handed to its slot; waits up to @ms. */
+static void reap(int ms)
+{
+	struct gpupath_completion c[32];
+	int n, i;
+
+	pthread_mutex_lock(&drv.reap_lock);
+	n = drv.dev ? gpupath_reap(drv.dev, c, 32, ms) : 0;
+	pthread_mutex_unlock(&drv.reap_lock);
+	for (i = 0; i < n; i++) {
+		struct slot *s = (struct slot *)(uintptr_t)c[i].user_data;
+		ssize_t r = c[i].result;
+		/* Bytes moved: fewer at the end of a file. */
+		size_t moved = c[i].len;
+
+		/* Refused direct: bounced here, as cuFileRead() would. */
+		if (r == -EXDEV && !s->canceled) {
+			r = module_io(s->fh, &s->t, s->len, s->p.u.batch.file_offset,
+				      s->p.opcode == CUFILE_WRITE);
+			moved = last.len;
+		}
+		pthread_mutex_lock(&drv.lock);
+		slot_done(s, r < 0 ? r : (ssize_t)moved);
+		pthread_mutex_unlock(&drv.lock);
+	}
+	if (n <= 0 && ms > 0 && !drv.dev)
+		usleep(1000);
+}
+
+static long ms_left(const struct timespec *end)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (end->tv_sec - now.tv_sec) * 1000 + (end->tv_nsec - now.tv_nsec) / 1000000;
+}
+
+EXPORT CUfileError_t cuFileBatchIOGetStatus(CUfileBatchHandle_t h, unsigned min_nr, unsigned *nr,
+					    CUfileIOEvents_t *ev, struct timespec *timeout)
+{
+	struct timespec end;
+	unsigned int got = 0, i;
+	struct batch *b;
+
+	if (!nr || !ev || min_nr > *nr || (timeout && (timeout->tv_sec < 0 ||
+	    timeout->tv_nsec < 0 || timeout->tv_nsec >= 1000000000)))
+		return status(CU_FILE_INVALID_VALUE);
+	if (timeout) {
+		clock_gettime(CLOCK_MONOTONIC, &end);
+		end.tv_sec += timeout->tv_sec + (end.tv_nsec + timeout->tv_nsec) / 1000000000;
+		end.tv_nsec = (end.tv_nsec + timeout->tv_nsec) % 1000000000;
+	}
+	for (;;) {
+		bool inflight = false;
+		long left;
+
+		pthread_mutex_lock(&drv.lock);
+		b = batch_find_locked(h);
+		if (!b) {
+			pthread_mutex_unlock(&drv.lock);
+			return status(CU_FILE_INVALID_VALUE);
+		}
+		for (i = 0; i < b->max && got < *nr; i++) {
+			struct slot *s = &b->slots[i];
+
+			if (!s->busy || s->inflight) {
+				inflight |= s->inflight;
+				continue;
+			}
+			ev[got].cookie = s->p.cookie;
+			ev[got].status = s->status;
+			ev[got].ret = (size_t)s->ret;
+			s->busy = false;
+			got++;
+		}
+		for (; i < b->max; i++)
+			inflight |= b->slots[i].inflight;
+		pthread_mutex_unlock(&drv.lock);
+		if (got >= min_nr || got == *nr || !inflight)
+			break;
+		left = timeout ? ms_left(&end) : 50;
+		if (left <= 0)
+			break;
+		reap(left < 50 ? (int)left : 50);
+	}
+	*nr = got;
+	return status(CU_FILE_SUCCESS);
+}
+
+/*
+ * Cancel: what is in flight ends as canceled, once the module (or the thread
+ * that runs it) is done with it.
+ */
+void batch_cancel(struct batch *b)
+{
+	unsigned int i;
+	bool inflight;
+
+	pthread_mutex_lock(&drv.lock);
+	for (i = 0; i < b->max; i++)
+		if (b->slots[i].inflight)
+			b->slots[i].canceled = true;
+	pthread_mutex_unlock(&drv.lock);
+	do {
+		inflight = false;
+		pthread_mutex_lock(&drv.lock);
+		for (i = 0; i < b->max; i++)
+			inflight |= b->slots[i].inflight;
+		pthread_mutex_unlock(&drv.lock);
+		if (inflight)
+			reap(50);
+	} while (inflight);
+}
+
+void batch_free(struct batch *b)
+{
+	free(b->slots);
+	free(b);
+}
+
+EXPORT CUfileError_t cuFileBatchIOCancel(CUfileBatchHandle_t h)
+{
+	struct batch *b;
+
+	pthread_mutex_lock(&drv.lock);
+	b = batch_find_locked(h);
+	pthread_mutex_unlock(&drv.lock);
+	if (!b)
+		return status(CU_FILE_INVALID_VALUE);
+	batch_cancel(b);
+	return status(CU_FILE_SUCCESS);
+}
+
+EXPORT void cuFileBatchIODestroy(CUfileBatchHandle_t h)
+{
+	struct batch *b = link_take(&drv.batches, h);
+
+	if (!b)
+		return;
+	batch_cancel(b);
+	batch_free(b);
+}

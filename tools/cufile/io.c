@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libgpupath-cufile: cuFileRead and cuFileWrite (private.h says what is where).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
+#include <linux/fs.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "private.h"
+
+/* ---- I/O -------------------------------------------------------------- */
+
+/*
+ * Where @size bytes at @base + @boff are. A registered buffer is named by
+ * its base and must hold the range; other memory is looked up.
+ */
+CUfileOpError resolve(const void *base, off_t boff, size_t size, struct target *t)
+{
+	struct gpupath_buf *buf;
+	struct mem *m;
+	uint64_t off;
+
+	memset(t, 0, sizeof(*t));
+	if (!base || boff < 0)
+		return CU_FILE_INVALID_VALUE;
+	t->addr = (char *)base + boff;
+	pthread_mutex_lock(&drv.lock);
+	m = mem_find_locked(base);
+	if (m) {
+		pthread_mutex_unlock(&drv.lock);
+		if ((size_t)boff > m->len || size > m->len - boff)
+			return CU_FILE_INVALID_MAPPING_RANGE;
+		t->buf = m->buf;
+		t->off = m->off + boff;
+		t->cuda = m->cuda;
+		return CU_FILE_SUCCESS;
+	}
+	pthread_mutex_unlock(&drv.lock);
+	buf = gpupath_buf_lookup(base, &off);
+	if (buf) {
+		if ((uint64_t)boff > gpupath_buf_size(buf) - off ||
+		    size > gpupath_buf_size(buf) - off - boff)
+			return CU_FILE_CUDA_POINTER_RANGE_ERROR;
+		t->buf = buf;
+		t->off = off + boff;
+		return CU_FILE_SUCCESS;
+	}
+	t->cuda = is_cuda(t->addr);
+	return CU_FILE_SUCCESS;
+}
+
+/* Bytes between the caller's memory and a host buffer. */
+static int move(const struct target *t, uint64_t at, char *host, size_t n, bool to_host)
+{
+	if (t->cuda)
+		return to_host ? drv.cuda_copy(host, t->addr + at, n, 0) :
+				 drv.cuda_copy(t->addr + at, host, n, 1);
+	if (to_host)
+		memcpy(host, t->addr + at, n);
+	else
+		memcpy(t->addr + at, host, n);
+	return 0;
+}
+
+static int full(int fd, char *p, size_t n, off_t off, bool wr)
+{
+	while (n) {
+		ssize_t r = wr ? pwrite(fd, p, n, off) : pread(fd, p, n, off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return wr ? -EIO : 0;
+		p += r;
+		n -= r;
+		off += r;
+	}
+	return 0;
+}
+
+/*
+ * The compat way: through a host buffer and the handle's second descriptor.
+ * Block devices (O_DIRECT) in whole logical blocks, reading around a partial
+ * one before writing it. Returns the bytes moved or a negative errno.
+ */
+static ssize_t compat(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr)
+{
+	size_t al = f->bdev ? f->lbs : 1, done = 0;
+	ssize_t ret = 0;
+	char *tmp;
+
+	if (posix_memalign((void **)&tmp, 4096, CHUNK + 2 * al))
+		return -ENOMEM;
+	while (done < size) {
+		off_t pos = foff + done;
+		off_t a0 = pos - pos % al;
+		size_t head = pos - a0;
+		size_t n = size - done < CHUNK ? size - done : CHUNK;
+		size_t alen = (head + n + al - 1) / al * al;
+		int r = 0;
+
+		if (!f->bdev && !wr) {
+			ssize_t got = pread(f->cfd, tmp, n, pos);
+
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got < 0) {
+				ret = -errno;
+				break;
+			}
+			if (got && (r = move(t, done, tmp, got, false)) < 0) {
+				ret = r;
+				break;
+			}
+			done += got;
+			if ((size_t)got < n)
+				break;	/* end of file */
+			continue;
+		}
+		if (!wr || head || (head + n) % al)
+			r = full(f->cfd, tmp, alen, a0, false);
+		if (r == 0)
+			r = move(t, done, tmp + head, n, wr);
+		if (r == 0 && wr)
+			r = full(f->cfd, tmp, f->bdev ? alen : n, f->bdev ? a0 : pos, true);
+		if (r < 0) {
+			ret = r;
+			break;
+		}
+		done += n;
+	}
+	free(tmp);
+	return done ? (ssize_t)done : ret;
+}
+
+/* How the module is to serve device memory: as the configuration says. */
+static enum gpupath_io_policy io_policy(void)
+{
+	if (drv.force_compat)
+		return GPUPATH_POLICY_COMPAT;
+	return drv.allow_compat ? GPUPATH_POLICY_AUTO : GPUPATH_POLICY_DIRECT;
+}
+
+/* 0, a negative errno, or -CU_FILE_IO_NOT_SUPPORTED: not direct, no compat. */
+int module_io(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr)
+{
+	enum gpupath_io_policy policy = io_policy();
+	int r;
+
+	if (t->cuda && wr)
+		r = drv.cuda_write(drv.dev, t->addr, f->fd, foff, size, policy, &last);
+	else if (t->cuda)
+		r = drv.cuda_read(drv.dev, t->addr, f->fd, foff, size, policy, &last);
+	else
+		r = (wr ? gpupath_write : gpupath_read)(t->buf, t->off, f->fd, foff, size, policy,
+							&last);
+	return r == -EXDEV && policy == GPUPATH_POLICY_DIRECT ? -CU_FILE_IO_NOT_SUPPORTED : r;
+}
+
+/* Why the module cannot do this I/O; GPUPATH_REASON_NONE when it can. */
+uint32_t module_refusal(const struct fh *f, const struct target *t, size_t size,
+			       off_t foff)
+{
+	if (!drv.dev)
+		return GPUPATH_REASON_NO_MODULE;
+	if (!t->buf && !t->cuda)
+		return GPUPATH_REASON_NONE;	/* host memory not registered: host I/O */
+	if ((size | foff | (t->cuda ? 0 : t->off)) % f->lbs)
+		return GPUPATH_REASON_UNALIGNED;
+	return GPUPATH_REASON_NONE;
+}
+
+/* Through the module: nothing refuses it, and the memory is the module's to reach. */
+bool via_module(const struct target *t, uint32_t refusal)
+{
+	return refusal == GPUPATH_REASON_NONE && (t->buf || t->cuda);
+}
+
+/* Clamp to the end of a block device; false when nothing is left. */
+bool clamp(const struct fh *f, off_t foff, size_t *size)
+{
+	if (!f->bdev)
+		return *size > 0;
+	if ((uint64_t)foff >= f->size)
+		return false;
+	if (*size > f->size - foff)
+		*size = f->size - foff;
+	return *size > 0;
+}
+
+/* One synchronous I/O: bytes moved, or a negative errno. */
+ssize_t run_io(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr)
+{
+	uint32_t refusal = module_refusal(f, t, size, foff);
+	ssize_t r;
+
+	last.mode = GPUPATH_MODE_NONE;
+	last.reason = GPUPATH_REASON_NONE;
+	if (!clamp(f, foff, &size))
+		return 0;
+	if (via_module(t, refusal)) {
+		r = module_io(f, t, size, foff, wr);
+		/* A file read may end at the end of the file. */
+		return r < 0 ? r : (ssize_t)last.len;
+	}
+	if (t->cuda && !drv.cuda_copy)
+		return -EOPNOTSUPP;
+	/* Device memory that cannot go direct, and compat mode not allowed. */
+	if ((t->buf || t->cuda) && !drv.allow_compat && !drv.force_compat) {
+		last.reason = refusal;
+		return -CU_FILE_IO_NOT_SUPPORTED;
+	}
+	r = compat(f, t, size, foff, wr);
+	if (r >= 0) {
+		last.mode = t->buf || t->cuda ? GPUPATH_MODE_BOUNCE : GPUPATH_MODE_HOST;
+		last.reason = refusal;
+	}
+	return r;
+}
+
+static ssize_t do_io(CUfileHandle_t h, const void *base, size_t size, off_t foff, off_t boff,
+		     bool wr)
+{
+	struct target t;
+	CUfileOpError err;
+	struct fh *f;
+	ssize_t r;
+
+	ensure_open();
+	if (!h || !base || foff < 0 || boff < 0)
+		return -CU_FILE_INVALID_VALUE;
+	if (size > SSIZE_MAX)
+		size = SSIZE_MAX;
+	pthread_mutex_lock(&drv.lock);
+	f = fh_find_locked(h);
+	pthread_mutex_unlock(&drv.lock);
+	if (!f)
+		return -CU_FILE_HANDLE_NOT_REGISTERED;
+	err = resolve(base, boff, size, &t);
+	if (err != CU_FILE_SUCCESS)
+		return -(ssize_t)err;
+	r = run_io(f, &t, size, foff, wr);
+	/* cuFile's own errors are returned negated, errnos through errno. */
+	if (r <= -CUFILEOP_BASE_ERR)
+		return r;
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
+}
+
+EXPORT ssize_t cuFileRead(CUfileHandle_t fh, void *base, size_t size, off_t file_offset,
+			  off_t buf_offset)
+{
+	return do_io(fh, base, size, file_offset, buf_offset, false);
+}
+
+EXPORT ssize_t cuFileWrite(CUfileHandle_t fh, const void *base, size_t size, off_t file_offset,
+			   off_t buf_offset)
+{
+	return do_io(fh, base, size, file_offset, buf_offset, true);
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Internal to libgpupath-cufile, the cuFile API on libgpupath. Its files:
+ *
+ *   cufile.c   the driver: open and close, configuration, properties, the
+ *              version, error strings, the lists of objects
+ *   handle.c   file handles
+ *   memory.c   buffers: gpupath device memory, host memory, CUDA memory
+ *   io.c       cuFileRead and cuFileWrite: through the module, or compat
+ *   batch.c    the batch API
+ *   stream.c   the stream API
+ *
+ * Only the API's functions (EXPORT) leave the library (libcufile.map).
+ */
+#ifndef GPUPATH_CUFILE_PRIVATE_H
+#define GPUPATH_CUFILE_PRIVATE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "libgpupath.h"
+#include "cufile.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* The cuFile API level implemented: 1.7 (host memory, batches). */
+#define API_VERSION	1070
+#define BATCH_MAX	128
+#define CHUNK		(4u << 20)
+#define DEFAULT_TIMEOUT_MS 1000
+
+/* The lists of handles, buffers and batches: each object starts with a link. */
+struct link {
+	struct link *next;
+};
+
+struct fh {
+	struct link link;
+	int fd;			/* the caller's */
+	int cfd;		/* for compat I/O */
+	bool bdev;
+	uint64_t size;		/* block device: bytes */
+	unsigned int lbs;	/* direct I/O's unit: a block device's logical block, a file system's block */
+};
+
+struct mem {
+	struct link link;
+	const char *base;
+	size_t len;
+	struct gpupath_buf *buf;	/* NULL: no module, or CUDA memory */
+	uint64_t off;			/* of base in buf */
+	bool own;			/* buf registered here */
+	bool cuda;
+};
+
+/* Where the bytes of one I/O are. */
+struct target {
+	struct gpupath_buf *buf;	/* a gpupath buffer, or NULL */
+	uint64_t off;			/* in buf */
+	char *addr;			/* CPU address (host, or device memory's mapping) */
+	bool cuda;			/* addr is CUDA device memory */
+};
+
+struct slot {
+	struct batch *b;
+	CUfileIOParams_t p;
+	struct fh *fh;
+	struct target t;
+	size_t len;
+	CUfileStatus_t status;
+	ssize_t ret;
+	bool busy;		/* submitted, not yet reported */
+	bool inflight;		/* not yet done: in the module, or run by its submitter */
+	bool canceled;
+};
+
+struct batch {
+	struct link link;
+	unsigned int max;
+	struct slot *slots;
+};
+
+struct drv {
+	pthread_mutex_t lock;		/* everything below but reaping */
+	pthread_mutex_t reap_lock;	/* one reaper at a time */
+	long opens;
+	struct gpupath_dev *dev;	/* NULL: no module */
+	struct link *fhs, *mems, *batches;
+	size_t poll_kb, max_direct_kb, max_cache_kb, max_pinned_kb;
+	bool poll;
+	bool allow_compat;		/* allow_compat_mode */
+	bool force_compat;		/* CUFILE_FORCE_COMPAT_MODE */
+	void *cuda_lib;
+	int (*cuda_is_device)(const void *p);
+	int (*cuda_copy)(void *dst, const void *src, uint64_t n, int to_device);
+	int (*cuda_read)(struct gpupath_dev *dev, void *dptr, int fd, uint64_t dev_off,
+			 uint64_t len, enum gpupath_io_policy policy, struct gpupath_result *res);
+	int (*cuda_write)(struct gpupath_dev *dev, const void *dptr, int fd, uint64_t dev_off,
+			  uint64_t len, enum gpupath_io_policy policy,
+			  struct gpupath_result *res);
+};
+
+/* The driver's state: cufile.c. */
+extern struct drv drv;
+/* What served the calling thread's last I/O. */
+extern __thread struct gpupath_result last;
+
+
+
+static inline CUfileError_t status(CUfileOpError err)
+{
+	CUfileError_t s = { .err = err };
+
+	return s;
+}
+
+static inline void link_add(struct link **head, struct link *l)
+{
+	l->next = *head;
+	*head = l;
+}
+
+/* @obj if it is in the list; drv.lock held. */
+static inline void *link_find(struct link *head, const void *obj)
+{
+	for (; head; head = head->next)
+		if (head == obj)
+			return head;
+	return NULL;
+}
+
+/* @obj taken out of the list, if it was in it (NULL otherwise). */
+static inline void *link_take(struct link **head, const void *obj)
+{
+	void *found = NULL;
+
+	pthread_mutex_lock(&drv.lock);
+	for (; *head; head = &(*head)->next) {
+		if (*head == obj) {
+			*head = ((struct link *)obj)->next;
+			found = (void *)obj;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&drv.lock);
+	return found;
+}
+
+
+/* cufile.c */
+/* Opens the driver for calls that need it (the first registration, I/O). */
+void ensure_open(void);
+
+/* handle.c */
+/* The handle's state; drv.lock held. NULL if it is no handle. */
+struct fh *fh_find_locked(CUfileHandle_t h);
+
+/* memory.c */
+/* The registered buffer starting at @base; drv.lock held. */
+struct mem *mem_find_locked(const void *base);
+/* Whether @p is CUDA device memory (libgpupath-cuda says). */
+bool is_cuda(const void *p);
+
+/* io.c */
+/* Where the @size bytes at @boff of @base are: CU_FILE_SUCCESS or why not. */
+CUfileOpError resolve(const void *base, off_t boff, size_t size, struct target *t);
+/* One synchronous I/O: bytes moved, or a negative errno. */
+ssize_t run_io(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr);
+/* Through the module: 0, a negative errno, or -CU_FILE_IO_NOT_SUPPORTED. */
+int module_io(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr);
+/* Why the module cannot do this I/O; GPUPATH_REASON_NONE when it can. */
+uint32_t module_refusal(const struct fh *f, const struct target *t, size_t size, off_t foff);
+/* Through the module: nothing refuses it, and the memory is the module's to reach. */
+bool via_module(const struct target *t, uint32_t refusal);
+/* Clamp to the end of a block device; false when nothing is left. */
+bool clamp(const struct fh *f, off_t foff, size_t *size);
+
+/* batch.c */
+/* Cancels what @b has in flight, and waits for it. */
+void batch_cancel(struct batch *b);
+void batch_free(struct batch *b);
+
+#endif /* GPUPATH_CUFILE_PRIVATE_H */
