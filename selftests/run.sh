@@ -85,16 +85,44 @@ cufile_check() {
 	check "host: cufile.h compiles on its own as C and C++" sh -c \
 		"gcc -std=gnu99 -Wall -Wextra -pedantic -Werror -Itools/cufile -c -o $build/cufile_check.o $src &&
 		 g++ -Wall -Wextra -pedantic -Werror -Itools/cufile -x c++ -c -o $build/cufile_check.o $src"
+	# A C++ program with its own cuFileGetErrorString, as NVIDIA's samples.
+	check "host: a C++ program defining cuFileGetErrorString as NVIDIA's samples do builds" \
+		g++ -Wall -Wextra -Werror -Itools/cufile -o "$build/sample-errors" \
+		selftests/cufile/sample-errors.cc -Ltools/cufile/compat -lcufile -Wl,-rpath-link,tools/lib
+	check "host: ... and reads NVIDIA's error texts from gpupath's cuFile" \
+		env LD_LIBRARY_PATH=tools/cufile/compat:tools/lib "$build/sample-errors" </dev/null
 	"$build/gp-pattern" gen $((8 << 20)) 77 >"$build/cufile.img"
-	out=$(LD_LIBRARY_PATH=tools/cufile/compat:tools/lib "$build/gp-cufile" host "$build/cufile.img" 77 2>&1)
-	rc=$?
-	if [ $rc = 0 ]; then
-		ok "host: the cuFile API on a file, compat: $(echo "$out" | grep -c '^pass') checks pass"
+	cufile_host "host: the cuFile API on a file, compat" env
+	# Registration opens nothing again: no /proc needed, and a file opened
+	# O_DIRECT (as GDS programs open them) takes any offset and length.
+	if unshare -m true 2>/dev/null; then
+		cufile_host "host: the cuFile API without /proc, on a file opened O_DIRECT" \
+			env GPCUFILE_ODIRECT=1 unshare -m sh -c 'umount -l /proc && exec "$@"' -
 	else
-		echo "$out" | grep -v '^pass\|^io ' | sed 's/^/# /'
-		notok "host: the cuFile API on a file, compat (exit $rc)"
+		skipped "host: the cuFile API without /proc" "unshare -m needs root"
 	fi
 	rm -f "$build/cufile.img"
+	# "allow_compat_mode": false and no module: cuFileDriverOpen fails.
+	echo '{ "properties": { "allow_compat_mode": false } }' >"$build/nocompat.json"
+	check "host: cuFileDriverOpen fails with compat mode off and no module" \
+		env CUFILE_ENV_PATH_JSON="$build/nocompat.json" \
+		LD_LIBRARY_PATH=tools/cufile/compat:tools/lib "$build/gp-cufile" nocompat
+}
+
+# cufile_host NAME RUNNER...: gp-cufile's host checks on $build/cufile.img,
+# run through RUNNER.
+cufile_host() {
+	local name=$1 out rc
+	shift
+	out=$("$@" env LD_LIBRARY_PATH=tools/cufile/compat:tools/lib "$build/gp-cufile" host \
+		"$build/cufile.img" 77 2>&1)
+	rc=$?
+	if [ $rc = 0 ]; then
+		ok "$name: $(echo "$out" | grep -c '^pass') checks pass"
+	else
+		echo "$out" | grep -v '^pass\|^io ' | sed 's/^/# /'
+		notok "$name (exit $rc)"
+	fi
 }
 
 suite_host() {

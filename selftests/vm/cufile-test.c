@@ -253,6 +253,19 @@ int main(int argc, char **argv)
 	int fd, version = 0, bdev, opt;
 	size_t i;
 
+	/*
+	 * gp-cufile nocompat: with "allow_compat_mode": false, the driver opens
+	 * only where the module is (exit 0 either way, 1 if not as expected).
+	 */
+	if (argc == 2 && !strcmp(argv[1], "nocompat")) {
+		bool module = access(GPUPATH_DEV_PATH, F_OK) == 0;
+		CUfileOpError want_err = module ? CU_FILE_SUCCESS : CU_FILE_DRIVER_NOT_INITIALIZED;
+
+		want("driver open, compat mode off", cuFileDriverOpen(), want_err);
+		want("properties, compat mode off", cuFileDriverGetProperties(&props), want_err);
+		check("use count", cuFileUseCount() == (module ? 1 : 0), "%lld", cuFileUseCount());
+		return failures ? 1 : 0;
+	}
 	if (argc == 6 && !strcmp(argv[1], "-1"))
 		return one_read(argv[3], argv[4], strtoull(argv[5], NULL, 0),
 				strtoull(argv[2], NULL, 0));
@@ -272,8 +285,16 @@ int main(int argc, char **argv)
 	seed = strtoull(argv[3], NULL, 0);
 	want("version", cuFileGetVersion(&version), CU_FILE_SUCCESS);
 	check("version is 1.x", version >= 1000 && version < 2000, "%lld", version);
+	/* Before an open: it opens the driver, as NVIDIA's does (KvikIO asks first). */
 	want("properties before the driver is open", cuFileDriverGetProperties(&props),
-	     CU_FILE_DRIVER_NOT_INITIALIZED);
+	     CU_FILE_SUCCESS);
+	check("... opened it", cuFileUseCount() == 1, "%lld", cuFileUseCount());
+	/* The kernel side's version: the module's, 0.0 without one (no GPUDirect Storage). */
+	check("... and says the kernel side's version",
+	      strcmp(argv[1], "host") ? props.nvfs.major_version + props.nvfs.minor_version > 0 :
+	      props.nvfs.major_version + props.nvfs.minor_version == 0, "%lld",
+	      props.nvfs.major_version * 1000ULL + props.nvfs.minor_version);
+	want("close what the properties opened", cuFileDriverClose(), CU_FILE_SUCCESS);
 	want("driver open", cuFileDriverOpen(), CU_FILE_SUCCESS);
 	check("use count 1", cuFileUseCount() == 1, "%lld", cuFileUseCount());
 	want("properties", cuFileDriverGetProperties(&props), CU_FILE_SUCCESS);
@@ -307,7 +328,8 @@ int main(int argc, char **argv)
 	}
 	memset(mem, 0, MEM);
 
-	fd = open(argv[2], O_RDWR);
+	/* GPCUFILE_ODIRECT=1: a file opened O_DIRECT too, as GDS programs open them. */
+	fd = open(argv[2], O_RDWR | (getenv("GPCUFILE_ODIRECT") ? O_DIRECT : 0));
 	if (fd < 0 || fstat(fd, &st)) {
 		perror(argv[2]);
 		return 2;
@@ -385,7 +407,13 @@ int main(int argc, char **argv)
 		     CU_FILE_ASYNC_NOT_SUPPORTED);
 	}
 	check("error text", !strcmp(cuFileGetErrorString((CUfileError_t){ CU_FILE_INVALID_VALUE, 0 }),
-				    "invalid argument"), "%lld", 0);
+				    "invalid arguments"), "%lld", 0);
+	/* The texts NVIDIA's samples compare with. */
+	check("NVIDIA's error texts",
+	      !strcmp(CUFILE_ERRSTR(5007), "GPUDirect Storage not supported on current platform") &&
+	      !strcmp(CUFILE_ERRSTR(5011), "CUDA Driver API error") &&
+	      !strcmp(CUFILE_ERRSTR(-5018), "unsupported file type") &&
+	      !strcmp(CUFILE_ERRSTR(5022), "invalid arguments"), "%lld", 0);
 	check("unknown error text", !strcmp(CUFILE_ERRSTR(4999), "unknown cufile error"), "%lld", 0);
 
 	want("deregister", cuFileBufDeregister(mem), CU_FILE_SUCCESS);

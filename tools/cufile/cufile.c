@@ -73,6 +73,10 @@ __thread struct gpupath_result last;
 
 /* ---- errors ----------------------------------------------------------- */
 
+/*
+ * The texts NVIDIA's samples check (5007, 5011, 5018, 5022) are NVIDIA's
+ * own, word for word; the others say the same in other words.
+ */
 static const struct {
 	CUfileOpError err;
 	const char *text;
@@ -84,21 +88,21 @@ static const struct {
 	{ CU_FILE_DRIVER_VERSION_MISMATCH, "driver version mismatch" },
 	{ CU_FILE_DRIVER_VERSION_READ_ERROR, "driver version cannot be read" },
 	{ CU_FILE_DRIVER_CLOSING, "driver is closing" },
-	{ CU_FILE_PLATFORM_NOT_SUPPORTED, "platform not supported" },
+	{ CU_FILE_PLATFORM_NOT_SUPPORTED, "GPUDirect Storage not supported on current platform" },
 	{ CU_FILE_IO_NOT_SUPPORTED, "I/O not supported on this file" },
 	{ CU_FILE_DEVICE_NOT_SUPPORTED, "device not supported" },
 	{ CU_FILE_NVFS_DRIVER_ERROR, "driver ioctl failed" },
-	{ CU_FILE_CUDA_DRIVER_ERROR, "CUDA driver error" },
+	{ CU_FILE_CUDA_DRIVER_ERROR, "CUDA Driver API error" },
 	{ CU_FILE_CUDA_POINTER_INVALID, "invalid device pointer" },
 	{ CU_FILE_CUDA_MEMORY_TYPE_INVALID, "invalid memory type" },
 	{ CU_FILE_CUDA_POINTER_RANGE_ERROR, "range beyond the allocation" },
 	{ CU_FILE_CUDA_CONTEXT_MISMATCH, "CUDA context mismatch" },
 	{ CU_FILE_INVALID_MAPPING_SIZE, "beyond the pinned size" },
 	{ CU_FILE_INVALID_MAPPING_RANGE, "beyond the registered size" },
-	{ CU_FILE_INVALID_FILE_TYPE, "file type not supported" },
+	{ CU_FILE_INVALID_FILE_TYPE, "unsupported file type" },
 	{ CU_FILE_INVALID_FILE_OPEN_FLAG, "file open flags not supported" },
 	{ CU_FILE_DIO_NOT_SET, "O_DIRECT not set" },
-	{ CU_FILE_INVALID_VALUE, "invalid argument" },
+	{ CU_FILE_INVALID_VALUE, "invalid arguments" },
 	{ CU_FILE_MEMORY_ALREADY_REGISTERED, "buffer already registered" },
 	{ CU_FILE_MEMORY_NOT_REGISTERED, "buffer not registered" },
 	{ CU_FILE_PERMISSION_DENIED, "permission denied" },
@@ -236,12 +240,33 @@ void ensure_open(void)
 	pthread_mutex_unlock(&drv.lock);
 }
 
+/*
+ * An explicit open (cuFileDriverOpen, and cuFileDriverGetProperties before
+ * one), drv.lock held: fails, opening nothing, where nothing can go direct
+ * (no module) and compat mode is not allowed, as NVIDIA's fails without
+ * nvidia-fs.
+ */
+static CUfileOpError driver_open_checked(void)
+{
+	driver_open_locked();
+	if (drv.dev || drv.allow_compat || drv.force_compat)
+		return CU_FILE_SUCCESS;
+	if (!--drv.opens && drv.cuda_lib) {
+		dlclose(drv.cuda_lib);
+		drv.cuda_lib = NULL;
+		drv.cuda_is_device = NULL;
+	}
+	return CU_FILE_DRIVER_NOT_INITIALIZED;
+}
+
 EXPORT CUfileError_t cuFileDriverOpen(void)
 {
+	CUfileOpError err;
+
 	pthread_mutex_lock(&drv.lock);
-	driver_open_locked();
+	err = driver_open_checked();
 	pthread_mutex_unlock(&drv.lock);
-	return status(CU_FILE_SUCCESS);
+	return status(err);
 }
 
 
@@ -275,8 +300,7 @@ EXPORT CUfileError_t cuFileDriverClose_v2(void)
 	}
 	while ((f = (struct fh *)drv.fhs)) {
 		drv.fhs = f->link.next;
-		close(f->cfd);
-		free(f);
+		fh_free(f);
 	}
 	gpupath_dev_close(drv.dev);
 	drv.dev = NULL;
@@ -321,12 +345,19 @@ EXPORT CUfileError_t cuFileDriverGetProperties(CUfileDrvProps_t *props)
 	if (!props)
 		return status(CU_FILE_INVALID_VALUE);
 	pthread_mutex_lock(&drv.lock);
-	if (!drv.opens) {
+	/* Before an open: opened now, as NVIDIA's library does (KvikIO asks first). */
+	if (!drv.opens && driver_open_checked() != CU_FILE_SUCCESS) {
 		pthread_mutex_unlock(&drv.lock);
 		return status(CU_FILE_DRIVER_NOT_INITIALIZED);
 	}
 	memset(props, 0, sizeof(*props));
-	sscanf(gpupath_tools_version(), "%u.%u", &major, &minor);
+	/*
+	 * The kernel side's version: gpupath's module, where it is loaded; 0.0
+	 * without it, as NVIDIA's says in compat mode without nvidia-fs (which
+	 * KvikIO reads as "GPUDirect Storage not available").
+	 */
+	if (drv.dev)
+		sscanf(gpupath_tools_version(), "%u.%u", &major, &minor);
 	props->nvfs.major_version = major;
 	props->nvfs.minor_version = minor;
 	props->nvfs.poll_thresh_size = drv.poll_kb;

@@ -122,11 +122,15 @@ static inline const char *cufileop_status_error(CUfileOpError status)
 	return gpupath_cufile_strerror(status);
 }
 
+#ifndef __cplusplus
 /*
  * The text of a status: its cuFile error, with the CUDA driver's result
- * when it is one. (Not in libcufile, where programs define their own.)
+ * when it is one. gpupath's, for C: not in NVIDIA's cufile.h, and NVIDIA's
+ * C++ samples define function templates of this name themselves, which a
+ * declaration here would take precedence over.
  */
 const char *cuFileGetErrorString(CUfileError_t status);
+#endif
 
 /* ---- driver ------------------------------------------------------------- */
 

@@ -73,33 +73,41 @@ static int move(const struct target *t, uint64_t at, char *host, size_t n, bool 
 	return 0;
 }
 
-static int full(int fd, char *p, size_t n, off_t off, bool wr)
+/* @n bytes at @off: the bytes moved (fewer only where a read met the end), or -errno. */
+static ssize_t full(int fd, char *p, size_t n, off_t off, bool wr)
 {
-	while (n) {
-		ssize_t r = wr ? pwrite(fd, p, n, off) : pread(fd, p, n, off);
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = wr ? pwrite(fd, p + done, n - done, off + done) :
+				 pread(fd, p + done, n - done, off + done);
 
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return -errno;
-		if (r == 0)
-			return wr ? -EIO : 0;
-		p += r;
-		n -= r;
-		off += r;
+		if (r == 0) {
+			if (wr)
+				return -EIO;
+			break;
+		}
+		done += r;
 	}
-	return 0;
+	return done;
 }
 
 /*
- * The compat way: through a host buffer and the handle's second descriptor.
- * Block devices (O_DIRECT) in whole logical blocks, reading around a partial
- * one before writing it. Returns the bytes moved or a negative errno.
+ * The compat way: through a host buffer and the handle's compat descriptor
+ * (handle.c). Through an O_DIRECT one in whole blocks, reading around a
+ * partial one before writing it (and giving a file grown past the write its
+ * size back). Reads stop at the end of a file. Returns the bytes moved or a
+ * negative errno.
  */
 static ssize_t compat(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr)
 {
-	size_t al = f->bdev ? f->lbs : 1, done = 0;
-	ssize_t ret = 0;
+	size_t al = f->cdirect ? f->lbs : 1, done = 0;
+	ssize_t got, ret = 0;
+	struct stat st;
 	char *tmp;
 
 	if (posix_memalign((void **)&tmp, 4096, CHUNK + 2 * al))
@@ -112,35 +120,37 @@ static ssize_t compat(struct fh *f, const struct target *t, size_t size, off_t f
 		size_t alen = (head + n + al - 1) / al * al;
 		int r = 0;
 
-		if (!f->bdev && !wr) {
-			ssize_t got = pread(f->cfd, tmp, n, pos);
-
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got < 0) {
-				ret = -errno;
-				break;
-			}
-			if (got && (r = move(t, done, tmp, got, false)) < 0) {
-				ret = r;
-				break;
-			}
-			done += got;
-			if ((size_t)got < n)
-				break;	/* end of file */
-			continue;
+		/* What is there: all of it for a read, the partial blocks for a write. */
+		got = alen;
+		if (!wr || head || (head + n) % al) {
+			got = full(f->cfd, tmp, alen, a0, false);
+			if (got >= 0 && (size_t)got < alen)
+				memset(tmp + got, 0, alen - got);	/* past the end */
 		}
-		if (!wr || head || (head + n) % al)
-			r = full(f->cfd, tmp, alen, a0, false);
-		if (r == 0)
+		if (got < 0) {
+			ret = got;
+			break;
+		}
+		if (!wr && (size_t)got < head + n)
+			n = (size_t)got > head ? got - head : 0;	/* the end of the file */
+		if (n)
 			r = move(t, done, tmp + head, n, wr);
+		if (r == 0 && wr && al > 1 && !f->bdev && fstat(f->cfd, &st) < 0)
+			r = -errno;
 		if (r == 0 && wr)
-			r = full(f->cfd, tmp, f->bdev ? alen : n, f->bdev ? a0 : pos, true);
+			r = full(f->cfd, tmp, al > 1 ? alen : n, al > 1 ? a0 : pos, true);
+		/* Whole blocks wrote past the end of the file: its end is the write's. */
+		if (r >= 0 && wr && al > 1 && !f->bdev && a0 + (off_t)alen > st.st_size &&
+		    a0 + (off_t)alen > pos + (off_t)n &&
+		    ftruncate(f->cfd, st.st_size > pos + (off_t)n ? st.st_size : pos + (off_t)n))
+			r = -errno;
 		if (r < 0) {
 			ret = r;
 			break;
 		}
 		done += n;
+		if (!n || (!wr && n < CHUNK && done < size))
+			break;
 	}
 	free(tmp);
 	return done ? (ssize_t)done : ret;

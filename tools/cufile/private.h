@@ -39,7 +39,8 @@ struct link {
 struct fh {
 	struct link link;
 	int fd;			/* the caller's */
-	int cfd;		/* for compat I/O */
+	int cfd;		/* for compat I/O: fd, or the file reopened */
+	bool cdirect;		/* cfd is O_DIRECT: compat I/O in whole blocks */
 	bool bdev;
 	uint64_t size;		/* block device: bytes */
 	unsigned int lbs;	/* direct I/O's unit: a block device's logical block, a file system's block */
@@ -156,6 +157,8 @@ void ensure_open(void);
 /* handle.c */
 /* The handle's state; drv.lock held. NULL if it is no handle. */
 struct fh *fh_find_locked(CUfileHandle_t h);
+/* Frees a handle taken out of the list. */
+void fh_free(struct fh *f);
 
 /* memory.c */
 /* The registered buffer starting at @base; drv.lock held. */

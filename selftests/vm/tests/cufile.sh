@@ -49,6 +49,10 @@ moff=$(sed -n 's/^mem bar=2 bar_offset=\([0-9]*\)$/\1/p' /tmp/cufile.out)
 host_expect bar.img "$moff" $MiB 901 $BASE
 host_expect bar.img $((moff + MiB)) $MiB 901 $((BASE + 2 * MiB))
 host_expect nvme.img $((BASE + 6 * MiB)) $MiB 902 $((BASE + 6 * MiB))
+# "allow_compat_mode": false: the driver opens, since the module is there.
+echo '{ "properties": { "allow_compat_mode": false } }' >/tmp/nocompat.json
+CUFILE_ENV_PATH_JSON=/tmp/nocompat.json $CUFILE nocompat ||
+	fail "cuFileDriverOpen with compat mode off and the module loaded"
 $GP stats -j | jq -e --argjson id "$prov" '.providers[] | select(.id == $id) |
 	.stats.direct_ios > 0 and .stats.errors == 0' >/dev/null ||
 	fail "provider counters: $($GP stats -j | jq -c .providers)"
