@@ -102,11 +102,49 @@ cufile_check() {
 		skipped "host: the cuFile API without /proc" "unshare -m needs root"
 	fi
 	rm -f "$build/cufile.img"
+	# NVIDIA's configuration file: the keys gpupath takes, over its
+	# defaults and under the program's settings; the others named once.
+	cat >"$build/cufile.json" <<-'EOF'
+	{
+		// comments, as in NVIDIA's file
+		"logging": { "dir": "/var/log", "level": "INFO" },
+		"execution": { "max_io_threads": 4 },
+		"properties": {
+			"max_direct_io_size_kb": 1024, "io_batchsize": 64, "use_poll_mode": true,
+			"poll_mode_max_size_kb": 8, "rdma_dev_addr_list": [],
+			"max_device_cache_size_kb": 3
+		}
+	}
+	EOF
+	check "host: cufile.json: io_batchsize, max_direct_io_size_kb and poll mode taken" \
+		cufile_config "$build/cufile.json" "batch=64 direct_kb=1024 poll=1 poll_kb=8 compat=1" \
+		"not used by gpupath: logging.dir, logging.level, execution.max_io_threads, properties.rdma_dev_addr_list" \
+		"max_device_cache_size_kb must be KiB, a multiple of 4, from 4 to"
+	check "host: cufile.json: cuFileDriverSetMaxDirectIOSize before the open stands over it" \
+		cufile_config "$build/cufile.json" "batch=64 direct_kb=2048 poll=1 poll_kb=8 compat=1" \
+		"" "" 2048
+	check "host: cufile.json: an empty one, NVIDIA's defaults" cufile_config /dev/null \
+		"batch=128 direct_kb=16384 poll=0 poll_kb=4 compat=1" "" ""
 	# "allow_compat_mode": false and no module: cuFileDriverOpen fails.
 	echo '{ "properties": { "allow_compat_mode": false } }' >"$build/nocompat.json"
 	check "host: cuFileDriverOpen fails with compat mode off and no module" \
 		env CUFILE_ENV_PATH_JSON="$build/nocompat.json" \
 		LD_LIBRARY_PATH=tools/cufile/compat:tools/lib "$build/gp-cufile" nocompat
+}
+
+# cufile_config JSON PROPERTIES STDERR1 STDERR2 [DIRECT_KB]: gp-cufile config
+# with the configuration file JSON prints PROPERTIES and, on stderr, lines
+# holding STDERR1 and STDERR2.
+cufile_config() {
+	local out err
+	out=$(env CUFILE_ENV_PATH_JSON="$1" LD_LIBRARY_PATH=tools/cufile/compat:tools/lib \
+		"$build/gp-cufile" config ${5:-} 2>"$build/cufile.err") ||
+		{ echo "$out"; cat "$build/cufile.err"; return 1; }
+	err=$(cat "$build/cufile.err")
+	grep -qxF "$2" <<<"$out" && grep -qF "$3" <<<"$err" && grep -qF "$4" <<<"$err" && return 0
+	echo "$out"
+	echo "$err"
+	return 1
 }
 
 # cufile_host NAME RUNNER...: gp-cufile's host checks on $build/cufile.img,

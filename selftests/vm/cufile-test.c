@@ -266,6 +266,33 @@ int main(int argc, char **argv)
 		check("use count", cuFileUseCount() == (module ? 1 : 0), "%lld", cuFileUseCount());
 		return failures ? 1 : 0;
 	}
+	/*
+	 * gp-cufile config [DIRECT_KB]: the properties the configuration file
+	 * gave, after cuFileDriverSetMaxDirectIOSize(DIRECT_KB) before the
+	 * open when given; and that a batch takes io_batchsize entries, no more.
+	 */
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "config")) {
+		CUfileBatchHandle_t b;
+
+		if (argc == 3)
+			want("max direct I/O size before the open",
+			     cuFileDriverSetMaxDirectIOSize(strtoull(argv[2], NULL, 0)),
+			     CU_FILE_SUCCESS);
+		want("driver open", cuFileDriverOpen(), CU_FILE_SUCCESS);
+		want("properties", cuFileDriverGetProperties(&props), CU_FILE_SUCCESS);
+		printf("batch=%u direct_kb=%zu poll=%u poll_kb=%zu compat=%u\n",
+		       props.max_batch_io_size, props.nvfs.max_direct_io_size,
+		       props.nvfs.dcontrolflags & (1u << CU_FILE_USE_POLL_MODE) ? 1 : 0,
+		       props.nvfs.poll_thresh_size,
+		       props.nvfs.dcontrolflags & (1u << CU_FILE_ALLOW_COMPAT_MODE) ? 1 : 0);
+		want("a batch of io_batchsize entries", cuFileBatchIOSetUp(&b, props.max_batch_io_size),
+		     CU_FILE_SUCCESS);
+		cuFileBatchIODestroy(b);
+		want("a batch of one more", cuFileBatchIOSetUp(&b, props.max_batch_io_size + 1),
+		     CU_FILE_INVALID_VALUE);
+		cuFileDriverClose();
+		return failures ? 1 : 0;
+	}
 	if (argc == 6 && !strcmp(argv[1], "-1"))
 		return one_read(argv[3], argv[4], strtoull(argv[5], NULL, 0),
 				strtoull(argv[2], NULL, 0));

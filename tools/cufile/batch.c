@@ -31,7 +31,7 @@ EXPORT CUfileError_t cuFileBatchIOSetUp(CUfileBatchHandle_t *bp, unsigned nr)
 	struct batch *b;
 	unsigned int i;
 
-	if (!bp || !nr || nr > BATCH_MAX)
+	if (!bp || !nr || nr > drv.batch_size)
 		return status(CU_FILE_INVALID_VALUE);
 	ensure_open();
 	b = calloc(1, sizeof(*b));

@@ -67,6 +67,8 @@ struct drv drv = {
 	.max_cache_kb = 131072,
 	.max_pinned_kb = 33554432,
 	.allow_compat = true,
+	.rdma_write = true,
+	.batch_size = BATCH_DEFAULT,
 };
 
 __thread struct gpupath_result last;
@@ -189,35 +191,6 @@ static void cuda_load(void)
 		return;
 	}
 	drv.cuda_lib = lib;
-}
-
-/*
- * NVIDIA's configuration, where it concerns gpupath: properties.
- * allow_compat_mode in the JSON file (json-c takes its // comments), and the
- * environment. A file named and unreadable, or not JSON, is said once.
- */
-static void config_load(void)
-{
-	const char *env = getenv("CUFILE_ENV_PATH_JSON"), *force;
-	const char *path = env && *env ? env : "/etc/cufile.json";
-	struct json_object *root, *props, *v;
-
-	drv.allow_compat = true;
-	root = access(path, F_OK) == 0 || env ? json_object_from_file(path) : NULL;
-	if (!root && env && *env)
-		fprintf(stderr, "libgpupath-cufile: %s: %s; allow_compat_mode stays true\n", path,
-			json_util_get_last_err() ?: "cannot read it");
-	if (root && json_object_object_get_ex(root, "properties", &props) &&
-	    json_object_object_get_ex(props, "allow_compat_mode", &v)) {
-		if (json_object_is_type(v, json_type_boolean))
-			drv.allow_compat = json_object_get_boolean(v);
-		else
-			fprintf(stderr, "libgpupath-cufile: %s: allow_compat_mode is not true or "
-				"false; it stays true\n", path);
-	}
-	json_object_put(root);
-	force = getenv("CUFILE_FORCE_COMPAT_MODE");
-	drv.force_compat = force && (!strcasecmp(force, "true") || !strcmp(force, "1"));
 }
 
 /* Called with drv.lock held. */
@@ -373,45 +346,50 @@ EXPORT CUfileError_t cuFileDriverGetProperties(CUfileDrvProps_t *props)
 	props->max_device_cache_size = kb_u32(drv.max_cache_kb);
 	props->per_buffer_cache_size = CHUNK >> 10;
 	props->max_device_pinned_mem_size = kb_u32(drv.max_pinned_kb);
-	props->max_batch_io_size = BATCH_MAX;
+	props->max_batch_io_size = drv.batch_size;
 	props->max_batch_io_timeout_msecs = DEFAULT_TIMEOUT_MS;
 	pthread_mutex_unlock(&drv.lock);
 	return status(CU_FILE_SUCCESS);
 }
 
-/* Sizes in KiB, in whole 4 KiB. */
-static CUfileError_t set_kb(size_t *field, size_t kb)
+/*
+ * Sizes in KiB, in whole 4 KiB, up to @max; set by the program, so that
+ * the configuration file does not override them (@api).
+ */
+static CUfileError_t set_kb(size_t *field, size_t kb, size_t max, unsigned int api)
 {
-	if (!kb || kb % 4)
+	if (!kb || kb % 4 || kb > max)
 		return status(CU_FILE_DRIVER_UNSUPPORTED_LIMIT);
 	pthread_mutex_lock(&drv.lock);
 	*field = kb;
+	drv.api_set |= api;
 	pthread_mutex_unlock(&drv.lock);
 	return status(CU_FILE_SUCCESS);
 }
 
 EXPORT CUfileError_t cuFileDriverSetPollMode(bool poll, size_t poll_threshold_size)
 {
-	CUfileError_t s = set_kb(&drv.poll_kb, poll_threshold_size);
+	CUfileError_t s = set_kb(&drv.poll_kb, poll_threshold_size, SIZE_MAX, API_SET_POLL);
 
 	if (s.err == CU_FILE_SUCCESS)
 		drv.poll = poll;
 	return s;
 }
 
+/* Compat I/O moves up to this much per pread()/pwrite(). */
 EXPORT CUfileError_t cuFileDriverSetMaxDirectIOSize(size_t max_direct_io_size)
 {
-	return set_kb(&drv.max_direct_kb, max_direct_io_size);
+	return set_kb(&drv.max_direct_kb, max_direct_io_size, CHUNK_MAX >> 10, API_SET_DIRECT);
 }
 
 EXPORT CUfileError_t cuFileDriverSetMaxCacheSize(size_t max_cache_size)
 {
-	return set_kb(&drv.max_cache_kb, max_cache_size);
+	return set_kb(&drv.max_cache_kb, max_cache_size, SIZE_MAX, API_SET_CACHE);
 }
 
 EXPORT CUfileError_t cuFileDriverSetMaxPinnedMemSize(size_t max_pinned_size)
 {
-	return set_kb(&drv.max_pinned_kb, max_pinned_size);
+	return set_kb(&drv.max_pinned_kb, max_pinned_size, SIZE_MAX, API_SET_PINNED);
 }
 
 EXPORT CUfileError_t cuFileGetVersion(int *version)

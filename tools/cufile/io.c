@@ -106,17 +106,18 @@ static ssize_t full(int fd, char *p, size_t n, off_t off, bool wr)
 static ssize_t compat(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr)
 {
 	size_t al = f->cdirect ? f->lbs : 1, done = 0;
+	size_t chunk = drv.max_direct_kb << 10;	/* max_direct_io_size_kb */
 	ssize_t got, ret = 0;
 	struct stat st;
 	char *tmp;
 
-	if (posix_memalign((void **)&tmp, 4096, CHUNK + 2 * al))
+	if (posix_memalign((void **)&tmp, 4096, chunk + 2 * al))
 		return -ENOMEM;
 	while (done < size) {
 		off_t pos = foff + done;
 		off_t a0 = pos - pos % al;
 		size_t head = pos - a0;
-		size_t n = size - done < CHUNK ? size - done : CHUNK;
+		size_t n = size - done < chunk ? size - done : chunk;
 		size_t alen = (head + n + al - 1) / al * al;
 		int r = 0;
 
@@ -149,7 +150,7 @@ static ssize_t compat(struct fh *f, const struct target *t, size_t size, off_t f
 			break;
 		}
 		done += n;
-		if (!n || (!wr && n < CHUNK && done < size))
+		if (!n || (!wr && n < chunk && done < size))
 			break;
 	}
 	free(tmp);
@@ -157,9 +158,10 @@ static ssize_t compat(struct fh *f, const struct target *t, size_t size, off_t f
 }
 
 /* How the module is to serve device memory: as the configuration says. */
-static enum gpupath_io_policy io_policy(void)
+static enum gpupath_io_policy io_policy(bool wr)
 {
-	if (drv.force_compat)
+	/* gds_rdma_write_support false: device memory is written through host memory. */
+	if (drv.force_compat || (wr && !drv.rdma_write))
 		return GPUPATH_POLICY_COMPAT;
 	return drv.allow_compat ? GPUPATH_POLICY_AUTO : GPUPATH_POLICY_DIRECT;
 }
@@ -167,7 +169,7 @@ static enum gpupath_io_policy io_policy(void)
 /* 0, a negative errno, or -CU_FILE_IO_NOT_SUPPORTED: not direct, no compat. */
 int module_io(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr)
 {
-	enum gpupath_io_policy policy = io_policy();
+	enum gpupath_io_policy policy = io_policy(wr);
 	int r;
 
 	if (t->cuda && wr)

@@ -2,8 +2,9 @@
 /*
  * Internal to libgpupath-cufile, the cuFile API on libgpupath. Its files:
  *
- *   cufile.c   the driver: open and close, configuration, properties, the
- *              version, error strings, the lists of objects
+ *   cufile.c   the driver: open and close, properties, the version, error
+ *              strings, the lists of objects
+ *   config.c   NVIDIA's configuration file (cufile.json)
  *   handle.c   file handles
  *   memory.c   buffers: gpupath device memory, host memory, CUDA memory
  *   io.c       cuFileRead and cuFileWrite: through the module, or compat
@@ -27,8 +28,17 @@
 
 /* The cuFile API level implemented: 1.7 (host memory, batches). */
 #define API_VERSION	1070
-#define BATCH_MAX	128
-#define CHUNK		(4u << 20)
+/* Entries per batch: io_batchsize, up to BATCH_MAX as NVIDIA's allows. */
+#define BATCH_DEFAULT	128
+#define BATCH_MAX	256
+/* Compat I/O per pread()/pwrite(): max_direct_io_size_kb, up to CHUNK_MAX. */
+#define CHUNK_MAX	(16u << 20)
+#define CHUNK		(4u << 20)	/* the size of a bounce buffer, announced */
+/* What the program set through cuFileDriverSet*, which the file does not override. */
+#define API_SET_POLL	1u
+#define API_SET_DIRECT	2u
+#define API_SET_CACHE	4u
+#define API_SET_PINNED	8u
 #define DEFAULT_TIMEOUT_MS 1000
 
 /* The lists of handles, buffers and batches: each object starts with a link. */
@@ -92,7 +102,10 @@ struct drv {
 	size_t poll_kb, max_direct_kb, max_cache_kb, max_pinned_kb;
 	bool poll;
 	bool allow_compat;		/* allow_compat_mode */
-	bool force_compat;		/* CUFILE_FORCE_COMPAT_MODE */
+	bool force_compat;		/* force_compat_mode, CUFILE_FORCE_COMPAT_MODE */
+	bool rdma_write;		/* gds_rdma_write_support: device memory written direct */
+	size_t batch_size;		/* io_batchsize: entries a batch may hold */
+	unsigned int api_set;		/* API_SET_*: set by the program, over the file */
 	void *cuda_lib;
 	int (*cuda_is_device)(const void *p);
 	int (*cuda_copy)(void *dst, const void *src, uint64_t n, int to_device);
@@ -153,6 +166,10 @@ static inline void *link_take(struct link **head, const void *obj)
 /* cufile.c */
 /* Opens the driver for calls that need it (the first registration, I/O). */
 void ensure_open(void);
+
+/* config.c */
+/* Reads NVIDIA's configuration file into drv, drv.lock held. */
+void config_load(void);
 
 /* handle.c */
 /* The handle's state; drv.lock held. NULL if it is no handle. */
