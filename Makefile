@@ -103,7 +103,7 @@ CLI_OBJS := tools/gpupath/main.o tools/gpupath/json.o tools/gpupath/show.o \
 	tools/gpupath/version.o tools/gpupath/monitor.o tools/gpupath/provider.o \
 	tools/gpupath/volume.o tools/gpupath/path.o tools/gpupath/args.o \
 	tools/gpupath/portal.o tools/gpupath/qos.o tools/gpupath/topology.o \
-	tools/gpupath/stats.o tools/gpupath/diagnose.o tools/gpupath/nvgpu.o
+	tools/gpupath/stats.o tools/gpupath/diagnose.o tools/gpupath/nvgpu.o tools/gpupath/run.o
 DAEMON_OBJS := $(patsubst %.c,%.o,$(wildcard daemon/*.c))
 BENCH_OBJS := tools/gpupath-bench/bench.o
 USER_BINS := tools/gpupath/gpupath daemon/gpupathd tools/gpupath-bench/gpupath-bench
@@ -141,6 +141,8 @@ userspace: $(USER_BINS) $(USER_LIBS)
 # interface (selftests/abi-check.sh compares the two, and the library with
 # the releases' ABI).
 $(SO_OBJS): override CFLAGS += -fvisibility=hidden
+# Where gpupath run finds gpupath's libcufile.so.0.
+tools/gpupath/run.o: override CFLAGS += -DGPUPATH_LIBDIR='"$(LIBDIR)"'
 # The version, kept in kmod/version.h alone.
 tools/lib/names.o: override CFLAGS += -DGPUPATH_TOOLS_VERSION='"$(VERSION)"'
 tools/lib/names.o: kmod/version.h
@@ -167,15 +169,19 @@ CUFILE_OBJS := $(patsubst %.c,%.o,$(wildcard tools/cufile/*.c))
 $(CUFILE_OBJS): override CFLAGS += -fvisibility=hidden -Itools/cufile
 CUFILE_LD = $(CC) $(LDFLAGS) -shared -Wl,--version-script=tools/cufile/libcufile.map -o $@.0 \
 	$(CUFILE_OBJS) -Ltools/lib -lgpupath $(JSON_LIBS) -ldl -pthread
+# Installed, each finds libgpupath.so.0 in LIBDIR by its RUNPATH, before
+# ldconfig has run (a program may be pointed at the libcufile.so.0 copy
+# alone); the Debian packages, in the system's directories, set none.
+CUFILE_RUNPATH ?= 1
 tools/cufile/libgpupath-cufile.so: $(CUFILE_OBJS) tools/lib/libgpupath.so tools/cufile/libcufile.map
 	$(quiet) LD $@
-	$(Q)$(CUFILE_LD) -Wl,-soname,libgpupath-cufile.so.0
+	$(Q)$(CUFILE_LD) -Wl,-soname,libgpupath-cufile.so.0 $(if $(CUFILE_RUNPATH),-Wl$(comma)-rpath$(comma)'$$ORIGIN')
 	$(Q)ln -sf libgpupath-cufile.so.0 $@
 
 tools/cufile/compat/libcufile.so: $(CUFILE_OBJS) tools/lib/libgpupath.so tools/cufile/libcufile.map
 	@mkdir -p $(@D)
 	$(quiet) LD $@
-	$(Q)$(CUFILE_LD) -Wl,-soname,libcufile.so.0
+	$(Q)$(CUFILE_LD) -Wl,-soname,libcufile.so.0 $(if $(CUFILE_RUNPATH),-Wl$(comma)-rpath$(comma)'$$ORIGIN/..')
 	$(Q)ln -sf libcufile.so.0 $@
 
 tools/lib/cuda.o: override CFLAGS += -fvisibility=hidden
@@ -429,6 +435,8 @@ install-user: userspace
 	install -d $(DESTDIR)$(SYSCONFDIR)/gpupath
 	test -e $(DESTDIR)$(SYSCONFDIR)/gpupath/gpupath.conf || \
 		install -m 0644 daemon/gpupath.conf $(DESTDIR)$(SYSCONFDIR)/gpupath/gpupath.conf
+	# The dynamic linker's cache, for programs to find the new libraries.
+	$(if $(DESTDIR),,ldconfig)
 
 install-module: module
 	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" INSTALL_MOD_PATH=$(DESTDIR) modules_install

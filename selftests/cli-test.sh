@@ -44,6 +44,15 @@ t "unknown command" 2 "unknown command 'frobnicate'" "$GP" frobnicate
 t "unknown option" 2 'Usage: gpupath' "$GP" --frobnicate show
 t "stray argument to show" 2 'Usage: gpupath show' "$GP" show extra
 t "help lists the commands" 0 'monitor.*notifications' "$GP" --help
+t "run without a program prints usage" 2 'Usage: gpupath run' "$GP" run --
+t "run without gpupath's cuFile library says so" 1 'install gpupath.s libraries, or set GPUPATH_CUFILE' \
+	env GPUPATH_CUFILE=/nonexistent/libcufile.so.0 "$GP" run true
+t "run: a program that is not there" 127 'gpupath: run: /nonexistent/prog: No such file' \
+	env GPUPATH_CUFILE=/dev/null "$GP" run /nonexistent/prog
+t "run passes its arguments and the program's exit status" 3 '^a -j b$' \
+	env GPUPATH_CUFILE=/dev/null "$GP" run sh -c 'echo "$@"; exit 3' - a -j b
+t "cufile: not a process ID" 1 'cufile: 12x: not a process ID' "$GP" cufile 12x
+t "cufile: a process with no cuFile library" 0 ': no cuFile library loaded$' "$GP" cufile $$
 t "monitor --count 0 is refused" 2 "positive number, not '0'" "$GP" monitor --count 0
 t "monitor --count junk is refused" 2 "positive number, not '3x'" "$GP" monitor --count 3x
 t "daemon --version" 0 '^gpupathd [0-9]+\.[0-9]+\.[0-9]+' "$GPD" --version

@@ -125,11 +125,45 @@ cufile_check() {
 		"" "" 2048
 	check "host: cufile.json: an empty one, NVIDIA's defaults" cufile_config /dev/null \
 		"batch=128 direct_kb=16384 poll=0 poll_kb=4 compat=1" "" ""
+	cufile_redirect
 	# "allow_compat_mode": false and no module: cuFileDriverOpen fails.
 	echo '{ "properties": { "allow_compat_mode": false } }' >"$build/nocompat.json"
 	check "host: cuFileDriverOpen fails with compat mode off and no module" \
 		env CUFILE_ENV_PATH_JSON="$build/nocompat.json" \
 		LD_LIBRARY_PATH=tools/cufile/compat:tools/lib "$build/gp-cufile" nocompat
+}
+
+# gpupath run puts gpupath's libcufile.so.0 in the place of another one (a
+# stand-in for NVIDIA's), reached by a program's DT_RPATH (PyTorch's
+# wheels) or opened by soname from LD_LIBRARY_PATH (KvikIO).
+cufile_redirect() {
+	local d=$build/cufile-standin v=
+	mkdir -p "$d"
+	check "host: a stand-in for NVIDIA's libcufile.so.0, and programs on it, build" sh -c "
+		cc -shared -fPIC -Itools/cufile -Wl,-soname,libcufile.so.0 -o $d/libcufile.so.0 \
+			selftests/cufile/stand-in.c &&
+		ln -sf libcufile.so.0 $d/libcufile.so &&
+		cc -Itools/cufile -o $d/which selftests/cufile/which.c -L$d -lcufile -ldl \
+			-Wl,--disable-new-dtags,-rpath,$d" || return
+	v=$(sed -n 's/^#define API_VERSION[[:space:]]*//p' tools/cufile/private.h)
+	check "host: the program gets the stand-in by its DT_RPATH" \
+		same_line 99999 "$d/which" linked
+	check "host: gpupath run gives it gpupath's library ($v) instead" \
+		same_line "$v" env GPUPATH_CUFILE=tools/cufile/compat/libcufile.so.0 \
+		LD_LIBRARY_PATH=tools/lib tools/gpupath/gpupath run -- "$d/which" linked
+	check "host: opened by soname, the program gets the stand-in too" \
+		same_line 99999 env LD_LIBRARY_PATH="$d" "$d/which" dlopen
+	check "host: gpupath run: also to one opened by soname from LD_LIBRARY_PATH" \
+		same_line "$v" env GPUPATH_CUFILE=tools/cufile/compat/libcufile.so.0 \
+		LD_LIBRARY_PATH="$d:tools/lib" tools/gpupath/gpupath run "$d/which" dlopen
+}
+
+# same_line LINE CMD...: CMD prints LINE, and only that.
+same_line() {
+	local want=$1 out
+	shift
+	out=$("$@") || return
+	[ "$out" = "$want" ] || { echo "got '$out', not '$want'"; return 1; }
 }
 
 # cufile_config JSON PROPERTIES STDERR1 STDERR2 [DIRECT_KB]: gp-cufile config

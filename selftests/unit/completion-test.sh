@@ -23,6 +23,8 @@ t "gpupath volume add pol" policy _gpupath
 t "gpupath volume add policy round" round-robin _gpupath
 t "gpupath stats --p" --prometheus _gpupath
 t "gpupath diag" diagnose _gpupath
+t "gpupath ru" run _gpupath
+t "gpupath run gpupath sho" show _gpupath
 t "gpupath portal add p1 transport " "rdma tcp" _gpupath
 t "gpupath qos add gold dscp 26 p" "priority pfc" _gpupath
 t "gpupathd --metrics" --metrics-port _gpupathd

@@ -157,6 +157,8 @@ void nv_gpu_json(struct json *j, const struct nv_gpu *g);
 int cmd_version(struct cli *cli, int argc, char **argv);
 int cmd_show(struct cli *cli, int argc, char **argv);
 int cmd_monitor(struct cli *cli, int argc, char **argv);
+int cmd_run(struct cli *cli, int argc, char **argv);
+int cmd_cufile(struct cli *cli, int argc, char **argv);
 int cmd_provider(struct cli *cli, int argc, char **argv);
 int cmd_stats(struct cli *cli, int argc, char **argv);
 int cmd_diagnose(struct cli *cli, int argc, char **argv);

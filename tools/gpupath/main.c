@@ -25,6 +25,8 @@ static const struct cli_cmd commands[] = {
 	  cmd_diagnose },
 	{ "stats", "every counter: providers, volumes and paths, portals, QoS (-j, --prometheus)", cmd_stats },
 	{ "monitor", "print notifications as they arrive", cmd_monitor },
+	{ "run", "run a program with gpupath's cuFile library in place of NVIDIA's", cmd_run },
+	{ "cufile", "which cuFile library processes have loaded: gpupath's or another", cmd_cufile },
 	{ "version", "print the versions of the tools and the module", cmd_version },
 };
 
