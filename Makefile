@@ -122,7 +122,7 @@ TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build
 UNIT_BINS := selftests/build/json_test selftests/build/model_test selftests/build/ledger_test \
 	selftests/build/secret_test selftests/build/ana_test selftests/build/libnvme_fix_test \
 	selftests/build/mdns_test selftests/build/text_test selftests/build/cufile_batch_test \
-	selftests/build/dcb_test selftests/build/cufile-cuda-check
+	selftests/build/dcb_test selftests/build/cufile-cuda-check selftests/build/gp-cufile-clients
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
@@ -215,6 +215,14 @@ selftests/build/cufile-cuda-check: selftests/unit/cufile-cuda-check.c selftests/
 	$(quiet) CC $@
 	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -Itools/cufile -Iselftests/cuda -o $@ $< -Ltools/cufile \
 		-lgpupath-cufile $(CUDA_TEST_LIBS)
+
+# Real programs' cuFile call sequences, as a program built against libcufile.
+selftests/build/gp-cufile-clients: selftests/cufile/clients.c selftests/cuda/cu.h \
+		tools/cufile/cufile.h tools/cufile/compat/libcufile.so tools/lib/libgpupath.so
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -Itools/cufile -Iselftests/cuda -o $@ $< \
+		-Ltools/cufile/compat -lcufile -Wl,-rpath-link,tools/lib -ldl -pthread
 
 # cuda-driver.h against NVIDIA's cuda.h, where CUDA is installed.
 selftests/build/cuda-abi-check: selftests/unit/cuda-abi-check.c tools/lib/cuda-driver.h

@@ -292,6 +292,16 @@ cuda_check() {
 	rc=$?
 	rm -f "$build/cuda.img"
 	cuda_result "host: cuFileRead into CUDA memory (double)" $rc "$out"
+	# Real programs' call sequences, through gpupath's libcufile.so.0.
+	"$build/gp-pattern" gen $((64 << 20)) 5 >"$build/clients.img"
+	head -c $((8 << 20)) /dev/zero >"$build/clients-scratch.img"
+	for c in pytorch kvikio nixl gdsmt dali sample019; do
+		out=$(LD_LIBRARY_PATH=$double:tools/cufile/compat:tools/lib \
+			timeout 300 "$build/gp-cufile-clients" $c "$build/clients.img" \
+			"$build/clients-scratch.img" 2>&1)
+		cuda_result "host: cuFile as $c calls it, into CUDA memory (double)" $? "$out"
+	done
+	rm -f "$build/clients.img" "$build/clients-scratch.img"
 	if [ ! -x "$build/cuda-abi-check" ]; then
 		skipped "host: cuda-driver.h against CUDA's cuda.h" "CUDA not installed"
 		return

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gp-cufile-clients: the cuFile call sequences of real programs, written
+ * from reading each one's source, against gpupath's libcufile.so.0, into
+ * CUDA device memory (cu.h: NVIDIA's driver, or the project's double).
+ * Each checks the bytes that arrive.
+ *
+ *   gp-cufile-clients CLIENT FILE SCRATCH
+ *
+ * FILE holds pattern SEED (gp-pattern gen SIZE 5) of at least 64 MiB;
+ * SCRATCH is a file of 8 MiB that is written. CLIENT:
+ *
+ *   pytorch    GdsFile: no driver open; the handle on an O_DIRECT
+ *              descriptor; reads and writes of whole tensors at
+ *              64-byte-aligned offsets, unregistered and registered
+ *              (an interior pointer of the allocation); a short read is
+ *              an error to it
+ *   kvikio     cuFileGetVersion first, properties before any open, the
+ *              handle on the O_DIRECT descriptor, pread split in 4 MiB
+ *              tasks, each the allocation's base with a large unaligned
+ *              devPtr_offset
+ *   nixl       NIXL's GDS plugin: open, 16 batches of 128 set up at once,
+ *              host and device memory registered, requests of at most
+ *              16 MiB from interior pointers, polled with min_nr = nr =
+ *              the batch's size and no timeout, done batches polled again
+ *   gdsmt      NIXL's GDS_MT plugin: threads with no CUDA context share one
+ *              handle, one cuFileRead each
+ *   dali       DALI: open twice through cuFileDriverClose_v2's presence,
+ *              2 MiB chunks of one allocation registered each, a read loop
+ *              that goes on after short reads
+ *   sample019  NVIDIA's sample 019: 3000-byte writes at unaligned offsets
+ *              through an O_DIRECT handle, read back
+ *
+ * Exit 0 when every check passed, 1 otherwise, 4 without a CUDA driver.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cufile.h"
+#include "pattern.h"
+#include "cu.h"
+
+#define MiB	(1ULL << 20)
+#define SEED	5
+
+static int failures, checks;
+
+static void check(const char *what, bool ok)
+{
+	printf("%s %s\n", ok ? "pass" : "FAIL", what);
+	failures += !ok;
+	checks++;
+}
+
+/* Whether @len bytes of device memory at @d are pattern SEED from @pos. */
+static bool dev_is(const void *d, size_t len, uint64_t seed, uint64_t pos)
+{
+	uint8_t *h = malloc(len), *w = malloc(len);
+	bool same = h && w && !cu.dtoh(h, (uintptr_t)d, len);
+
+	if (same) {
+		pattern_fill(w, len, seed, pos);
+		same = !memcmp(h, w, len);
+	}
+	free(h);
+	free(w);
+	return same;
+}
+
+/* @len bytes of pattern @seed from @pos into device memory at @d. */
+static void dev_fill(void *d, size_t len, uint64_t seed, uint64_t pos)
+{
+	uint8_t *h = malloc(len);
+
+	pattern_fill(h, len, seed, pos);
+	cu.htod((uintptr_t)d, h, len);
+	free(h);
+}
+
+/* Whether @len bytes of @path at @off are pattern @seed from @pos. */
+static bool file_is(const char *path, off_t off, size_t len, uint64_t seed, uint64_t pos)
+{
+	uint8_t *h = malloc(len), *w = malloc(len);
+	int fd = open(path, O_RDONLY);
+	bool same = h && w && fd >= 0 && pread(fd, h, len, off) == (ssize_t)len;
+
+	if (same) {
+		pattern_fill(w, len, seed, pos);
+		same = !memcmp(h, w, len);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(h);
+	free(w);
+	return same;
+}
+
+static int handle(const char *path, int flags, CUfileHandle_t *fh)
+{
+	CUfileDescr_t d;
+	int fd = open(path, flags | O_CLOEXEC);
+
+	memset(&d, 0, sizeof(d));	/* "It is important to set to zero!" */
+	d.type = CU_FILE_HANDLE_TYPE_OPAQUE_FD;
+	d.handle.fd = fd;
+	if (fd < 0 || cuFileHandleRegister(fh, &d).err != CU_FILE_SUCCESS) {
+		printf("FAIL handle on %s\n", path);
+		exit(1);
+	}
+	return fd;
+}
+
+static void pytorch(const char *file, const char *scratch)
+{
+	const size_t n = 3 * MiB + 200;	/* a tensor's bytes */
+	uint8_t *d = cu_alloc(8 * MiB), *t = d + 4096;	/* a tensor: an interior pointer */
+	CUfileHandle_t fh, wh;
+	int fd, wfd;
+
+	fd = handle(file, O_RDONLY | O_DIRECT, &fh);
+	check("pytorch: load_storage at a 64-byte offset, unregistered",
+	      cuFileRead(fh, t, n, 64 * 3, 0) == (ssize_t)n && dev_is(t, n, SEED, 192));
+	check("pytorch: gds_register_buffer of an interior pointer",
+	      cuFileBufRegister(t, n, 0).err == CU_FILE_SUCCESS);
+	check("pytorch: load_storage into it at 1 MiB + 64",
+	      cuFileRead(fh, t, n, MiB + 64, 0) == (ssize_t)n && dev_is(t, n, SEED, MiB + 64));
+	check("pytorch: a tensor of 0 bytes reads 0", cuFileRead(fh, t, 0, 64, 0) == 0);
+	check("pytorch: gds_deregister_buffer", cuFileBufDeregister(t).err == CU_FILE_SUCCESS);
+	wfd = handle(scratch, O_RDWR | O_DIRECT, &wh);
+	dev_fill(t, n, SEED + 1, 0);
+	check("pytorch: save_storage at a 64-byte offset",
+	      cuFileWrite(wh, t, n, 64 * 5, 0) == (ssize_t)n &&
+	      file_is(scratch, 320, n, SEED + 1, 0));
+	cuFileHandleDeregister(wh);
+	cuFileHandleDeregister(fh);
+	close(wfd);
+	close(fd);
+	cu.free((uintptr_t)d);
+}
+
+static void kvikio(const char *file)
+{
+	const size_t task = 4 * MiB, size = 18 * MiB + 12345, at = 777;	/* buf - alloc base */
+	uint8_t *base = cu_alloc(size + at + 4096);
+	CUfileDrvProps_t props;
+	CUfileHandle_t fh;
+	size_t done, len;
+	int version = 0, fd;
+	bool ok = true;
+
+	check("kvikio: cuFileGetVersion first", cuFileGetVersion(&version).err == CU_FILE_SUCCESS &&
+	      version >= 1070);
+	check("kvikio: properties before any open",
+	      cuFileDriverGetProperties(&props).err == CU_FILE_SUCCESS &&
+	      props.max_batch_io_size > 0);
+	fd = handle(file, O_RDONLY | O_DIRECT, &fh);
+	/* pread: the allocation's base, devPtr_offset = the buffer's offset + k * task. */
+	for (done = 0; done < size; done += len) {
+		len = size - done < task ? size - done : task;
+		ok &= cuFileRead(fh, base, len, 4096 + done, at + done) == (ssize_t)len;
+	}
+	check("kvikio: pread in 4 MiB tasks from the allocation's base",
+	      ok && dev_is(base + at, size, SEED, 4096));
+	cuFileHandleDeregister(fh);
+	close(fd);
+	cu.free((uintptr_t)base);
+}
+
+static void nixl(const char *file)
+{
+	enum { POOL = 16, LIMIT = 128 };
+	const size_t req = 128 * 1024, n = 2 * LIMIT + 10;	/* 266 requests of 128 KiB */
+	CUfileBatchHandle_t pool[POOL];
+	CUfileIOParams_t params[LIMIT];
+	CUfileIOEvents_t ev[LIMIT];
+	unsigned int i, b, nb = 0, got, done[POOL] = { 0 }, size[POOL] = { 0 };
+	uint8_t *d = cu_alloc(n * req), *host;
+	CUfileHandle_t fh;
+	bool ok = true;
+	int fd, polls;
+
+	check("nixl: cuFileDriverOpen", cuFileDriverOpen().err == CU_FILE_SUCCESS);
+	for (i = 0; i < POOL; i++)
+		ok &= cuFileBatchIOSetUp(&pool[i], LIMIT).err == CU_FILE_SUCCESS;
+	check("nixl: 16 batches of 128 set up", ok);
+	if (posix_memalign((void **)&host, 4096, MiB))
+		exit(1);
+	check("nixl: DRAM registered (a failure would be a warning)",
+	      cuFileBufRegister(host, MiB, 0).err == CU_FILE_SUCCESS);
+	check("nixl: VRAM registered", cuFileBufRegister(d, n * req, 0).err == CU_FILE_SUCCESS);
+	fd = handle(file, O_RDONLY, &fh);
+	/* postXfer: chunks of 128 requests, each an interior pointer, devPtr_offset 0. */
+	for (i = 0; i < n; i += LIMIT, nb++) {
+		size[nb] = n - i < LIMIT ? n - i : LIMIT;
+		for (b = 0; b < size[nb]; b++) {
+			memset(&params[b], 0, sizeof(params[b]));
+			params[b].mode = CUFILE_BATCH;
+			params[b].fh = fh;
+			params[b].u.batch.devPtr_base = d + (i + b) * req;
+			params[b].u.batch.file_offset = (i + b) * req;
+			params[b].u.batch.size = req;
+			params[b].opcode = CUFILE_READ;
+			params[b].cookie = &params[b];
+		}
+		ok &= cuFileBatchIOSubmit(pool[nb], size[nb], params, 0).err == CU_FILE_SUCCESS;
+	}
+	check("nixl: postXfer submits every chunk", ok);
+	/* checkXfer: every batch polled in turn, done ones again, until all are. */
+	for (polls = 0; polls < 100000; polls++) {
+		bool all = true;
+
+		for (b = 0; b < nb; b++) {
+			got = size[b];
+			if (cuFileBatchIOGetStatus(pool[b], size[b], &got, ev, NULL).err)
+				ok = false;
+			done[b] += got;
+			all &= done[b] >= size[b];
+		}
+		if (all)
+			break;
+	}
+	check("nixl: checkXfer polls to the end, done batches polled again return at once", ok &&
+	      polls < 100000);
+	check("nixl: the bytes", dev_is(d, n * req, SEED, 0));
+	cuFileHandleDeregister(fh);
+	close(fd);
+	cuFileBufDeregister(d);
+	cuFileBufDeregister(host);
+	for (i = 0; i < POOL; i++)
+		cuFileBatchIODestroy(pool[i]);
+	check("nixl: cuFileDriverClose", cuFileDriverClose().err == CU_FILE_SUCCESS);
+	free(host);
+	cu.free((uintptr_t)d);
+}
+
+struct mt {
+	CUfileHandle_t fh;
+	uint8_t *d;
+	off_t off;
+	size_t len;
+	ssize_t got;
+};
+
+static void *mt_read(void *arg)
+{
+	struct mt *m = arg;
+
+	m->got = cuFileRead(m->fh, m->d, m->len, m->off, 0);	/* no CUDA context here */
+	return NULL;
+}
+
+static void gdsmt(const char *file)
+{
+	enum { N = 8 };
+	const size_t len = 3 * MiB + 4096;
+	uint8_t *d = cu_alloc(N * len);
+	pthread_t t[N];
+	struct mt m[N];
+	CUfileHandle_t fh;
+	bool ok = true;
+	int fd, i;
+
+	check("gdsmt: cuFileDriverOpen", cuFileDriverOpen().err == CU_FILE_SUCCESS);
+	check("gdsmt: VRAM registered", cuFileBufRegister(d, N * len, 0).err == CU_FILE_SUCCESS);
+	fd = handle(file, O_RDONLY, &fh);
+	for (i = 0; i < N; i++) {
+		m[i] = (struct mt){ fh, d + i * len, (off_t)(i * len), len, 0 };
+		pthread_create(&t[i], NULL, mt_read, &m[i]);
+	}
+	for (i = 0; i < N; i++) {
+		pthread_join(t[i], NULL);
+		ok &= m[i].got == (ssize_t)len;
+	}
+	check("gdsmt: 8 threads on one handle, each read whole", ok);
+	check("gdsmt: the bytes", dev_is(d, N * len, SEED, 0));
+	cuFileHandleDeregister(fh);
+	close(fd);
+	cuFileBufDeregister(d);
+	check("gdsmt: cuFileDriverClose", cuFileDriverClose().err == CU_FILE_SUCCESS);
+	cu.free((uintptr_t)d);
+}
+
+static void dali(const char *file)
+{
+	const size_t chunk = 2 * MiB, total = 10 * MiB + 1000;	/* a tail chunk */
+	uint8_t *d = cu_alloc(6 * chunk);
+	size_t i, done;
+	CUfileHandle_t fh;
+	bool ok = true;
+	ssize_t r;
+	int fd, tries;
+
+	/* It opens the driver only where cuFileDriverClose_v2 is there. */
+	check("dali: cuFileDriverClose_v2 is exported", dlsym(RTLD_DEFAULT, "cuFileDriverClose_v2"));
+	check("dali: open, twice", cuFileDriverOpen().err == CU_FILE_SUCCESS &&
+	      cuFileDriverOpen().err == CU_FILE_SUCCESS);
+	for (i = 0; i < 6; i++)
+		ok &= cuFileBufRegister(d + i * chunk, chunk, 0).err == CU_FILE_SUCCESS;
+	check("dali: each 2 MiB chunk of one allocation registered", ok);
+	fd = handle(file, O_RDONLY | O_DIRECT, &fh);
+	/* Its read loop: chunk by chunk, going on after a short read; 0 mid-file would spin. */
+	for (done = 0, tries = 0; done < total && tries < 1000; tries++) {
+		i = done / chunk;
+		r = cuFileRead(fh, d + i * chunk, (total - done < chunk ? total - done : chunk) -
+			       done % chunk, 8192 + done, done % chunk);
+		if (r <= 0)
+			break;
+		done += r;
+	}
+	check("dali: the loop reads to the end", done == total);
+	check("dali: the bytes", dev_is(d, total, SEED, 8192));
+	cuFileHandleDeregister(fh);
+	close(fd);
+	for (i = 0; i < 6; i++)
+		cuFileBufDeregister(d + i * chunk);
+	check("dali: close, twice", cuFileDriverClose_v2().err == CU_FILE_SUCCESS &&
+	      cuFileDriverClose_v2().err == CU_FILE_SUCCESS && cuFileUseCount() == 0);
+	cu.free((uintptr_t)d);
+}
+
+static void sample019(const char *scratch)
+{
+	const size_t n = 3000;
+	uint8_t *d = cu_alloc(MiB);
+	CUfileHandle_t fh;
+	bool ok = true;
+	int fd, i;
+
+	fd = handle(scratch, O_RDWR | O_DIRECT, &fh);
+	for (i = 0; i < 8; i++) {
+		dev_fill(d, n, SEED + 10 + i, 0);
+		ok &= cuFileWrite(fh, d, n, 12345 + i * 5000, 0) == (ssize_t)n;
+	}
+	check("sample019: 3000-byte writes at unaligned offsets, O_DIRECT", ok);
+	for (i = 0; i < 8; i++)
+		ok &= file_is(scratch, 12345 + i * 5000, n, SEED + 10 + i, 0);
+	check("sample019: each where it was written", ok);
+	cu.htod((uintptr_t)d, (uint8_t[4]){ 0 }, 4);
+	check("sample019: read back through the handle",
+	      cuFileRead(fh, d, n, 12345 + 7 * 5000, 0) == (ssize_t)n &&
+	      dev_is(d, n, SEED + 17, 0));
+	cuFileHandleDeregister(fh);
+	close(fd);
+	cu.free((uintptr_t)d);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4) {
+		fprintf(stderr, "usage: gp-cufile-clients pytorch|kvikio|nixl|gdsmt|dali|sample019 "
+			"FILE SCRATCH\n");
+		return 2;
+	}
+	cu_open();
+	if (!strcmp(argv[1], "pytorch"))
+		pytorch(argv[2], argv[3]);
+	else if (!strcmp(argv[1], "kvikio"))
+		kvikio(argv[2]);
+	else if (!strcmp(argv[1], "nixl"))
+		nixl(argv[2]);
+	else if (!strcmp(argv[1], "gdsmt"))
+		gdsmt(argv[2]);
+	else if (!strcmp(argv[1], "dali"))
+		dali(argv[2]);
+	else if (!strcmp(argv[1], "sample019"))
+		sample019(argv[3]);
+	else
+		return 2;
+	printf("%s: %d of %d checks passed\n", argv[1], checks - failures, checks);
+	return failures ? 1 : 0;
+}
