@@ -295,7 +295,7 @@ cuda_check() {
 	# Real programs' call sequences, through gpupath's libcufile.so.0.
 	"$build/gp-pattern" gen $((64 << 20)) 5 >"$build/clients.img"
 	head -c $((8 << 20)) /dev/zero >"$build/clients-scratch.img"
-	for c in pytorch kvikio nixl gdsmt dali sample019; do
+	for c in pytorch kvikio nixl gdsmt dali sample019 streams; do
 		out=$(LD_LIBRARY_PATH=$double:tools/cufile/compat:tools/lib \
 			timeout 300 "$build/gp-cufile-clients" $c "$build/clients.img" \
 			"$build/clients-scratch.img" 2>&1)

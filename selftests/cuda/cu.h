@@ -20,6 +20,9 @@ static struct {
 	gpcu_memcpy_dtoh_fn dtoh;
 	gpcu_memcpy_htod_fn htod;
 	gpcu_driver_get_version_fn version;
+	gpcu_stream_create_fn stream_create;
+	gpcu_stream_destroy_fn stream_destroy;
+	gpcu_stream_sync_fn stream_sync;
 	gpcu_context ctx;
 } cu;
 
@@ -57,6 +60,9 @@ static inline void cu_open(void)
 	cu.dtoh = (gpcu_memcpy_dtoh_fn)cu_sym(lib, "cuMemcpyDtoH_v2");
 	cu.htod = (gpcu_memcpy_htod_fn)cu_sym(lib, "cuMemcpyHtoD_v2");
 	cu.version = (gpcu_driver_get_version_fn)cu_sym(lib, "cuDriverGetVersion");
+	cu.stream_create = (gpcu_stream_create_fn)cu_sym(lib, "cuStreamCreate");
+	cu.stream_destroy = (gpcu_stream_destroy_fn)cu_sym(lib, "cuStreamDestroy_v2");
+	cu.stream_sync = (gpcu_stream_sync_fn)cu_sym(lib, "cuStreamSynchronize");
 	r = init(0);
 	if (r) {
 		printf("SKIP: no CUDA device (cuInit: %d)\n", r);

@@ -31,6 +31,8 @@
  *  - cuPointerGetAttributes: zeroes and CUDA_SUCCESS for memory not CUDA's;
  *    cuPointerGetAttribute: CUDA_ERROR_INVALID_VALUE for it.
  *  - A copy or memset must lie in one allocation (CUDA_ERROR_INVALID_VALUE).
+ *  - Streams are handles: created, destroyed, synchronized (at once: the
+ *    double queues no work); an unknown one is CUDA_ERROR_INVALID_HANDLE.
  * Counters for the checks: gpcu_double_stats().
  */
 #define _GNU_SOURCE
@@ -372,6 +374,77 @@ EXPORT gpcu_result cuMemsetD8_v2(gpcu_deviceptr dst, unsigned char v, size_t n)
 	if (r == GPCU_SUCCESS)
 		memset(at, v, n);
 	return r;
+}
+
+/*
+ * Streams: the double runs nothing asynchronously, so a stream is a handle
+ * to check; the legacy and per-thread default streams (and NULL) are known.
+ */
+struct CUstream_st {
+	unsigned int flags;
+	struct CUstream_st *next;
+};
+
+static struct CUstream_st *streams;
+
+static bool stream_known(gpcu_stream s)
+{
+	struct CUstream_st *t;
+	bool known = !s || s == GPCU_STREAM_LEGACY || s == GPCU_STREAM_PER_THREAD;
+
+	pthread_mutex_lock(&dbl.lock);
+	for (t = streams; t && !known; t = t->next)
+		known = t == s;
+	pthread_mutex_unlock(&dbl.lock);
+	return known;
+}
+
+EXPORT gpcu_result cuStreamCreate(gpcu_stream *s, unsigned int flags)
+{
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (!current())
+		return GPCU_ERROR_INVALID_CONTEXT;
+	if (!s || flags & ~GPCU_STREAM_NON_BLOCKING)
+		return GPCU_ERROR_INVALID_VALUE;
+	*s = calloc(1, sizeof(**s));
+	if (!*s)
+		return GPCU_ERROR_OUT_OF_MEMORY;
+	(*s)->flags = flags;
+	pthread_mutex_lock(&dbl.lock);
+	(*s)->next = streams;
+	streams = *s;
+	pthread_mutex_unlock(&dbl.lock);
+	return GPCU_SUCCESS;
+}
+
+EXPORT gpcu_result cuStreamDestroy_v2(gpcu_stream s)
+{
+	struct CUstream_st **t;
+	bool found;
+
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	pthread_mutex_lock(&dbl.lock);
+	for (t = &streams; *t && *t != s; t = &(*t)->next)
+		;
+	found = *t;
+	if (found)
+		*t = s->next;
+	pthread_mutex_unlock(&dbl.lock);
+	if (!found)
+		return GPCU_ERROR_INVALID_HANDLE;
+	free(s);
+	return GPCU_SUCCESS;
+}
+
+EXPORT gpcu_result cuStreamSynchronize(gpcu_stream s)
+{
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	if (!current())
+		return GPCU_ERROR_INVALID_CONTEXT;
+	return stream_known(s) ? GPCU_SUCCESS : GPCU_ERROR_INVALID_HANDLE;
 }
 
 /* One attribute of @p into @data: 0, 1 (not CUDA memory) or -1 (unknown attribute). */

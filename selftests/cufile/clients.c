@@ -30,6 +30,10 @@
  *              that goes on after short reads
  *   sample019  NVIDIA's sample 019: 3000-byte writes at unaligned offsets
  *              through an O_DIRECT handle, read back
+ *   streams    NVIDIA's samples 031 to 034 (the NULL stream with its values
+ *              on the stack; a non-blocking stream per read, some
+ *              registered with every flag) and KvikIO's read_async; the
+ *              refusals of bad flags and broken promises
  *
  * Exit 0 when every check passed, 1 otherwise, 4 without a CUDA driver.
  */
@@ -352,11 +356,84 @@ static void sample019(const char *scratch)
 	cu.free((uintptr_t)d);
 }
 
+/* NVIDIA's samples 031 to 034 and KvikIO's read_async: the stream API. */
+static void streams(const char *file, const char *scratch)
+{
+	enum { N = 4 };
+	const size_t len = MiB;
+	uint8_t *d = cu_alloc(N * len);
+	size_t size = len, sizes[N], *sz;
+	off_t foff = 4096, boff = 0, foffs[N], boffs[N];
+	ssize_t got = 0, gots[N];
+	CUfileHandle_t fh, wh;
+	gpcu_stream s[N];
+	bool ok = true;
+	int fd, wfd, i;
+
+	fd = handle(file, O_RDONLY | O_DIRECT, &fh);
+	/* 031: the NULL stream, unregistered, the values on the stack. */
+	check("streams: 031: a read on the NULL stream",
+	      cuFileReadAsync(fh, d, &size, &foff, &boff, &got, NULL).err == CU_FILE_SUCCESS &&
+	      !cu.stream_sync(NULL) && got == (ssize_t)len && dev_is(d, len, SEED, 4096));
+	wfd = handle(scratch, O_RDWR | O_DIRECT, &wh);
+	foff = 8192;
+	got = 0;
+	check("streams: 031: the write back, on the NULL stream",
+	      cuFileWriteAsync(wh, d, &size, &foff, &boff, &got, NULL).err == CU_FILE_SUCCESS &&
+	      !cu.stream_sync(NULL) && got == (ssize_t)len &&
+	      file_is(scratch, 8192, len, SEED, 4096));
+	/* 033: a stream each, non-blocking; 034: registered with every flag (return ignored). */
+	for (i = 0; i < N; i++) {
+		ok &= !cu.stream_create(&s[i], GPCU_STREAM_NON_BLOCKING);
+		if (i % 2)
+			cuFileStreamRegister(s[i], 15);
+		sizes[i] = len;
+		foffs[i] = (off_t)(i * len);
+		boffs[i] = (off_t)(i * len);
+		gots[i] = 0;
+		ok &= cuFileReadAsync(fh, d, &sizes[i], &foffs[i], &boffs[i], &gots[i],
+				      (CUstream)s[i]).err == CU_FILE_SUCCESS;
+	}
+	for (i = 0; i < N; i++)
+		ok &= !cu.stream_sync(s[i]) && gots[i] == (ssize_t)len;
+	check("streams: 033/034: a read on each of 4 streams", ok && dev_is(d, N * len, SEED, 0));
+	check("streams: registered twice: refused",
+	      cuFileStreamRegister(s[1], 15).err == CU_FILE_INVALID_VALUE);
+	check("streams: unknown flags: refused",
+	      cuFileStreamRegister(s[0], 16).err == CU_FILE_INVALID_VALUE);
+	size = 1000;
+	check("streams: page-aligned inputs promised, and not kept: refused",
+	      cuFileReadAsync(fh, d, &size, &foff, &boff, &got, (CUstream)s[1]).err ==
+	      CU_FILE_INVALID_VALUE);
+	check("streams: no size pointer: refused",
+	      cuFileReadAsync(fh, d, NULL, &foff, &boff, &got, NULL).err == CU_FILE_INVALID_VALUE);
+	for (i = 0; i < N; i++) {
+		if (i % 2)
+			ok &= cuFileStreamDeregister(s[i]).err == CU_FILE_SUCCESS;
+		cu.stream_destroy(s[i]);
+	}
+	check("streams: deregistered", ok);
+	/* KvikIO's read_async: its values malloc'd, read when the stream gets there. */
+	sz = malloc(sizeof(*sz));
+	*sz = len;
+	foff = 3 * MiB + 512;
+	got = 0;
+	check("streams: kvikio read_async",
+	      cuFileReadAsync(fh, d, sz, &foff, &boff, &got, NULL).err == CU_FILE_SUCCESS &&
+	      !cu.stream_sync(NULL) && got == (ssize_t)len && dev_is(d, len, SEED, 3 * MiB + 512));
+	free(sz);
+	cuFileHandleDeregister(wh);
+	cuFileHandleDeregister(fh);
+	close(wfd);
+	close(fd);
+	cu.free((uintptr_t)d);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
-		fprintf(stderr, "usage: gp-cufile-clients pytorch|kvikio|nixl|gdsmt|dali|sample019 "
-			"FILE SCRATCH\n");
+		fprintf(stderr, "usage: gp-cufile-clients pytorch|kvikio|nixl|gdsmt|dali|sample019|"
+			"streams FILE SCRATCH\n");
 		return 2;
 	}
 	cu_open();
@@ -372,6 +449,8 @@ int main(int argc, char **argv)
 		dali(argv[2]);
 	else if (!strcmp(argv[1], "sample019"))
 		sample019(argv[3]);
+	else if (!strcmp(argv[1], "streams"))
+		streams(argv[2], argv[3]);
 	else
 		return 2;
 	printf("%s: %d of %d checks passed\n", argv[1], checks - failures, checks);

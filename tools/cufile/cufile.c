@@ -275,6 +275,7 @@ EXPORT CUfileError_t cuFileDriverClose_v2(void)
 		drv.fhs = f->link.next;
 		fh_free(f);
 	}
+	streams_forget();
 	gpupath_dev_close(drv.dev);
 	drv.dev = NULL;
 	if (drv.cuda_lib) {
@@ -342,7 +343,8 @@ EXPORT CUfileError_t cuFileDriverGetProperties(CUfileDrvProps_t *props)
 					   bit(CU_FILE_NVME_P2P_SUPPORTED);
 	props->nvfs.dcontrolflags = (drv.allow_compat ? bit(CU_FILE_ALLOW_COMPAT_MODE) : 0) |
 				    (drv.poll ? bit(CU_FILE_USE_POLL_MODE) : 0);
-	props->fflags = bit(CU_FILE_BATCH_IO_SUPPORTED) | (drv.dev ? bit(CU_FILE_P2P_SUPPORTED) : 0);
+	props->fflags = bit(CU_FILE_BATCH_IO_SUPPORTED) | bit(CU_FILE_STREAMS_SUPPORTED) |
+			(drv.dev ? bit(CU_FILE_P2P_SUPPORTED) : 0);
 	props->max_device_cache_size = kb_u32(drv.max_cache_kb);
 	props->per_buffer_cache_size = CHUNK >> 10;
 	props->max_device_pinned_mem_size = kb_u32(drv.max_pinned_kb);

@@ -16,8 +16,8 @@
  *    route allows; anything else, or I/O not in logical blocks, goes through
  *    the file system and a host bounce ("compat"), and says why
  *    (gpupath_cufile_last()).
- *  - Batches run on the module's batched I/O; the stream (async) API is not
- *    provided: its calls fail with CU_FILE_ASYNC_NOT_SUPPORTED.
+ *  - Batches run on the module's batched I/O; a stream operation runs in
+ *    order with its stream's work, the call returning when it is done.
  */
 #ifndef GPUPATH_CUFILE_H
 #define GPUPATH_CUFILE_H
@@ -307,7 +307,9 @@ CUfileError_t cuFileBatchIOGetStatus(CUfileBatchHandle_t batch_idp, unsigned min
 CUfileError_t cuFileBatchIOCancel(CUfileBatchHandle_t batch_idp);
 void cuFileBatchIODestroy(CUfileBatchHandle_t batch_idp);
 
-/* ---- streams: not provided (CU_FILE_ASYNC_NOT_SUPPORTED) ----------------- */
+/* ---- streams ---------------------------------------------------------- */
+
+/* cuFileStreamRegister's flags: what is fixed when the operation is queued. */
 
 #define CU_FILE_STREAM_FIXED_BUF_OFFSET 1
 #define CU_FILE_STREAM_FIXED_FILE_OFFSET 2

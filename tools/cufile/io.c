@@ -243,8 +243,7 @@ ssize_t run_io(struct fh *f, const struct target *t, size_t size, off_t foff, bo
 	return r;
 }
 
-static ssize_t do_io(CUfileHandle_t h, const void *base, size_t size, off_t foff, off_t boff,
-		     bool wr)
+ssize_t do_io(CUfileHandle_t h, const void *base, size_t size, off_t foff, off_t boff, bool wr)
 {
 	struct target t;
 	CUfileOpError err;

@@ -106,6 +106,7 @@ struct drv {
 	bool rdma_write;		/* gds_rdma_write_support: device memory written direct */
 	size_t batch_size;		/* io_batchsize: entries a batch may hold */
 	unsigned int api_set;		/* API_SET_*: set by the program, over the file */
+	struct link *streams;		/* registered with cuFileStreamRegister */
 	void *cuda_lib;
 	int (*cuda_is_device)(const void *p);
 	int (*cuda_copy)(void *dst, const void *src, uint64_t n, int to_device);
@@ -184,6 +185,11 @@ struct mem *mem_find_locked(const void *base);
 bool is_cuda(const void *p);
 
 /* io.c */
+/*
+ * cuFileRead()/cuFileWrite(): bytes moved, -1 with errno, or a cuFile error
+ * negated.
+ */
+ssize_t do_io(CUfileHandle_t h, const void *base, size_t size, off_t foff, off_t boff, bool wr);
 /* Where the @size bytes at @boff of @base are: CU_FILE_SUCCESS or why not. */
 CUfileOpError resolve(const void *base, off_t boff, size_t size, struct target *t);
 /* One synchronous I/O: bytes moved, or a negative errno. */
@@ -196,6 +202,10 @@ uint32_t module_refusal(const struct fh *f, const struct target *t, size_t size,
 bool via_module(const struct target *t, uint32_t refusal);
 /* Clamp to the end of a block device; false when nothing is left. */
 bool clamp(const struct fh *f, off_t foff, size_t *size);
+
+/* stream.c */
+/* Forgets the registered streams (the driver is closing), drv.lock held. */
+void streams_forget(void);
 
 /* batch.c */
 /* Cancels what @b has in flight, and waits for it. */

@@ -23,6 +23,8 @@ typedef unsigned int gpcu_result;		/* CUresult: an enum, unsigned int in the ABI
 typedef unsigned long long gpcu_deviceptr;	/* CUdeviceptr (_v2) */
 typedef int gpcu_device;			/* CUdevice */
 typedef struct gpcu_ctx_st *gpcu_context;	/* CUcontext */
+/* CUstream: NVIDIA's struct name, as cufile.h declares it too. */
+typedef struct CUstream_st *gpcu_stream;
 
 /* CUresult values gpupath tells apart. */
 #define GPCU_SUCCESS			0
@@ -32,6 +34,12 @@ typedef struct gpcu_ctx_st *gpcu_context;	/* CUcontext */
 #define GPCU_ERROR_NO_DEVICE		100
 #define GPCU_ERROR_INVALID_DEVICE	101
 #define GPCU_ERROR_INVALID_CONTEXT	201
+#define GPCU_ERROR_INVALID_HANDLE	400
+
+/* Special CUstream handles, and cuStreamCreate's flag */
+#define GPCU_STREAM_LEGACY		((gpcu_stream)0x1)
+#define GPCU_STREAM_PER_THREAD		((gpcu_stream)0x2)
+#define GPCU_STREAM_NON_BLOCKING	0x1
 
 /* CUpointer_attribute */
 #define GPCU_POINTER_ATTRIBUTE_CONTEXT		1
@@ -57,6 +65,10 @@ typedef gpcu_result (*gpcu_memcpy_dtoh_fn)(void *dst, gpcu_deviceptr src, size_t
 										/* cuMemcpyDtoH_v2 */
 typedef gpcu_result (*gpcu_memcpy_htod_fn)(gpcu_deviceptr dst, const void *src, size_t n);
 										/* cuMemcpyHtoD_v2 */
+typedef gpcu_result (*gpcu_stream_sync_fn)(gpcu_stream stream);		/* cuStreamSynchronize */
+typedef gpcu_result (*gpcu_stream_create_fn)(gpcu_stream *stream, unsigned int flags);
+										/* cuStreamCreate */
+typedef gpcu_result (*gpcu_stream_destroy_fn)(gpcu_stream stream);	/* cuStreamDestroy_v2 */
 /* For programs that allocate (the checks): */
 typedef gpcu_result (*gpcu_device_get_fn)(gpcu_device *dev, int ordinal);	/* cuDeviceGet */
 typedef gpcu_result (*gpcu_device_get_count_fn)(int *n);		/* cuDeviceGetCount */
