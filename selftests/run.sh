@@ -93,6 +93,9 @@ cufile_check() {
 		env LD_LIBRARY_PATH=tools/cufile/compat:tools/lib "$build/sample-errors" </dev/null
 	"$build/gp-pattern" gen $((8 << 20)) 77 >"$build/cufile.img"
 	cufile_host "host: the cuFile API on a file, compat" env
+	check "host: the parameter and statistics API (cuFile 1.15)" \
+		env CUFILE_ENV_PATH_JSON=/dev/null LD_LIBRARY_PATH=tools/cufile/compat:tools/lib \
+		"$build/gp-cufile" params "$build/cufile.img"
 	# Registration opens nothing again: no /proc needed, and a file opened
 	# O_DIRECT (as GDS programs open them) takes any offset and length.
 	if unshare -m true 2>/dev/null; then

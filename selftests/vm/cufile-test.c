@@ -241,6 +241,113 @@ static int one_read(const char *prov, const char *file, unsigned long long seed,
 	return (size_t)r == len && same(mem, len, seed, 0) ? 0 : 1;
 }
 
+static int params(const char *file, unsigned long long bar_kb)
+{
+	size_t v, lo, hi, sizes[2] = { 8, 2048 }, counts[2] = { 16, 4 }, gs[3], gc[3];
+	CUfileDescr_t d = { .type = CU_FILE_HANDLE_TYPE_OPAQUE_FD };
+	CUfileStatsLevel3_t l3;
+	CUfileStatsLevel2_t l2;
+	CUfileStatsLevel1_t l1;
+	CUfileDrvProps_t props;
+	unsigned long long hist = 0;
+	CUfileHandle_t fh;
+	char str[16];
+	int version, i;
+	bool b;
+	char *mem;
+
+	want("version", cuFileGetVersion(&version), CU_FILE_SUCCESS);
+	check("version 1.15: the parameter and statistics API", version == 1150, "%lld", version);
+	/* Staged before the open. */
+	want("set io_batchsize 64", cuFileSetParameterSizeT(CUFILE_PARAM_PROPERTIES_IO_BATCHSIZE, 64),
+	     CU_FILE_SUCCESS);
+	want("get it staged", cuFileGetParameterSizeT(CUFILE_PARAM_PROPERTIES_IO_BATCHSIZE, &v),
+	     CU_FILE_SUCCESS);
+	check("... 64", v == 64, "%lld", v);
+	want("set io_batchsize 0", cuFileSetParameterSizeT(CUFILE_PARAM_PROPERTIES_IO_BATCHSIZE, 0),
+	     CU_FILE_INVALID_VALUE);
+	want("set an unknown parameter", cuFileSetParameterSizeT(99, 1), CU_FILE_INVALID_VALUE);
+	want("its range", cuFileGetParameterMinMaxValue(CUFILE_PARAM_PROPERTIES_IO_BATCHSIZE, &lo,
+							  &hi), CU_FILE_SUCCESS);
+	check("... 1 to 256", lo == 1 && hi == 256, "%lld", hi);
+	want("set max_io_threads 8 (no use in gpupath)",
+	     cuFileSetParameterSizeT(CUFILE_PARAM_EXECUTION_MAX_IO_THREADS, 8), CU_FILE_SUCCESS);
+	want("set use_poll_mode", cuFileSetParameterBool(CUFILE_PARAM_PROPERTIES_USE_POLL_MODE, true),
+	     CU_FILE_SUCCESS);
+	want("set logging.level", cuFileSetParameterString(CUFILE_PARAM_LOGGING_LEVEL, "INFO"),
+	     CU_FILE_SUCCESS);
+	want("set an empty string", cuFileSetParameterString(CUFILE_PARAM_LOG_DIR, ""),
+	     CU_FILE_INVALID_VALUE);
+	want("get it into too little room", cuFileGetParameterString(CUFILE_PARAM_LOGGING_LEVEL, str, 4),
+	     CU_FILE_INVALID_VALUE);
+	want("set 2 slabs", cuFileSetParameterPosixPoolSlabArray(sizes, counts, 2), CU_FILE_SUCCESS);
+	want("get 3 slabs", cuFileGetParameterPosixPoolSlabArray(gs, gc, 3), CU_FILE_INVALID_VALUE);
+	want("statistics start before the open", cuFileStatsStart(), CU_FILE_DRIVER_NOT_INITIALIZED);
+	/* Taken at the open. */
+	want("driver open", cuFileDriverOpen(), CU_FILE_SUCCESS);
+	want("properties", cuFileDriverGetProperties(&props), CU_FILE_SUCCESS);
+	check("the staged io_batchsize in use", props.max_batch_io_size == 64, "%lld",
+	      props.max_batch_io_size);
+	check("the staged poll mode in use", props.nvfs.dcontrolflags & (1u << CU_FILE_USE_POLL_MODE),
+	      "%llx", props.nvfs.dcontrolflags);
+	want("set while open", cuFileSetParameterSizeT(CUFILE_PARAM_PROPERTIES_IO_BATCHSIZE, 32),
+	     CU_FILE_DRIVER_ALREADY_OPEN);
+	want("get max_io_threads", cuFileGetParameterSizeT(CUFILE_PARAM_EXECUTION_MAX_IO_THREADS, &v),
+	     CU_FILE_SUCCESS);
+	check("... kept: 8", v == 8, "%lld", v);
+	want("get allow_compat_mode", cuFileGetParameterBool(CUFILE_PARAM_PROPERTIES_ALLOW_COMPAT_MODE,
+							      &b), CU_FILE_SUCCESS);
+	check("... true", b, "%lld", b);
+	want("get logging.level", cuFileGetParameterString(CUFILE_PARAM_LOGGING_LEVEL, str,
+							   sizeof(str)), CU_FILE_SUCCESS);
+	check("... INFO", !strcmp(str, "INFO"), "%lld", 0);
+	want("get 2 slabs", cuFileGetParameterPosixPoolSlabArray(gs, gc, 2), CU_FILE_SUCCESS);
+	check("... as set", gs[1] == 2048 && gc[1] == 4, "%lld", gs[1]);
+	/* Statistics of this process's calls. */
+	want("start at level 0", cuFileStatsStart(), CU_FILE_INVALID_VALUE);
+	want("level 4", cuFileSetStatsLevel(4), CU_FILE_INVALID_VALUE);
+	want("level 2", cuFileSetStatsLevel(2), CU_FILE_SUCCESS);
+	want("start", cuFileStatsStart(), CU_FILE_SUCCESS);
+	d.handle.fd = open(file, O_RDONLY);
+	if (d.handle.fd < 0 || posix_memalign((void **)&mem, 4096, MiB))
+		return 2;
+	want("handle", cuFileHandleRegister(&fh, &d), CU_FILE_SUCCESS);
+	for (i = 0; i < 3; i++)
+		check("read 1 MiB", cuFileRead(fh, mem, MiB, i * MiB, 0) == (ssize_t)MiB, "%lld", i);
+	check("a read into no memory: an error", cuFileRead(fh, NULL, MiB, 0, 0) < 0, "%lld", 0);
+	want("level 1", cuFileGetStatsL1(&l1), CU_FILE_SUCCESS);
+	check("3 reads, 3 MiB, 1 handle", l1.read_ops.ok == 3 && l1.read_ops.err == 0 &&
+	      l1.read_bytes == 3 * MiB && l1.hdl_register_ops.ok == 1, "%lld", l1.read_ops.ok);
+	want("level 2", cuFileGetStatsL2(&l2), CU_FILE_SUCCESS);
+	for (i = 0; i < 32; i++)
+		hist += l2.read_size_kb_hist[i];
+	check("3 reads in the histogram, in the 1 MiB bin", hist == 3 && l2.read_size_kb_hist[8] == 3,
+	      "%lld", hist);
+	want("level 3 at level 2", cuFileGetStatsL3(&l3), CU_FILE_INVALID_VALUE);
+	want("stop", cuFileStatsStop(), CU_FILE_SUCCESS);
+	check("a read while stopped", cuFileRead(fh, mem, MiB, 0, 0) == (ssize_t)MiB, "%lld", 0);
+	want("level 1 again", cuFileGetStatsL1(&l1), CU_FILE_SUCCESS);
+	check("... not counted", l1.read_ops.ok == 3, "%lld", l1.read_ops.ok);
+	want("level 3", cuFileSetStatsLevel(3), CU_FILE_SUCCESS);
+	want("statistics of level 3", cuFileGetStatsL3(&l3), CU_FILE_SUCCESS);
+	check("... the counters of level 1 in it", l3.detailed.basic.read_ops.ok == 3, "%lld",
+	      l3.detailed.basic.read_ops.ok);
+	want("reset", cuFileStatsReset(), CU_FILE_SUCCESS);
+	want("level 1 after the reset", cuFileGetStatsL1(&l1), CU_FILE_SUCCESS);
+	check("... zero", l1.read_ops.ok == 0 && l1.read_bytes == 0, "%lld", l1.read_ops.ok);
+	want("the BAR of GPU 0", cuFileGetBARSizeInKB(0, &v), CU_FILE_SUCCESS);
+	check("... in KiB", v == bar_kb, "%lld", v);
+	want("the BAR of GPU 99", cuFileGetBARSizeInKB(99, &v),
+	     bar_kb ? CU_FILE_INVALID_VALUE : CU_FILE_SUCCESS);
+	cuFileHandleDeregister(fh);
+	close(d.handle.fd);
+	free(mem);
+	want("driver close", cuFileDriverClose(), CU_FILE_SUCCESS);
+	want("the BAR once closed", cuFileGetBARSizeInKB(0, &v), CU_FILE_DRIVER_NOT_INITIALIZED);
+	printf("%s: %d failed\n", failures ? "FAIL" : "pass", failures);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long seed, size, memoff = 0;
@@ -293,6 +400,13 @@ int main(int argc, char **argv)
 		cuFileDriverClose();
 		return failures ? 1 : 0;
 	}
+	/*
+	 * gp-cufile params FILE [BAR_KB]: the parameter and statistics API
+	 * (cuFile 1.14 and 1.15) around reads of FILE into host memory; BAR_KB:
+	 * the first provider's BAR (0: no module).
+	 */
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "params"))
+		return params(argv[2], argc == 4 ? strtoull(argv[3], NULL, 0) : 0);
 	if (argc == 6 && !strcmp(argv[1], "-1"))
 		return one_read(argv[3], argv[4], strtoull(argv[5], NULL, 0),
 				strtoull(argv[2], NULL, 0));
@@ -426,13 +540,15 @@ int main(int argc, char **argv)
 	batch(fh, mem, seed);
 
 	{
+		/* The batch's bytes again (what the host checks), through the stream API. */
 		size_t sz = MiB;
-		off_t fo = 0, bo = 0;
+		off_t fo = base, bo = 0;
 		ssize_t got = 0;
 
 		want("async read on the NULL stream", cuFileReadAsync(fh, mem, &sz, &fo, &bo, &got,
 								      NULL), CU_FILE_SUCCESS);
-		check("... read it all", got == (ssize_t)MiB, "%lld", (long long)got);
+		check("... read it all", got == (ssize_t)MiB && same(mem, MiB, seed, base), "%lld",
+		      (long long)got);
 	}
 	check("error text", !strcmp(cuFileGetErrorString((CUfileError_t){ CU_FILE_INVALID_VALUE, 0 }),
 				    "invalid arguments"), "%lld", 0);

@@ -26,7 +26,7 @@ static struct batch *batch_find_locked(CUfileBatchHandle_t h)
 	return link_find(drv.batches, h);
 }
 
-EXPORT CUfileError_t cuFileBatchIOSetUp(CUfileBatchHandle_t *bp, unsigned nr)
+static CUfileError_t batch_setup(CUfileBatchHandle_t *bp, unsigned nr)
 {
 	struct batch *b;
 	unsigned int i;
@@ -53,6 +53,7 @@ EXPORT CUfileError_t cuFileBatchIOSetUp(CUfileBatchHandle_t *bp, unsigned nr)
 
 static void slot_done(struct slot *s, ssize_t ret)
 {
+	stats_io(s->p.opcode == CUFILE_WRITE, true, ret, s->len, s->t0);
 	s->inflight = false;
 	if (s->canceled) {
 		s->status = CUFILE_CANCELED;
@@ -69,8 +70,8 @@ static ssize_t slot_run(struct slot *s)
 	return run_io(s->fh, &s->t, s->len, s->p.u.batch.file_offset, s->p.opcode == CUFILE_WRITE);
 }
 
-EXPORT CUfileError_t cuFileBatchIOSubmit(CUfileBatchHandle_t h, unsigned nr,
-					 CUfileIOParams_t *io, unsigned int flags)
+static CUfileError_t batch_submit(CUfileBatchHandle_t h, unsigned nr, CUfileIOParams_t *io,
+				  unsigned int flags)
 {
 	struct slot *slots[BATCH_MAX], *sync[BATCH_MAX];
 	struct gpupath_iov iov[BATCH_MAX];
@@ -141,6 +142,7 @@ EXPORT CUfileError_t cuFileBatchIOSubmit(CUfileBatchHandle_t h, unsigned nr,
 		 * not report it as it stands (pending), nor frees its slot.
 		 */
 		s->inflight = true;
+		s->t0 = stats_clock();
 		s->canceled = false;
 		s->status = CUFILE_PENDING;
 		s->ret = 0;
@@ -306,6 +308,7 @@ EXPORT CUfileError_t cuFileBatchIOCancel(CUfileBatchHandle_t h)
 	pthread_mutex_lock(&drv.lock);
 	b = batch_find_locked(h);
 	pthread_mutex_unlock(&drv.lock);
+	STATS_OP(batch_cancel_ops, b);
 	if (!b)
 		return status(CU_FILE_INVALID_VALUE);
 	batch_cancel(b);
@@ -316,8 +319,26 @@ EXPORT void cuFileBatchIODestroy(CUfileBatchHandle_t h)
 {
 	struct batch *b = link_take(&drv.batches, h);
 
+	STATS_OP(batch_destroy_ops, b);
 	if (!b)
 		return;
 	batch_cancel(b);
 	batch_free(b);
+}
+
+EXPORT CUfileError_t cuFileBatchIOSetUp(CUfileBatchHandle_t *bp, unsigned nr)
+{
+	CUfileError_t s = batch_setup(bp, nr);
+
+	STATS_OP(batch_setup_ops, s.err == CU_FILE_SUCCESS);
+	return s;
+}
+
+EXPORT CUfileError_t cuFileBatchIOSubmit(CUfileBatchHandle_t h, unsigned nr,
+					 CUfileIOParams_t *io, unsigned int flags)
+{
+	CUfileError_t s = batch_submit(h, nr, io, flags);
+
+	STATS_OP(batch_submit_ops, s.err == CU_FILE_SUCCESS);
+	return s;
 }

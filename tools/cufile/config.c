@@ -45,6 +45,10 @@ static const struct prop props[] = {
 	{ "io_batchsize", COUNT, FIELD(batch_size), 1, BATCH_MAX, 0 },
 };
 
+static const struct prop stats_prop = {
+	"cufile_stats", COUNT, FIELD(stats_level), 0, 3, API_SET_STATS,
+};
+
 static bool once_named;
 
 /* One property from the file: taken, or said why not. */
@@ -94,6 +98,11 @@ static void section_take(const char *path, const char *section, struct json_obje
 		return;
 	}
 	json_object_object_foreach(val, key, v) {
+		/* The statistics' level (cuFileSetStatsLevel stands over it). */
+		if (!strcmp(section, "profile") && !strcmp(key, "cufile_stats")) {
+			prop_take(path, &stats_prop, v);
+			continue;
+		}
 		for (i = 0; !strcmp(section, "properties") && i < ARRAY_SIZE(props); i++)
 			if (!strcmp(props[i].key, key))
 				break;
@@ -117,9 +126,12 @@ void config_load(void)
 	drv.rdma_write = true;
 	drv.batch_size = BATCH_DEFAULT;
 	root = access(path, F_OK) == 0 || env ? json_object_from_file(path) : NULL;
-	if (!root && env && *env)
-		fprintf(stderr, "libgpupath-cufile: %s: %s; the defaults hold\n", path,
-			json_util_get_last_err() ?: "cannot read it");
+	if (!root && env && *env) {
+		const char *why = json_util_get_last_err();
+
+		fprintf(stderr, "libgpupath-cufile: %s: %.*s; the defaults hold\n", path,
+			why ? (int)strcspn(why, "\n") : 14, why ?: "cannot read it");
+	}
 	if (root && !json_object_is_type(root, json_type_object)) {
 		json_object_put(root);
 		root = NULL;

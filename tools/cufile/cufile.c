@@ -58,6 +58,11 @@ ABI(sizeof(CUfileIOParams_t) == 64 && offsetof(CUfileIOParams_t, u.batch.size) =
     offsetof(CUfileIOParams_t, fh) == 40 && offsetof(CUfileIOParams_t, cookie) == 56);
 ABI(sizeof(CUfileIOEvents_t) == 24 && offsetof(CUfileIOEvents_t, ret) == 16);
 ABI(sizeof(CUfileFSOps_t) == 40 && sizeof(cufileRDMAInfo_t) == 16);
+ABI(sizeof(CUfileStatsLevel1_t) == 512 && sizeof(CUfileStatsLevel2_t) == 1024);
+ABI(sizeof(CUfilePerGpuStats_t) == 248 && sizeof(CUfileStatsLevel3_t) == 5000 &&
+    offsetof(CUfileStatsLevel3_t, per_gpu_stats) == 1032);
+ABI(sizeof(CUFileSizeTConfigParameter_t) == 4 && CUFILE_PARAM_PROPERTIES_BATCH_IO_TIMEOUT_MS == 11 &&
+    CUFILE_PARAM_STREAM_MEMOPS_BYPASS == 11 && CUFILE_PARAM_LOG_DIR == 2);
 
 struct drv drv = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -199,6 +204,7 @@ static void driver_open_locked(void)
 	if (drv.opens++)
 		return;
 	config_load();
+	params_apply();
 	if (gpupath_dev_open(&drv.dev) < 0)
 		drv.dev = NULL;
 	cuda_load();

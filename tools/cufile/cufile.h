@@ -325,6 +325,183 @@ CUfileError_t cuFileWriteAsync(CUfileHandle_t fh, void *bufPtr_base, size_t *siz
 CUfileError_t cuFileStreamRegister(CUstream stream, unsigned flags);
 CUfileError_t cuFileStreamDeregister(CUstream stream);
 
+/* ---- parameters (cuFile 1.14) and statistics (1.15) ------------------------- */
+
+/* The values of NVIDIA's configuration, by name. */
+typedef enum CUFileSizeTConfigParameter_t {
+	CUFILE_PARAM_PROFILE_STATS,
+	CUFILE_PARAM_EXECUTION_MAX_IO_QUEUE_DEPTH,
+	CUFILE_PARAM_EXECUTION_MAX_IO_THREADS,
+	CUFILE_PARAM_EXECUTION_MIN_IO_THRESHOLD_SIZE_KB,
+	CUFILE_PARAM_EXECUTION_MAX_REQUEST_PARALLELISM,
+	CUFILE_PARAM_PROPERTIES_MAX_DIRECT_IO_SIZE_KB,
+	CUFILE_PARAM_PROPERTIES_MAX_DEVICE_CACHE_SIZE_KB,
+	CUFILE_PARAM_PROPERTIES_PER_BUFFER_CACHE_SIZE_KB,
+	CUFILE_PARAM_PROPERTIES_MAX_DEVICE_PINNED_MEM_SIZE_KB,
+	CUFILE_PARAM_PROPERTIES_IO_BATCHSIZE,
+	CUFILE_PARAM_POLLTHRESHOLD_SIZE_KB,
+	CUFILE_PARAM_PROPERTIES_BATCH_IO_TIMEOUT_MS,
+} CUFileSizeTConfigParameter_t;
+
+typedef enum CUFileBoolConfigParameter_t {
+	CUFILE_PARAM_PROPERTIES_USE_POLL_MODE,
+	CUFILE_PARAM_PROPERTIES_ALLOW_COMPAT_MODE,
+	CUFILE_PARAM_FORCE_COMPAT_MODE,
+	CUFILE_PARAM_FS_MISC_API_CHECK_AGGRESSIVE,
+	CUFILE_PARAM_EXECUTION_PARALLEL_IO,
+	CUFILE_PARAM_PROFILE_NVTX,
+	CUFILE_PARAM_PROPERTIES_ALLOW_SYSTEM_MEMORY,
+	CUFILE_PARAM_USE_PCIP2PDMA,
+	CUFILE_PARAM_PREFER_IO_URING,
+	CUFILE_PARAM_FORCE_ODIRECT_MODE,
+	CUFILE_PARAM_SKIP_TOPOLOGY_DETECTION,
+	CUFILE_PARAM_STREAM_MEMOPS_BYPASS,
+} CUFileBoolConfigParameter_t;
+
+typedef enum CUFileStringConfigParameter_t {
+	CUFILE_PARAM_LOGGING_LEVEL,
+	CUFILE_PARAM_ENV_LOGFILE_PATH,
+	CUFILE_PARAM_LOG_DIR,
+} CUFileStringConfigParameter_t;
+
+typedef enum CUFileArrayConfigParameter_t {
+	CUFILE_PARAM_POSIX_POOL_SLAB_SIZE_KB,
+	CUFILE_PARAM_POSIX_POOL_SLAB_COUNT,
+} CUFileArrayConfigParameter_t;
+
+/*
+ * Set before cuFileDriverOpen (CU_FILE_DRIVER_ALREADY_OPEN after), taken at
+ * the open over the configuration file; read back staged, or in use while
+ * open. The values gpupath has no use for are kept and read back, and
+ * named once on stderr when set.
+ */
+CUfileError_t cuFileGetParameterSizeT(CUFileSizeTConfigParameter_t param, size_t *value);
+CUfileError_t cuFileGetParameterBool(CUFileBoolConfigParameter_t param, bool *value);
+CUfileError_t cuFileGetParameterString(CUFileStringConfigParameter_t param, char *desc_str,
+				       int len);
+CUfileError_t cuFileSetParameterSizeT(CUFileSizeTConfigParameter_t param, size_t value);
+CUfileError_t cuFileSetParameterBool(CUFileBoolConfigParameter_t param, bool value);
+CUfileError_t cuFileSetParameterString(CUFileStringConfigParameter_t param, const char *desc_str);
+CUfileError_t cuFileGetParameterMinMaxValue(CUFileSizeTConfigParameter_t param,
+					    size_t *min_value, size_t *max_value);
+CUfileError_t cuFileSetParameterPosixPoolSlabArray(const size_t *size_values,
+						   const size_t *count_values, int len);
+CUfileError_t cuFileGetParameterPosixPoolSlabArray(size_t *size_values, size_t *count_values,
+						   int len);
+
+#define CUFILE_GPU_UUID_LEN 16
+
+typedef struct CUfileOpCounter {
+	uint64_t ok;
+	uint64_t err;
+} CUfileOpCounter_t;
+
+/* Statistics level 1: this process's cuFile calls (512 bytes, as cuFile 1.15's). */
+typedef struct CUfileStatsLevel1 {
+	CUfileOpCounter_t read_ops;
+	CUfileOpCounter_t write_ops;
+	CUfileOpCounter_t hdl_register_ops;
+	CUfileOpCounter_t hdl_deregister_ops;
+	CUfileOpCounter_t buf_register_ops;
+	CUfileOpCounter_t buf_deregister_ops;
+	uint64_t read_bytes;
+	uint64_t write_bytes;
+	uint64_t read_bw_bytes_per_sec;
+	uint64_t write_bw_bytes_per_sec;
+	uint64_t read_lat_avg_us;
+	uint64_t write_lat_avg_us;
+	uint64_t read_ops_per_sec;
+	uint64_t write_ops_per_sec;
+	uint64_t read_lat_sum_us;
+	uint64_t write_lat_sum_us;
+	CUfileOpCounter_t batch_submit_ops;
+	CUfileOpCounter_t batch_complete_ops;
+	CUfileOpCounter_t batch_setup_ops;
+	CUfileOpCounter_t batch_cancel_ops;
+	CUfileOpCounter_t batch_destroy_ops;
+	CUfileOpCounter_t batch_enqueued_ops;
+	CUfileOpCounter_t batch_posix_enqueued_ops;
+	CUfileOpCounter_t batch_processed_ops;
+	CUfileOpCounter_t batch_posix_processed_ops;
+	CUfileOpCounter_t batch_nvfs_submit_ops;
+	CUfileOpCounter_t batch_p2p_submit_ops;
+	CUfileOpCounter_t batch_aio_submit_ops;
+	CUfileOpCounter_t batch_iouring_submit_ops;
+	CUfileOpCounter_t batch_mixed_io_submit_ops;
+	CUfileOpCounter_t batch_total_submit_ops;
+	uint64_t batch_read_bytes;
+	uint64_t batch_write_bytes;
+	uint64_t batch_read_bw_bytes;
+	uint64_t batch_write_bw_bytes;
+	uint64_t batch_submit_lat_avg_us;
+	uint64_t batch_completion_lat_avg_us;
+	uint64_t batch_submit_ops_per_sec;
+	uint64_t batch_complete_ops_per_sec;
+	uint64_t batch_submit_lat_sum_us;
+	uint64_t batch_completion_lat_sum_us;
+	uint64_t last_batch_read_bytes;
+	uint64_t last_batch_write_bytes;
+} CUfileStatsLevel1_t;
+
+/* Level 2: level 1, and I/O sizes in KiB by power of two (bin k: up to 4 << k KiB). */
+typedef struct CUfileStatsLevel2 {
+	CUfileStatsLevel1_t basic;
+	uint64_t read_size_kb_hist[32];
+	uint64_t write_size_kb_hist[32];
+} CUfileStatsLevel2_t;
+
+typedef struct CUfilePerGpuStats {
+	char uuid[CUFILE_GPU_UUID_LEN];
+	uint64_t read_bytes;
+	uint64_t read_bw_bytes_per_sec;
+	uint64_t read_utilization;
+	uint64_t read_duration_us;
+	uint64_t n_total_reads;
+	uint64_t n_p2p_reads;
+	uint64_t n_nvfs_reads;
+	uint64_t n_posix_reads;
+	uint64_t n_unaligned_reads;
+	uint64_t n_dr_reads;
+	uint64_t n_sparse_regions;
+	uint64_t n_inline_regions;
+	uint64_t n_reads_err;
+	uint64_t writes_bytes;
+	uint64_t write_bw_bytes_per_sec;
+	uint64_t write_utilization;
+	uint64_t write_duration_us;
+	uint64_t n_total_writes;
+	uint64_t n_p2p_writes;
+	uint64_t n_nvfs_writes;
+	uint64_t n_posix_writes;
+	uint64_t n_unaligned_writes;
+	uint64_t n_dr_writes;
+	uint64_t n_writes_err;
+	uint64_t n_mmap;
+	uint64_t n_mmap_ok;
+	uint64_t n_mmap_err;
+	uint64_t n_mmap_free;
+	uint64_t reg_bytes;
+} CUfilePerGpuStats_t;
+
+/* Level 3: level 2, and per GPU (gpupath: per provider of device memory). */
+typedef struct CUfileStatsLevel3 {
+	CUfileStatsLevel2_t detailed;
+	uint32_t num_gpus;
+	CUfilePerGpuStats_t per_gpu_stats[16];
+} CUfileStatsLevel3_t;
+
+/* Levels 0 (off) to 3; counted between cuFileStatsStart and cuFileStatsStop. */
+CUfileError_t cuFileSetStatsLevel(int level);
+CUfileError_t cuFileGetStatsLevel(int *level);
+CUfileError_t cuFileStatsStart(void);
+CUfileError_t cuFileStatsStop(void);
+CUfileError_t cuFileStatsReset(void);
+CUfileError_t cuFileGetStatsL1(CUfileStatsLevel1_t *stats);
+CUfileError_t cuFileGetStatsL2(CUfileStatsLevel2_t *stats);
+CUfileError_t cuFileGetStatsL3(CUfileStatsLevel3_t *stats);
+/* The BAR of GPU @gpuIndex (gpupath: its provider of device memory), in KiB. */
+CUfileError_t cuFileGetBARSizeInKB(int gpuIndex, size_t *barSize);
+
 /* ---- gpupath's additions ------------------------------------------------ */
 
 /*

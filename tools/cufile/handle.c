@@ -67,7 +67,7 @@ void fh_free(struct fh *f)
 	free(f);
 }
 
-EXPORT CUfileError_t cuFileHandleRegister(CUfileHandle_t *fhp, CUfileDescr_t *descr)
+static CUfileError_t handle_register(CUfileHandle_t *fhp, CUfileDescr_t *descr)
 {
 	struct stat st;
 	struct fh *f;
@@ -119,6 +119,15 @@ EXPORT void cuFileHandleDeregister(CUfileHandle_t h)
 {
 	struct fh *f = link_take(&drv.fhs, h);
 
+	STATS_OP(hdl_deregister_ops, f);
 	if (f)
 		fh_free(f);
+}
+
+EXPORT CUfileError_t cuFileHandleRegister(CUfileHandle_t *fhp, CUfileDescr_t *descr)
+{
+	CUfileError_t s = handle_register(fhp, descr);
+
+	STATS_OP(hdl_register_ops, s.err == CU_FILE_SUCCESS);
+	return s;
 }

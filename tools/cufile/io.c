@@ -248,6 +248,7 @@ ssize_t do_io(CUfileHandle_t h, const void *base, size_t size, off_t foff, off_t
 	struct target t;
 	CUfileOpError err;
 	struct fh *f;
+	uint64_t t0;
 	ssize_t r;
 
 	ensure_open();
@@ -263,7 +264,9 @@ ssize_t do_io(CUfileHandle_t h, const void *base, size_t size, off_t foff, off_t
 	err = resolve(base, boff, size, &t);
 	if (err != CU_FILE_SUCCESS)
 		return -(ssize_t)err;
+	t0 = stats_clock();
 	r = run_io(f, &t, size, foff, wr);
+	stats_io(wr, false, r, size, t0);
 	/* cuFile's own errors are returned negated, errnos through errno. */
 	if (r <= -CUFILEOP_BASE_ERR)
 		return r;

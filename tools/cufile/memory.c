@@ -54,7 +54,7 @@ static CUfileOpError pin_host(struct mem *m)
 	return CU_FILE_SUCCESS;
 }
 
-EXPORT CUfileError_t cuFileBufRegister(const void *base, size_t length, int flags)
+static CUfileError_t buf_register(const void *base, size_t length, int flags)
 {
 	CUfileOpError err = CU_FILE_SUCCESS;
 	struct gpupath_buf *buf;
@@ -92,7 +92,7 @@ EXPORT CUfileError_t cuFileBufRegister(const void *base, size_t length, int flag
 	return status(err);
 }
 
-EXPORT CUfileError_t cuFileBufDeregister(const void *base)
+static CUfileError_t buf_deregister(const void *base)
 {
 	struct mem *m;
 
@@ -108,4 +108,20 @@ EXPORT CUfileError_t cuFileBufDeregister(const void *base)
 		gpupath_buf_free(m->buf);
 	free(m);
 	return status(CU_FILE_SUCCESS);
+}
+
+EXPORT CUfileError_t cuFileBufRegister(const void *base, size_t length, int flags)
+{
+	CUfileError_t s = buf_register(base, length, flags);
+
+	STATS_OP(buf_register_ops, s.err == CU_FILE_SUCCESS);
+	return s;
+}
+
+EXPORT CUfileError_t cuFileBufDeregister(const void *base)
+{
+	CUfileError_t s = buf_deregister(base);
+
+	STATS_OP(buf_deregister_ops, s.err == CU_FILE_SUCCESS);
+	return s;
 }

@@ -10,6 +10,7 @@
  *   io.c       cuFileRead and cuFileWrite: through the module, or compat
  *   batch.c    the batch API
  *   stream.c   the stream API
+ *   params.c   the parameter and statistics API
  *
  * Only the API's functions (EXPORT) leave the library (libcufile.map).
  */
@@ -18,6 +19,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -26,8 +28,8 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-/* The cuFile API level implemented: 1.7 (host memory, batches). */
-#define API_VERSION	1070
+/* The cuFile API level implemented: 1.15 (streams, parameters, statistics). */
+#define API_VERSION	1150
 /* Entries per batch: io_batchsize, up to BATCH_MAX as NVIDIA's allows. */
 #define BATCH_DEFAULT	128
 #define BATCH_MAX	256
@@ -39,6 +41,7 @@
 #define API_SET_DIRECT	2u
 #define API_SET_CACHE	4u
 #define API_SET_PINNED	8u
+#define API_SET_STATS	16u
 #define DEFAULT_TIMEOUT_MS 1000
 
 /* The lists of handles, buffers and batches: each object starts with a link. */
@@ -85,6 +88,7 @@ struct slot {
 	bool busy;		/* submitted, not yet reported */
 	bool inflight;		/* not yet done: in the module, or run by its submitter */
 	bool canceled;
+	uint64_t t0;		/* stats_clock() at the submission */
 };
 
 struct batch {
@@ -107,6 +111,7 @@ struct drv {
 	size_t batch_size;		/* io_batchsize: entries a batch may hold */
 	unsigned int api_set;		/* API_SET_*: set by the program, over the file */
 	struct link *streams;		/* registered with cuFileStreamRegister */
+	size_t stats_level;		/* cuFileSetStatsLevel, profile.cufile_stats: 0 to 3 */
 	void *cuda_lib;
 	int (*cuda_is_device)(const void *p);
 	int (*cuda_copy)(void *dst, const void *src, uint64_t n, int to_device);
@@ -206,6 +211,17 @@ bool clamp(const struct fh *f, off_t foff, size_t *size);
 /* stream.c */
 /* Forgets the registered streams (the driver is closing), drv.lock held. */
 void streams_forget(void);
+
+/* params.c */
+/* Takes the parameters set before the open (over the file's), drv.lock held. */
+void params_apply(void);
+/* Now, for stats_io(), while statistics run; 0 otherwise. */
+uint64_t stats_clock(void);
+/* Counts one call into the CUfileOpCounter_t at @counter of CUfileStatsLevel1_t. */
+void stats_op(size_t counter, bool ok);
+/* Counts an I/O of @size bytes that returned @r, started at @t0 (stats_clock()). */
+void stats_io(bool wr, bool batch, ssize_t r, size_t size, uint64_t t0);
+#define STATS_OP(field, ok) stats_op(offsetof(CUfileStatsLevel1_t, field), ok)
 
 /* batch.c */
 /* Cancels what @b has in flight, and waits for it. */

@@ -49,6 +49,11 @@ moff=$(sed -n 's/^mem bar=2 bar_offset=\([0-9]*\)$/\1/p' /tmp/cufile.out)
 host_expect bar.img "$moff" $MiB 901 $BASE
 host_expect bar.img $((moff + MiB)) $MiB 901 $((BASE + 2 * MiB))
 host_expect nvme.img $((BASE + 6 * MiB)) $MiB 902 $((BASE + 6 * MiB))
+# The parameter and statistics API with the module: the provider's BAR is 64 MiB.
+$PATTERN gen $((4 * MiB)) 905 >/tmp/params.img
+$CUFILE params /tmp/params.img $((64 * 1024)) >/tmp/params.out 2>&1 ||
+	{ cat /tmp/params.out; fail "gp-cufile params"; }
+rm -f /tmp/params.img
 # "allow_compat_mode": false: the driver opens, since the module is there.
 echo '{ "properties": { "allow_compat_mode": false } }' >/tmp/nocompat.json
 CUFILE_ENV_PATH_JSON=/tmp/nocompat.json $CUFILE nocompat ||
