@@ -23,6 +23,7 @@ static struct {
 	gpcu_stream_create_fn stream_create;
 	gpcu_stream_destroy_fn stream_destroy;
 	gpcu_stream_sync_fn stream_sync;
+	gpcu_mem_alloc_async_fn alloc_async;	/* optional */
 	gpcu_context ctx;
 } cu;
 
@@ -63,6 +64,7 @@ static inline void cu_open(void)
 	cu.stream_create = (gpcu_stream_create_fn)cu_sym(lib, "cuStreamCreate");
 	cu.stream_destroy = (gpcu_stream_destroy_fn)cu_sym(lib, "cuStreamDestroy_v2");
 	cu.stream_sync = (gpcu_stream_sync_fn)cu_sym(lib, "cuStreamSynchronize");
+	cu.alloc_async = (gpcu_mem_alloc_async_fn)dlsym(lib, "cuMemAllocAsync");
 	r = init(0);
 	if (r) {
 		printf("SKIP: no CUDA device (cuInit: %d)\n", r);

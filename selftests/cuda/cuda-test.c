@@ -146,6 +146,14 @@ static int cmd_host(void)
 	      gpupath_cuda_read(NULL, d, 0, 0, 4096, GPUPATH_POLICY_AUTO, NULL) == -EINVAL);
 	cu.free((uintptr_t)d);
 	check("a freed allocation is not device memory", gpupath_cuda_is_device(d) == 0);
+	/* Memory of a pool (cudaMallocAsync): no context of its own. */
+	if (cu.alloc_async && !cu.alloc_async((gpcu_deviceptr *)&d, len, NULL)) {
+		check("pool memory is device memory", gpupath_cuda_is_device(d) == 1);
+		check("pool memory: host to device and back",
+		      gpupath_cuda_copy(d, host, len, 1) == 0 &&
+		      gpupath_cuda_copy(back, d, len, 0) == 0 && !memcmp(host, back, len));
+		cu.free((uintptr_t)d);
+	}
 	free(host);
 	free(back);
 	return summary();

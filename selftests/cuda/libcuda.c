@@ -28,6 +28,9 @@
  *    push/pop/set), or CUDA_ERROR_INVALID_CONTEXT.
  *  - cuMemAlloc: 256-byte aligned, 2 MiB aligned from 2 MiB, first fit: a
  *    freed address is handed out again, with a new buffer ID.
+ *    cuMemAllocAsync: the same, from the device's pool, whose pointers have
+ *    no context (CU_POINTER_ATTRIBUTE_CONTEXT NULL), as stream-ordered
+ *    memory has none.
  *  - cuPointerGetAttributes: zeroes and CUDA_SUCCESS for memory not CUDA's;
  *    cuPointerGetAttribute: CUDA_ERROR_INVALID_VALUE for it.
  *  - A copy or memset must lie in one allocation (CUDA_ERROR_INVALID_VALUE).
@@ -57,10 +60,11 @@
 struct alloc {
 	uint64_t base, size;
 	unsigned long long id;
+	bool pool;		/* cuMemAllocAsync's: of the device's pool, no context */
 };
 
 /* The primary context: only its address matters. */
-static struct gpcu_ctx_st {
+static struct CUctx_st {
 	int device;
 } primary;
 
@@ -77,6 +81,8 @@ static struct {
 } dbl = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_id = 1 };
 
 static __thread gpcu_context stack[STACK_DEPTH];
+
+static bool stream_known(gpcu_stream s);
 static __thread int depth;
 
 static uint64_t env_u64(const char *name, uint64_t def)
@@ -246,7 +252,22 @@ static struct alloc *find(uint64_t p, uint64_t n)
 	return NULL;
 }
 
+static gpcu_result mem_alloc(gpcu_deviceptr *p, size_t n, bool pool);
+
 EXPORT gpcu_result cuMemAlloc_v2(gpcu_deviceptr *p, size_t n)
+{
+	return mem_alloc(p, n, false);
+}
+
+/* Memory of the device's pool: its pointers have no context (CONTEXT is NULL). */
+EXPORT gpcu_result cuMemAllocAsync(gpcu_deviceptr *p, size_t n, gpcu_stream s)
+{
+	if (dbl.init && !stream_known(s))
+		return GPCU_ERROR_INVALID_HANDLE;
+	return mem_alloc(p, n, true);
+}
+
+static gpcu_result mem_alloc(gpcu_deviceptr *p, size_t n, bool pool)
 {
 	uint64_t align = n >= BIG ? BIG : 256, at, size = (n + 255) & ~255ULL;
 	unsigned int i;
@@ -274,7 +295,7 @@ EXPORT gpcu_result cuMemAlloc_v2(gpcu_deviceptr *p, size_t n)
 		return GPCU_ERROR_OUT_OF_MEMORY;
 	}
 	memmove(&dbl.a[i + 1], &dbl.a[i], (dbl.n - i) * sizeof(dbl.a[0]));
-	dbl.a[i] = (struct alloc){ at, size, dbl.next_id++ };
+	dbl.a[i] = (struct alloc){ at, size, dbl.next_id++, pool };
 	dbl.n++;
 	pthread_mutex_unlock(&dbl.lock);
 	*p = at;
@@ -454,7 +475,7 @@ static int attribute(unsigned int attr, void *data, uint64_t p)
 
 	switch (attr) {
 	case GPCU_POINTER_ATTRIBUTE_CONTEXT:
-		*(gpcu_context *)data = a ? &primary : NULL;
+		*(gpcu_context *)data = a && !a->pool ? &primary : NULL;
 		break;
 	case GPCU_POINTER_ATTRIBUTE_MEMORY_TYPE:
 		*(unsigned int *)data = a ? GPCU_MEMORYTYPE_DEVICE : 0;

@@ -143,6 +143,12 @@ static void pytorch(const char *file, const char *scratch)
 	check("pytorch: save_storage at a 64-byte offset",
 	      cuFileWrite(wh, t, n, 64 * 5, 0) == (ssize_t)n &&
 	      file_is(scratch, 320, n, SEED + 1, 0));
+	/* PyTorch's cudaMallocAsync allocator: memory of a pool, no context. */
+	if (cu.alloc_async && !cu.alloc_async((gpcu_deviceptr *)&t, n, NULL)) {
+		check("pytorch: load_storage into pool memory (cudaMallocAsync)",
+		      cuFileRead(fh, t, n, 64 * 7, 0) == (ssize_t)n && dev_is(t, n, SEED, 448));
+		cu.free((uintptr_t)t);
+	}
 	cuFileHandleDeregister(wh);
 	cuFileHandleDeregister(fh);
 	close(wfd);

@@ -121,10 +121,23 @@ void config_load(void)
 	struct json_object *root;
 	char unused[1024] = "";
 
+	/* NVIDIA's defaults, but what the program set through the API. */
 	drv.allow_compat = true;
 	drv.force_compat = false;
 	drv.rdma_write = true;
 	drv.batch_size = BATCH_DEFAULT;
+	if (!(drv.api_set & API_SET_POLL)) {
+		drv.poll = false;
+		drv.poll_kb = POLL_KB_DEFAULT;
+	}
+	if (!(drv.api_set & API_SET_DIRECT))
+		drv.max_direct_kb = MAX_DIRECT_KB_DEFAULT;
+	if (!(drv.api_set & API_SET_CACHE))
+		drv.max_cache_kb = MAX_CACHE_KB_DEFAULT;
+	if (!(drv.api_set & API_SET_PINNED))
+		drv.max_pinned_kb = MAX_PINNED_KB_DEFAULT;
+	if (!(drv.api_set & API_SET_STATS))
+		drv.stats_level = 0;
 	root = access(path, F_OK) == 0 || env ? json_object_from_file(path) : NULL;
 	if (!root && env && *env) {
 		const char *why = json_util_get_last_err();

@@ -106,11 +106,14 @@ static ssize_t full(int fd, char *p, size_t n, off_t off, bool wr)
 static ssize_t compat(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr)
 {
 	size_t al = f->cdirect ? f->lbs : 1, done = 0;
-	size_t chunk = drv.max_direct_kb << 10;	/* max_direct_io_size_kb */
+	/* max_direct_io_size_kb at most, and no more than the I/O needs. */
+	size_t chunk = drv.max_direct_kb << 10, need = (size + 4095) & ~(size_t)4095;
 	ssize_t got, ret = 0;
 	struct stat st;
 	char *tmp;
 
+	if (need && need < chunk)
+		chunk = need;
 	if (posix_memalign((void **)&tmp, 4096, chunk + 2 * al))
 		return -ENOMEM;
 	while (done < size) {
@@ -214,6 +217,33 @@ bool clamp(const struct fh *f, off_t foff, size_t *size)
 }
 
 /* One synchronous I/O: bytes moved, or a negative errno. */
+/*
+ * Through the module in pieces of max_direct_io_size_kb, as NVIDIA's library
+ * issues them (the kernel takes under 2 GiB per I/O): the bytes moved, or
+ * a negative errno when none were.
+ */
+static ssize_t module_chunks(struct fh *f, const struct target *t, size_t size, off_t foff,
+			     bool wr)
+{
+	size_t chunk = drv.max_direct_kb << 10, done = 0, n;
+	struct target c = *t;
+	int r;
+
+	while (done < size) {
+		n = size - done < chunk ? size - done : chunk;
+		c.off = t->off + done;
+		c.addr = t->addr + done;
+		r = module_io(f, &c, n, foff + done, wr);
+		if (r < 0)
+			return done ? (ssize_t)done : r;
+		done += last.len;
+		/* A file read may end at the end of the file. */
+		if (last.len < n)
+			break;
+	}
+	return done;
+}
+
 ssize_t run_io(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr)
 {
 	uint32_t refusal = module_refusal(f, t, size, foff);
@@ -223,11 +253,8 @@ ssize_t run_io(struct fh *f, const struct target *t, size_t size, off_t foff, bo
 	last.reason = GPUPATH_REASON_NONE;
 	if (!clamp(f, foff, &size))
 		return 0;
-	if (via_module(t, refusal)) {
-		r = module_io(f, t, size, foff, wr);
-		/* A file read may end at the end of the file. */
-		return r < 0 ? r : (ssize_t)last.len;
-	}
+	if (via_module(t, refusal))
+		return module_chunks(f, t, size, foff, wr);
 	if (t->cuda && !drv.cuda_copy)
 		return -EOPNOTSUPP;
 	/* Device memory that cannot go direct, and compat mode not allowed. */

@@ -34,6 +34,7 @@
 static const struct {
 	const char *name;
 	size_t min, max, def, field;
+	bool kb;		/* KiB, in whole 4 KiB */
 } sizes[NSIZE] = {
 	[CUFILE_PARAM_PROFILE_STATS] = { "profile.cufile_stats", 0, 3, 0, NONE },
 	[CUFILE_PARAM_EXECUTION_MAX_IO_QUEUE_DEPTH] = { "execution.max_io_queue_depth", 1, 256,
@@ -44,20 +45,20 @@ static const struct {
 	[CUFILE_PARAM_EXECUTION_MAX_REQUEST_PARALLELISM] = {
 		"execution.max_request_parallelism", 0, 8, 4, NONE },
 	[CUFILE_PARAM_PROPERTIES_MAX_DIRECT_IO_SIZE_KB] = {
-		"properties.max_direct_io_size_kb", 4, CHUNK_MAX >> 10, 16384,
-		FIELD(max_direct_kb) },
+		"properties.max_direct_io_size_kb", 4, CHUNK_MAX >> 10, MAX_DIRECT_KB_DEFAULT,
+		FIELD(max_direct_kb), true },
 	[CUFILE_PARAM_PROPERTIES_MAX_DEVICE_CACHE_SIZE_KB] = {
-		"properties.max_device_cache_size_kb", 4, 1ULL << 40, 131072,
-		FIELD(max_cache_kb) },
+		"properties.max_device_cache_size_kb", 4, 1ULL << 40, MAX_CACHE_KB_DEFAULT,
+		FIELD(max_cache_kb), true },
 	[CUFILE_PARAM_PROPERTIES_PER_BUFFER_CACHE_SIZE_KB] = {
-		"properties.per_buffer_cache_size_kb", 4, 16384, CHUNK >> 10, NONE },
+		"properties.per_buffer_cache_size_kb", 4, 16384, CHUNK >> 10, NONE, true },
 	[CUFILE_PARAM_PROPERTIES_MAX_DEVICE_PINNED_MEM_SIZE_KB] = {
-		"properties.max_device_pinned_mem_size_kb", 4, 1ULL << 40, 33554432,
-		FIELD(max_pinned_kb) },
+		"properties.max_device_pinned_mem_size_kb", 4, 1ULL << 40, MAX_PINNED_KB_DEFAULT,
+		FIELD(max_pinned_kb), true },
 	[CUFILE_PARAM_PROPERTIES_IO_BATCHSIZE] = { "properties.io_batchsize", 1, BATCH_MAX,
 						   BATCH_DEFAULT, FIELD(batch_size) },
 	[CUFILE_PARAM_POLLTHRESHOLD_SIZE_KB] = { "properties.poll_mode_max_size_kb", 4,
-						 1ULL << 40, 4, FIELD(poll_kb) },
+						 1ULL << 40, POLL_KB_DEFAULT, FIELD(poll_kb), true },
 	[CUFILE_PARAM_PROPERTIES_BATCH_IO_TIMEOUT_MS] = { "properties.batch_io_timeout_msecs", 1,
 							  1000, DEFAULT_TIMEOUT_MS, NONE },
 };
@@ -101,7 +102,7 @@ static struct {
 	uint32_t size_kept, bool_kept;	/* set, of no use in gpupath: kept for good */
 	size_t slab_size[SLABS_MAX], slab_count[SLABS_MAX];
 	int slabs;
-	bool named[NSIZE + NBOOL + NSTR];
+	bool named[NSIZE + NBOOL + NSTR + 1];	/* and the slab arrays */
 } par = {
 	.slab_size = { 4, 1024, 16384 },
 	.slab_count = { 128, 64, 64 },
@@ -137,7 +138,8 @@ EXPORT CUfileError_t cuFileSetParameterSizeT(CUFileSizeTConfigParameter_t param,
 {
 	CUfileOpError err = CU_FILE_SUCCESS;
 
-	if ((unsigned int)param >= NSIZE || value < sizes[param].min || value > sizes[param].max)
+	if ((unsigned int)param >= NSIZE || value < sizes[param].min || value > sizes[param].max ||
+	    (sizes[param].kb && value % 4))
 		return status(CU_FILE_INVALID_VALUE);
 	pthread_mutex_lock(&drv.lock);
 	if (drv.opens) {
@@ -285,7 +287,7 @@ EXPORT CUfileError_t cuFileSetParameterPosixPoolSlabArray(const size_t *size_val
 		memcpy(par.slab_count, count_values, len * sizeof(*count_values));
 		par.slabs = len;
 		/* gpupath's compat I/O needs no pool: its bounce is per I/O. */
-		name_unused(NSIZE + NBOOL + NSTR - 1, "properties.posix_pool_slab_*");
+		name_unused(NSIZE + NBOOL + NSTR, "properties.posix_pool_slab_*");
 	}
 	pthread_mutex_unlock(&drv.lock);
 	return status(err);

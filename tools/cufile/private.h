@@ -36,6 +36,11 @@
 /* Compat I/O per pread()/pwrite(): max_direct_io_size_kb, up to CHUNK_MAX. */
 #define CHUNK_MAX	(16u << 20)
 #define CHUNK		(4u << 20)	/* the size of a bounce buffer, announced */
+/* NVIDIA's defaults of the properties, in KiB. */
+#define POLL_KB_DEFAULT		4
+#define MAX_DIRECT_KB_DEFAULT	16384
+#define MAX_CACHE_KB_DEFAULT	131072
+#define MAX_PINNED_KB_DEFAULT	33554432
 /* What the program set through cuFileDriverSet*, which the file does not override. */
 #define API_SET_POLL	1u
 #define API_SET_DIRECT	2u

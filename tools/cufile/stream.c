@@ -89,6 +89,11 @@ static CUfileError_t stream_sync(CUstream stream)
 		return s;
 	}
 	r = cu.sync((gpcu_stream)stream);
+	/* A default stream of a process or thread that never used CUDA: nothing queued. */
+	if ((r == GPCU_ERROR_NOT_INITIALIZED || r == GPCU_ERROR_INVALID_CONTEXT) &&
+	    (!stream || (gpcu_stream)stream == GPCU_STREAM_LEGACY ||
+	     (gpcu_stream)stream == GPCU_STREAM_PER_THREAD))
+		r = GPCU_SUCCESS;
 	if (r != GPCU_SUCCESS) {
 		s.err = CU_FILE_CUDA_DRIVER_ERROR;
 		s.cu_err = r;
@@ -175,10 +180,17 @@ EXPORT CUfileError_t cuFileStreamDeregister(CUstream stream)
 {
 	struct reg_stream *rs;
 
+	struct link **l;
+
 	pthread_mutex_lock(&drv.lock);
 	rs = stream_find_locked(stream);
+	/* Found and taken out under one lock: no other thread's registration instead. */
+	for (l = &drv.streams; rs && *l != &rs->link; l = &(*l)->next)
+		;
+	if (rs)
+		*l = rs->link.next;
 	pthread_mutex_unlock(&drv.lock);
-	if (!rs || !link_take(&drv.streams, rs))
+	if (!rs)
 		return status(CU_FILE_INVALID_VALUE);
 	free(rs);
 	return stream_sync(stream);

@@ -22,7 +22,7 @@
 typedef unsigned int gpcu_result;		/* CUresult: an enum, unsigned int in the ABI */
 typedef unsigned long long gpcu_deviceptr;	/* CUdeviceptr (_v2) */
 typedef int gpcu_device;			/* CUdevice */
-typedef struct gpcu_ctx_st *gpcu_context;	/* CUcontext */
+typedef struct CUctx_st *gpcu_context;	/* CUcontext (NVIDIA's struct name) */
 /* CUstream: NVIDIA's struct name, as cufile.h declares it too. */
 typedef struct CUstream_st *gpcu_stream;
 
@@ -78,5 +78,7 @@ typedef gpcu_result (*gpcu_ctx_set_current_fn)(gpcu_context ctx);	/* cuCtxSetCur
 typedef gpcu_result (*gpcu_mem_alloc_fn)(gpcu_deviceptr *p, size_t n);	/* cuMemAlloc_v2 */
 typedef gpcu_result (*gpcu_mem_free_fn)(gpcu_deviceptr p);		/* cuMemFree_v2 */
 typedef gpcu_result (*gpcu_driver_get_version_fn)(int *version);	/* cuDriverGetVersion */
+typedef gpcu_result (*gpcu_mem_alloc_async_fn)(gpcu_deviceptr *p, size_t n, gpcu_stream stream);
+										/* cuMemAllocAsync */
 
 #endif /* GPUPATH_CUDA_DRIVER_H */

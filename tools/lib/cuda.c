@@ -45,7 +45,12 @@ static struct {
 	gpcu_ctx_pop_fn pop;
 	gpcu_memcpy_dtoh_fn dtoh;
 	gpcu_memcpy_htod_fn htod;
-} cu = { .once = PTHREAD_ONCE_INIT };
+	gpcu_device_get_fn device_get;
+	gpcu_primary_ctx_retain_fn primary_retain;
+	/* Primary contexts retained for memory of no context (memory pools), by device. */
+	pthread_mutex_t primary_lock;
+	gpcu_context primary[16];
+} cu = { .once = PTHREAD_ONCE_INIT, .primary_lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* One cached registration. */
 struct reg {
@@ -95,6 +100,8 @@ static void cu_load(void)
 	cu.pop = (gpcu_ctx_pop_fn)dlsym(lib, "cuCtxPopCurrent_v2");
 	cu.dtoh = (gpcu_memcpy_dtoh_fn)dlsym(lib, "cuMemcpyDtoH_v2");
 	cu.htod = (gpcu_memcpy_htod_fn)dlsym(lib, "cuMemcpyHtoD_v2");
+	cu.device_get = (gpcu_device_get_fn)dlsym(lib, "cuDeviceGet");
+	cu.primary_retain = (gpcu_primary_ctx_retain_fn)dlsym(lib, "cuDevicePrimaryCtxRetain");
 	/* Kept loaded for the process's life, as CUDA's own runtime keeps it. */
 	cu.ok = init && cu.attrs && cu.push && cu.pop && cu.dtoh && cu.htod && init(0) == 0;
 }
@@ -107,10 +114,11 @@ static bool cu_ready(void)
 
 /* What the driver knows of an address. */
 struct dptr {
-	gpcu_context ctx;
+	gpcu_context ctx;	/* NULL for memory of a pool (cudaMallocAsync) */
 	unsigned int type;
 	unsigned long long id;
 	int managed;
+	int ordinal;
 	gpcu_deviceptr base;
 	size_t size;
 };
@@ -121,9 +129,11 @@ static bool dptr_info(const void *p, struct dptr *d)
 	unsigned int attrs[] = {
 		GPCU_POINTER_ATTRIBUTE_CONTEXT, GPCU_POINTER_ATTRIBUTE_MEMORY_TYPE,
 		GPCU_POINTER_ATTRIBUTE_BUFFER_ID, GPCU_POINTER_ATTRIBUTE_IS_MANAGED,
-		GPCU_POINTER_ATTRIBUTE_RANGE_START_ADDR, GPCU_POINTER_ATTRIBUTE_RANGE_SIZE,
+		GPCU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, GPCU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+		GPCU_POINTER_ATTRIBUTE_RANGE_SIZE,
 	};
-	void *data[] = { &d->ctx, &d->type, &d->id, &d->managed, &d->base, &d->size };
+	void *data[] = { &d->ctx, &d->type, &d->id, &d->managed, &d->ordinal, &d->base,
+			 &d->size };
 
 	memset(d, 0, sizeof(*d));
 	if (!cu_ready())
@@ -131,8 +141,29 @@ static bool dptr_info(const void *p, struct dptr *d)
 	/* Not CUDA's: success, with every attribute zero. */
 	if (cu.attrs(ARRAY_SIZE(attrs), attrs, data, (uintptr_t)p))
 		return false;
-	return d->type == GPCU_MEMORYTYPE_DEVICE && !d->managed && d->ctx &&
+	return d->type == GPCU_MEMORYTYPE_DEVICE && !d->managed &&
 	       (uintptr_t)p - d->base < d->size;
+}
+
+/*
+ * The context to copy in: the memory's own, or for memory of a pool, which
+ * has none, its device's primary context (retained for the process's life).
+ */
+static gpcu_context copy_ctx(const struct dptr *d)
+{
+	gpcu_context ctx = d->ctx;
+	gpcu_device dev;
+
+	if (ctx || d->ordinal < 0 || d->ordinal >= (int)ARRAY_SIZE(cu.primary) ||
+	    !cu.device_get || !cu.primary_retain)
+		return ctx;
+	pthread_mutex_lock(&cu.primary_lock);
+	if (!cu.primary[d->ordinal] && !cu.device_get(&dev, d->ordinal) &&
+	    cu.primary_retain(&ctx, dev) == GPCU_SUCCESS)
+		cu.primary[d->ordinal] = ctx;
+	ctx = cu.primary[d->ordinal];
+	pthread_mutex_unlock(&cu.primary_lock);
+	return ctx;
 }
 
 /* @n bytes between @host and device memory @dev of context @ctx: 0 or -EIO. */
@@ -141,7 +172,7 @@ static int dev_copy(gpcu_context ctx, void *host, uintptr_t dev, uint64_t n, boo
 	gpcu_context prev;
 	int r;
 
-	if (cu.push(ctx))
+	if (!ctx || cu.push(ctx))
 		return -EIO;
 	r = to_host ? cu.dtoh(host, dev, n) : cu.htod(dev, host, n);
 	cu.pop(&prev);
@@ -245,12 +276,15 @@ static void reg_insert(struct reg *g)
 	pthread_mutex_unlock(&cache.lock);
 }
 
-static void reg_put(struct reg *g, bool dead)
+/* Lets go of @g; whether it was in the table (taken out when @dead). */
+static bool reg_put(struct reg *g, bool dead)
 {
+	bool cached;
 	unsigned int i;
 
 	pthread_mutex_lock(&cache.lock);
 	g->users--;
+	cached = g->cached;
 	/* The driver took the memory back (ENODEV): of no use to anyone. */
 	for (i = 0; dead && g->cached && i < CACHE_SLOTS; i++)
 		if (cache.slot[i] == g)
@@ -258,6 +292,7 @@ static void reg_put(struct reg *g, bool dead)
 	if (!g->users && !g->cached)
 		reg_free(g);
 	pthread_mutex_unlock(&cache.lock);
+	return cached;
 }
 
 /* What a registration's error means for the I/O. */
@@ -313,6 +348,13 @@ static int reg_get(struct gpupath_dev *dev, const struct dptr *d, uintptr_t p, u
 	if ((r == -ENOMEM || r == -ENOSPC) && cached) {
 		cache_flush(NULL);
 		r = gpupath_buf_cuda(dev, (void *)start, end - start, &g->buf);
+		/* No room for the whole allocation (a small BAR1): the I/O's pages alone. */
+		if ((r == -ENOMEM || r == -ENOSPC) && (start < (p & ~(GPU_PAGE - 1)) ||
+		    end > ((p + len + GPU_PAGE - 1) & ~(GPU_PAGE - 1)))) {
+			start = p & ~(GPU_PAGE - 1);
+			end = (p + len + GPU_PAGE - 1) & ~(GPU_PAGE - 1);
+			r = gpupath_buf_cuda(dev, (void *)start, end - start, &g->buf);
+		}
 	}
 	if (r < 0) {
 		if (cu.debug)
@@ -347,11 +389,15 @@ static int direct(struct gpupath_dev *dev, uint32_t op, const struct dptr *d, ui
 		}
 		r = (op == GPUPATH_IO_READ ? gpupath_read : gpupath_write)(g->buf, p - g->start,
 			fd, dev_off, len, GPUPATH_POLICY_DIRECT, res);
-		cached = g->cached;
-		reg_put(g, r == -ENODEV);
+		cached = reg_put(g, r == -ENODEV);
 		/* A cached pin the driver took back: once more, pinned anew. */
 		if (r != -ENODEV || !cached)
 			break;
+	}
+	/* The driver took the memory back, or its region is gone: not direct now. */
+	if (r == -ENODEV) {
+		res->reason = GPUPATH_REASON_NO_PEER_MEMORY;
+		r = -EXDEV;
 	}
 	return r;
 }
@@ -382,14 +428,14 @@ static int cuda_io(struct gpupath_dev *dev, uint32_t op, const void *dptr, int f
 	    len > d.size - ((uintptr_t)dptr - d.base))
 		return -EINVAL;
 	if (policy == GPUPATH_POLICY_AUTO &&
-	    gpupath_unaligned(fd, (uintptr_t)dptr % GPU_PAGE, dev_off, len)) {
+	    gpupath_unaligned(fd, op, (uintptr_t)dptr % GPU_PAGE, dev_off, len)) {
 		res->reason = GPUPATH_REASON_UNALIGNED;
 	} else if (policy != GPUPATH_POLICY_COMPAT) {
 		r = direct(dev, op, &d, (uintptr_t)dptr, fd, dev_off, len, res);
 		if (r != -EXDEV || policy == GPUPATH_POLICY_DIRECT)
 			return r;
 	}
-	c.ctx = d.ctx;
+	c.ctx = copy_ctx(&d);
 	c.dptr = (uintptr_t)dptr;
 	r = gpupath_bounce(dev, op, fd, dev_off, len, copy_cuda, &c, &res->len);
 	if (r == 0)
@@ -423,5 +469,5 @@ int gpupath_cuda_copy(void *dst, const void *src, uint64_t n, int to_device)
 
 	if (!dptr_info(dp, &d) || n > d.size - ((uintptr_t)dp - d.base))
 		return -EINVAL;
-	return dev_copy(d.ctx, to_device ? (void *)src : dst, (uintptr_t)dp, n, !to_device);
+	return dev_copy(copy_ctx(&d), to_device ? (void *)src : dst, (uintptr_t)dp, n, !to_device);
 }

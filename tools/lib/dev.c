@@ -415,34 +415,40 @@ static int bounce_get(struct gpupath_dev *dev, struct gpupath_buf **bp)
  * chunk between the bounce buffer and the caller's memory at @off: before
  * the device I/O for writes (to_bounce), after it for reads.
  */
-int gpupath_io_align(int fd)
+int gpupath_io_align(int fd, uint32_t op)
 {
 	static const char *const queue[] = { "queue", "../queue" };	/* disk, partition */
 	char dir[64], val[16];
 	struct stat st;
 	unsigned int i;
-	int lbs;
+	int lbs = 512;
 
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (S_ISBLK(st.st_mode))
 		return ioctl(fd, BLKSSZGET, &lbs) < 0 ? -errno : lbs;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
 	/* A file: the logical blocks of its file system's device, as the module checks. */
 	for (i = 0; i < ARRAY_SIZE(queue); i++) {
 		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/%s", major(st.st_dev),
 			 minor(st.st_dev), queue[i]);
 		if (gpupath_sysfs_read(dir, "logical_block_size", val, sizeof(val)) == 0) {
 			lbs = atoi(val);
-			if (lbs >= 512 && !(lbs & (lbs - 1)))
-				return lbs;
+			if (lbs < 512 || (lbs & (lbs - 1)))
+				lbs = 512;
+			break;
 		}
 	}
-	return 512;
+	/* A write: whole blocks of the file system too. */
+	if (op == GPUPATH_IO_WRITE && st.st_blksize > lbs && !(st.st_blksize & (st.st_blksize - 1)))
+		lbs = st.st_blksize;
+	return lbs;
 }
 
-bool gpupath_unaligned(int fd, uint64_t buf_off, uint64_t dev_off, uint64_t len)
+bool gpupath_unaligned(int fd, uint32_t op, uint64_t buf_off, uint64_t dev_off, uint64_t len)
 {
-	int al = gpupath_io_align(fd);
+	int al = gpupath_io_align(fd, op);
 
 	return al > 0 && (buf_off | dev_off | len) % al;
 }
@@ -473,7 +479,7 @@ int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_of
 		   uint64_t len, gpupath_copy_fn copy, void *arg, uint64_t *moved)
 {
 	bool file = regular_file(fd);
-	int al = file ? 1 : gpupath_io_align(fd);
+	int al = file ? 1 : gpupath_io_align(fd, op);
 	struct gpupath_buf *b;
 	uint64_t done = 0, n, head, span;
 	int64_t k;
@@ -546,7 +552,7 @@ static int do_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
 	if (policy > GPUPATH_POLICY_COMPAT)
 		return -EINVAL;
 	if (policy == GPUPATH_POLICY_AUTO && buf->addr &&
-	    gpupath_unaligned(fd, buf_off, dev_off, len)) {
+	    gpupath_unaligned(fd, op, buf_off, dev_off, len)) {
 		res->reason = GPUPATH_REASON_UNALIGNED;
 	} else if (policy != GPUPATH_POLICY_COMPAT || !buf->device) {
 		r = io_once(buf, op, buf_off, fd, dev_off, len, res);

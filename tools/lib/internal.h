@@ -71,14 +71,15 @@ __attribute__((visibility("default")))	/* LIBGPUPATH_PRIVATE, for libgpupath-cud
 void gpupath_dev_atclose(struct gpupath_dev *dev, gpupath_close_fn fn);
 
 /*
- * The alignment the module needs of an I/O's offsets and length on @fd: the
+ * The alignment the module needs of @op's offsets and length on @fd: the
  * logical block size of the block device, or of a file's file system's
- * device. -errno if @fd is neither.
+ * device (and for a write, at least the file system's block). -errno if
+ * @fd is neither.
  */
-int gpupath_io_align(int fd);
-/* Whether the module would refuse an I/O on @fd as not in its logical blocks. */
+int gpupath_io_align(int fd, uint32_t op);
+/* Whether the module would refuse @op on @fd as not in its blocks. */
 __attribute__((visibility("default")))	/* LIBGPUPATH_PRIVATE, for libgpupath-cuda */
-bool gpupath_unaligned(int fd, uint64_t buf_off, uint64_t dev_off, uint64_t len);
+bool gpupath_unaligned(int fd, uint32_t op, uint64_t buf_off, uint64_t dev_off, uint64_t len);
 
 /*
  * The first line of sysfs attribute @name of directory @dir, without its
