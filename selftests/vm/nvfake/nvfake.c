@@ -14,7 +14,10 @@
  *    nvidia_p2p_free_page_table() is a no-op, as from 515 on (a call
  *    outside a callback, which would free twice on older drivers, is
  *    counted in bad_free). A put_pages after the callback, which NVIDIA
- *    answers with 0 (the key is gone), is counted in bad_put.
+ *    answers with 0 (the key is gone), is counted in late_put when the
+ *    callback took that very mapping back (the API's own race: the caller
+ *    decided to put as the callback ran, which NVIDIA serialises), and in
+ *    bad_put otherwise.
  *  - With revoke_in_get=1, get_pages has another thread run the callback
  *    (a cudaFree racing it) and returns while it runs, as NVIDIA can.
  *  - Persistent pages (persistent=1, the default, as the drivers from 555
@@ -124,6 +127,31 @@ static u64 n_get, n_get_persistent, n_put, n_put_persistent, n_silent_put, n_rev
 	   n_client_revoke, n_revoke_freed, n_free_table, n_held_freed, n_bad_put, n_bad_free;
 static u64 last_revoke_us;
 static struct dentry *dir;
+/*
+ * The keys of the last mappings a callback took back: a put_pages of one
+ * (late_put) is the API's own race, a release that decided to put while
+ * the callback ran (NVIDIA serialises the two; the second finds nothing).
+ */
+static struct gone {
+	u64 va;
+	struct nvidia_p2p_page_table *table;
+} gone[64];
+static unsigned int gone_next;
+static u64 n_late_put;
+
+/* Whether (@va, @table) is a key a callback took back; forgotten if so. */
+static bool gone_take(u64 va, struct nvidia_p2p_page_table *table)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(gone); i++) {
+		if (gone[i].table == table && gone[i].va == va && table) {
+			gone[i].table = NULL;
+			return true;
+		}
+	}
+	return false;
+}
 
 /* UVM's global lock, the region's users and its devres (uvm_region=2). */
 static DEFINE_MUTEX(uvm_lock);
@@ -220,6 +248,7 @@ static void run_callback(struct nvfake_map *m)
 	m->cb(m->data);
 	last_revoke_us = ktime_us_delta(ktime_get(), start);
 	revoking = NULL;
+	gone[gone_next++ % ARRAY_SIZE(gone)] = (struct gone){ m->va, m->table };
 	map_free(m);
 	n_revoke_freed++;
 }
@@ -305,7 +334,9 @@ int nvidia_p2p_put_pages(u64 p2p_token, u32 va_space, u64 virtual_address,
 		return 0;
 	mutex_lock(&lock);
 	m = map_find(virtual_address, page_table);
-	if (!m || m->persistent) {
+	if (!m && gone_take(virtual_address, page_table)) {
+		n_late_put++;
+	} else if (!m || m->persistent) {
 		n_bad_put++;
 		pr_err("nvfake: put_pages of a table not live (va %#llx)\n", virtual_address);
 	} else if (m->owner != current->tgid || (current->flags & PF_KTHREAD)) {
@@ -522,8 +553,8 @@ static int stats_show(struct seq_file *s, void *unused)
 		   n_put_persistent, n_silent_put, n_revoke, n_client_revoke);
 	seq_printf(s, "revoke_freed %llu\nfree_table %llu\nheld_freed %llu\n",
 		   n_revoke_freed, n_free_table, n_held_freed);
-	seq_printf(s, "bad_put %llu\nbad_free %llu\nlast_revoke_us %llu\n",
-		   n_bad_put, n_bad_free, last_revoke_us);
+	seq_printf(s, "bad_put %llu\nbad_free %llu\nlast_revoke_us %llu\nlate_put %llu\n",
+		   n_bad_put, n_bad_free, last_revoke_us, n_late_put);
 	mutex_unlock(&lock);
 	seq_printf(s, "uvm_users %u\nuvm_register %llu\nuvm_unregister %llu\n",
 		   READ_ONCE(uvm_users), n_uvm_register, n_uvm_unregister);

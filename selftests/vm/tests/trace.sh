@@ -19,7 +19,7 @@ echo 0 >/sys/kernel/tracing/options/record-cmd || fail "record-cmd off"
 echo 1 >$EV/enable
 $PATTERN gen 65536 501 | dd of=$NS bs=65536 conv=fsync 2>/dev/null
 expect_io 0 'mode=host' read host $NS 0 65536 501
-expect_io 3 'error=Invalid argument' read host $NS 1 4096 501
+expect_io 3 'error=Invalid argument' -p direct read host $NS 1 4096 501
 echo 0 >$EV/enable
 echo 1 >/sys/kernel/tracing/options/record-cmd
 cat /sys/kernel/tracing/trace | grep gpupath_io
