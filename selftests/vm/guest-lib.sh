@@ -734,10 +734,12 @@ volumes_del_all() {
 # function says so in $failover_why. Elsewhere the next I/O on the deleted
 # disk fails, and is retried.
 failover_due() {
-	local retried
-	retried=$(( $(jq .stats.retries "$2") - $(jq .stats.retries "$1") ))
+	retry_due $(( $(jq .stats.retries "$2") - $(jq .stats.retries "$1") ))
+}
+# retry_due RETRIED: the same from the number of I/Os RETRIED.
+retry_due() {
 	failover_why=
-	[ "$retried" -gt 0 ] && return 0
+	[ "$1" -gt 0 ] && return 0
 	$GP show -j | jq -e '.module.features | index("path-removal")' >/dev/null || return 0
 	failover_why="no I/O was retried: the kernel told the volume of each deletion first"
 	return 1
