@@ -427,11 +427,14 @@ static int cuda_io(struct gpupath_dev *dev, uint32_t op, const void *dptr, int f
 	if (!dev || policy > GPUPATH_POLICY_COMPAT || !len || !dptr_info(dptr, &d) ||
 	    len > d.size - ((uintptr_t)dptr - d.base))
 		return -EINVAL;
-	if (policy == GPUPATH_POLICY_AUTO &&
-	    gpupath_unaligned(fd, op, (uintptr_t)dptr % GPU_PAGE, dev_off, len)) {
-		res->reason = GPUPATH_REASON_UNALIGNED;
-	} else if (policy != GPUPATH_POLICY_COMPAT) {
+	if (policy != GPUPATH_POLICY_COMPAT) {
 		r = direct(dev, op, &d, (uintptr_t)dptr, fd, dev_off, len, res);
+		/* Refused for not being in whole blocks (asked only then): bounced under auto. */
+		if (r == -EINVAL && policy == GPUPATH_POLICY_AUTO &&
+		    gpupath_unaligned(fd, op, (uintptr_t)dptr % GPU_PAGE, dev_off, len)) {
+			res->reason = GPUPATH_REASON_UNALIGNED;
+			r = -EXDEV;
+		}
 		if (r != -EXDEV || policy == GPUPATH_POLICY_DIRECT)
 			return r;
 	}

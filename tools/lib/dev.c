@@ -551,14 +551,17 @@ static int do_io(struct gpupath_buf *buf, uint32_t op, uint64_t buf_off, int fd,
 	res = gpupath_result_start(res, &local);
 	if (policy > GPUPATH_POLICY_COMPAT)
 		return -EINVAL;
-	if (policy == GPUPATH_POLICY_AUTO && buf->addr &&
-	    gpupath_unaligned(fd, op, buf_off, dev_off, len)) {
-		res->reason = GPUPATH_REASON_UNALIGNED;
-	} else if (policy != GPUPATH_POLICY_COMPAT || !buf->device) {
+	if (policy != GPUPATH_POLICY_COMPAT || !buf->device) {
 		r = io_once(buf, op, buf_off, fd, dev_off, len, res);
 		/* A module from before files: through the page cache. */
 		if (r == -ENOTBLK && regular_file(fd)) {
 			res->reason = GPUPATH_REASON_NOT_BLOCK_DEVICE;
+			r = -EXDEV;
+		}
+		/* Refused for not being in whole blocks (asked only then): bounced under auto. */
+		if (r == -EINVAL && policy == GPUPATH_POLICY_AUTO && buf->addr &&
+		    gpupath_unaligned(fd, op, buf_off, dev_off, len)) {
+			res->reason = GPUPATH_REASON_UNALIGNED;
 			r = -EXDEV;
 		}
 		if (r != -EXDEV || policy == GPUPATH_POLICY_DIRECT)
