@@ -19,6 +19,9 @@ KO=/out/gpupath.ko
 IP=/usr/sbin/ip		# busybox sh would run its own ip applet otherwise
 SYSTEMCTL=/bin/systemctl
 
+# guest-run.sh stops a test past its time limit with SIGTERM: the test's
+# EXIT trap (its cleanup) runs then as at any other end.
+trap 'exit 143' TERM
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
 # skip_part WHAT WHY: a part of the test this kernel cannot run; the rest

@@ -15,6 +15,7 @@
 # volume has 2 paths again, gpupathd's CPU time and peak RSS, and the size
 # of the largest netlink dump (bytes the CLI received). Checked: every
 # volume fails over, fio has 0 errors, each controller exists once.
+# time-limit: 720
 . /src/selftests/vm/guest-lib.sh
 
 N=${SCALE_SUBSYS:-64}
