@@ -2393,34 +2393,38 @@ bool fabric_reconcile(struct fabric *f, struct gpupath_ctl *ctl)
 	return pending;
 }
 
+/*
+ * Portal @portal was deleted: the controllers made for it go. The module's
+ * notification lists the connections it was told of; a connect whose
+ * result came in after the last report is known to gpupathd alone, so its
+ * own record of the portal's connections is read as well.
+ */
 void fabric_portal_gone(struct fabric *f, const struct gpupath_portal *portal)
 {
-	nvme_subsystem_t s;
-	nvme_host_t h;
-	nvme_ctrl_t c;
+	char why[GPUPATH_NAME_LEN + 16];
+	const struct gpupath_portal_conn *pc;
 	nvme_root_t r;
-	unsigned int i;
+	unsigned int i, k;
+	size_t m;
 
-	(void)f;
 	r = scan();
 	if (!r)
 		return;
+	snprintf(why, sizeof(why), "portal %s deleted", portal->name);
 	for (i = 0; i < portal->nconns; i++) {
-		const struct gpupath_portal_conn *pc = &portal->conn[i];
-
-		if (pc->state == GPUPATH_CONN_ADOPTED || !pc->controller[0])
+		pc = &portal->conn[i];
+		if (pc->state != GPUPATH_CONN_ADOPTED && pc->controller[0])
+			disconnect_named(r, pc->controller, pc->subsysnqn, why);
+	}
+	for (m = 0; m < f->nconns; m++) {
+		pc = &f->conns[m].rep;
+		if (f->conns[m].portal != portal->id || !f->conns[m].ours || !pc->controller[0])
 			continue;
-		nvme_for_each_host(r, h)
-			nvme_for_each_subsystem(h, s)
-				nvme_subsystem_for_each_ctrl(s, c)
-					if (same(nvme_ctrl_get_name(c), pc->controller) &&
-					    same(nvme_ctrl_get_subsysnqn(c), pc->subsysnqn)) {
-						log_info("portal %s deleted: disconnecting %s",
-							 portal->name, pc->controller);
-						if (nvme_disconnect_ctrl(c) < 0)
-							log_errno(-errno, "disconnecting %s",
-								  pc->controller);
-					}
+		for (k = 0; k < portal->nconns; k++)
+			if (same(portal->conn[k].controller, pc->controller))
+				break;
+		if (k == portal->nconns)
+			disconnect_named(r, pc->controller, pc->subsysnqn, why);
 	}
 	nvme_free_tree(r);
 }
