@@ -716,7 +716,7 @@ suite_vm_more() {
 	cp "$work/gpupath.ko" "$work-rails/"
 	run_guest "$name-rails" "$work-rails" "$(vm_tests tests-rails)" \
 		--kernel "$kimage" --modroot "$kmodroot" --topology rails \
-		--append "$append $(guest_init tests-rails)" --timeout 1500
+		--append "$append $(guest_init tests-rails)" --timeout 1800
 	host_side_checks "$name-rails" "$work-rails" data-only
 	stack_guests
 }

@@ -15,7 +15,7 @@
 # volume has 2 paths again, gpupathd's CPU time and peak RSS, and the size
 # of the largest netlink dump (bytes the CLI received). Checked: every
 # volume fails over, fio has 0 errors, each controller exists once.
-# time-limit: 720
+# time-limit: 600
 . /src/selftests/vm/guest-lib.sh
 
 N=${SCALE_SUBSYS:-64}
@@ -91,7 +91,7 @@ $GP portal add s1 transport rdma traddr 10.99.1.1 trsvcid 4420 rails 1:rail1 \
 	reconnect-delay 1 >/dev/null || fail "portal s1"
 $GP portal add s2 transport rdma traddr 10.99.2.1 trsvcid 4420 rails 2:rail2 \
 	reconnect-delay 1 >/dev/null || fail "portal s2"
-wait_for 900 all_usable 2 ||
+wait_for 300 all_usable 2 ||
 	fail "after $(since "$t0") s: $(usable 2) of $N volumes with 2 paths, $(usable 1) with 1"
 up_all=$(since "$t0")
 # (sysfs read with builtins: a fork costs ~10 ms under TCG, more under load)
