@@ -106,14 +106,13 @@ same "libgpupath.map lists each function in one version node" "$tmp/map-once" "$
 for n in $nodes; do
 	same "libgpupath.so.0 exports exactly libgpupath.map's $n" "$tmp/map-$n" "$tmp/so-$n"
 done
-# LIBGPUPATH_PRIVATE: what libgpupath-cuda calls of libgpupath's insides.
-printf '%s\n' gpupath_bounce gpupath_dev_atclose gpupath_unaligned >"$tmp/private"
+# LIBGPUPATH_PRIVATE: what libgpupath-cuda and libgpupath-cufile call of
+# libgpupath's insides, and nothing else.
 exported "$lib/libgpupath.so.0" LIBGPUPATH_PRIVATE >"$tmp/so-private"
-same "libgpupath.so.0's LIBGPUPATH_PRIVATE is what libgpupath-cuda uses" "$tmp/private" \
-	"$tmp/so-private"
-nm -D --undefined-only "$lib/libgpupath-cuda.so.0" | awk '/@LIBGPUPATH_PRIVATE/ {
-	sub(/@.*/, "", $2); print $2 }' | sort >"$tmp/cuda-private"
-same "libgpupath-cuda.so.0 uses all of LIBGPUPATH_PRIVATE" "$tmp/private" "$tmp/cuda-private"
+nm -D --undefined-only "$lib/libgpupath-cuda.so.0" "$top/tools/cufile/libgpupath-cufile.so.0" |
+	awk '/@LIBGPUPATH_PRIVATE/ { sub(/@.*/, "", $2); print $2 }' | sort -u >"$tmp/used-private"
+same "libgpupath.so.0's LIBGPUPATH_PRIVATE is what libgpupath-cuda and -cufile use" \
+	"$tmp/used-private" "$tmp/so-private"
 # The older versions (name@VERSION, compat.c): of functions a later node has.
 nm -D --defined-only "$lib/libgpupath.so.0" |
 	awk '{ n = split($3, p, "@"); if (n == 2) print p[1] }' | sort -u >"$tmp/so-older"

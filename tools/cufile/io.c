@@ -73,91 +73,27 @@ static int move(const struct target *t, uint64_t at, char *host, size_t n, bool 
 	return 0;
 }
 
-/* @n bytes at @off: the bytes moved (fewer only where a read met the end), or -errno. */
-static ssize_t full(int fd, char *p, size_t n, off_t off, bool wr)
+/* gpupath_fd_bounce()'s copy: bytes between the caller's memory and the bounce. */
+static int move_piece(void *bounce, uint64_t off, uint64_t n, bool to_bounce, void *arg)
 {
-	size_t done = 0;
-
-	while (done < n) {
-		ssize_t r = wr ? pwrite(fd, p + done, n - done, off + done) :
-				 pread(fd, p + done, n - done, off + done);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0) {
-			if (wr)
-				return -EIO;
-			break;
-		}
-		done += r;
-	}
-	return done;
+	return move(arg, off, bounce, n, to_bounce);
 }
 
 /*
- * The compat way: through a host buffer and the handle's compat descriptor
- * (handle.c). Through an O_DIRECT one in whole blocks, reading around a
- * partial one before writing it (and giving a file grown past the write its
- * size back). Reads stop at the end of a file. Returns the bytes moved or a
- * negative errno.
+ * The compat way: through host memory and the handle's compat descriptor
+ * (handle.c), in whole blocks where it is O_DIRECT (libgpupath's
+ * gpupath_fd_bounce). Returns the bytes moved or a negative errno.
  */
 static ssize_t compat(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr)
 {
-	size_t al = f->cdirect ? f->lbs : 1, done = 0;
+	size_t al = f->cdirect ? f->lbs : 1;
 	/* max_direct_io_size_kb at most, and no more than the I/O needs. */
-	size_t chunk = drv.max_direct_kb << 10, need = (size + 4095) & ~(size_t)4095;
-	ssize_t got, ret = 0;
-	struct stat st;
-	char *tmp;
+	size_t chunk = drv.max_direct_kb << 10, need = (size + al - 1) / al * al;
 
 	if (need && need < chunk)
 		chunk = need;
-	if (posix_memalign((void **)&tmp, 4096, chunk + 2 * al))
-		return -ENOMEM;
-	while (done < size) {
-		off_t pos = foff + done;
-		off_t a0 = pos - pos % al;
-		size_t head = pos - a0;
-		size_t n = size - done < chunk ? size - done : chunk;
-		size_t alen = (head + n + al - 1) / al * al;
-		int r = 0;
-
-		/* What is there: all of it for a read, the partial blocks for a write. */
-		got = alen;
-		if (!wr || head || (head + n) % al) {
-			got = full(f->cfd, tmp, alen, a0, false);
-			if (got >= 0 && (size_t)got < alen)
-				memset(tmp + got, 0, alen - got);	/* past the end */
-		}
-		if (got < 0) {
-			ret = got;
-			break;
-		}
-		if (!wr && (size_t)got < head + n)
-			n = (size_t)got > head ? got - head : 0;	/* the end of the file */
-		if (n)
-			r = move(t, done, tmp + head, n, wr);
-		if (r == 0 && wr && al > 1 && !f->bdev && fstat(f->cfd, &st) < 0)
-			r = -errno;
-		if (r == 0 && wr)
-			r = full(f->cfd, tmp, al > 1 ? alen : n, al > 1 ? a0 : pos, true);
-		/* Whole blocks wrote past the end of the file: its end is the write's. */
-		if (r >= 0 && wr && al > 1 && !f->bdev && a0 + (off_t)alen > st.st_size &&
-		    a0 + (off_t)alen > pos + (off_t)n &&
-		    ftruncate(f->cfd, st.st_size > pos + (off_t)n ? st.st_size : pos + (off_t)n))
-			r = -errno;
-		if (r < 0) {
-			ret = r;
-			break;
-		}
-		done += n;
-		if (!n || (!wr && n < chunk && done < size))
-			break;
-	}
-	free(tmp);
-	return done ? (ssize_t)done : ret;
+	return gpupath_fd_bounce(f->cfd, wr ? GPUPATH_IO_WRITE : GPUPATH_IO_READ, foff, size,
+				 al, chunk, move_piece, (void *)t);
 }
 
 /* How the module is to serve device memory: as the configuration says. */

@@ -24,6 +24,7 @@
 #include <sys/types.h>
 
 #include "libgpupath.h"
+#include "internal.h"
 #include "cufile.h"
 
 #define EXPORT __attribute__((visibility("default")))

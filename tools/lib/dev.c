@@ -3,6 +3,7 @@
  * The data device /dev/gpupath: buffers, and I/O with the policies of
  * libgpupath.h (direct, or bounced through pinned host memory).
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -378,26 +379,103 @@ static bool regular_file(int fd)
 	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* One chunk of a file through the page cache: bytes moved, or -errno. */
-static int64_t file_chunk(uint32_t op, int fd, void *mem, uint64_t off, uint64_t n)
+/* @n bytes at @off: the bytes moved (fewer only where a read met the end), or -errno. */
+static int64_t fd_full(int fd, char *p, uint64_t n, uint64_t off, bool wr)
 {
 	uint64_t done = 0;
 	ssize_t k;
 
 	while (done < n) {
-		if (op == GPUPATH_IO_READ)
-			k = pread(fd, (char *)mem + done, n - done, off + done);
-		else
-			k = pwrite(fd, (char *)mem + done, n - done, off + done);
+		k = wr ? pwrite(fd, p + done, n - done, off + done) :
+			 pread(fd, p + done, n - done, off + done);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0)
 			return -errno;
-		if (k == 0)
+		if (k == 0) {
+			if (wr)
+				return -EIO;
 			break;
+		}
 		done += k;
 	}
 	return done;
+}
+
+/* Whole-block writes of one process, one at a time: each reads what it rewrites. */
+static pthread_mutex_t fd_rmw_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * One piece: @n bytes at @pos, @head bytes into whole blocks of @al read
+ * around them (a read; a write that does not cover its blocks), then for
+ * a write the blocks written back, and a file they grew given its end
+ * back. The bytes moved (fewer where a read met the end), or -errno.
+ */
+static int64_t fd_piece(int fd, uint32_t op, bool file, char *tmp, uint64_t pos,
+			uint64_t head, uint64_t n, unsigned int al, uint64_t done,
+			gpupath_copy_fn copy, void *arg)
+{
+	uint64_t a0 = pos - head, span = (head + n + al - 1) / al * al;
+	bool wr = op == GPUPATH_IO_WRITE, rmw = wr && (head || span != n);
+	int64_t got = span;
+	struct stat st;
+	int r = 0;
+
+	if (rmw)
+		pthread_mutex_lock(&fd_rmw_lock);
+	if (!wr || rmw) {
+		got = fd_full(fd, tmp, span, a0, false);
+		if (got >= 0 && (uint64_t)got < span)
+			memset(tmp + got, 0, span - got);	/* past the end */
+	}
+	if (got < 0)
+		r = (int)got;
+	/* A read: what there is, up to the end of the file. */
+	else if (!wr && (uint64_t)got < head + n)
+		n = (uint64_t)got > head ? got - head : 0;
+	if (r == 0 && n)
+		r = copy(tmp + head, done, n, wr, arg);
+	if (r == 0 && wr && file && al > 1 && fstat(fd, &st) < 0)
+		r = -errno;
+	if (r == 0 && wr) {
+		got = fd_full(fd, tmp, span, a0, true);
+		r = got < 0 ? (int)got : 0;
+	}
+	/* Whole blocks wrote past the end of the file: its end is the write's. */
+	if (r == 0 && wr && file && al > 1 && a0 + span > (uint64_t)st.st_size &&
+	    a0 + span > pos + n &&
+	    ftruncate(fd, (uint64_t)st.st_size > pos + n ? (off_t)st.st_size : (off_t)(pos + n)))
+		r = -errno;
+	if (rmw)
+		pthread_mutex_unlock(&fd_rmw_lock);
+	return r < 0 ? r : (int64_t)n;
+}
+
+int64_t gpupath_fd_bounce(int fd, uint32_t op, uint64_t off, uint64_t len, unsigned int al,
+			  uint64_t chunk, gpupath_copy_fn copy, void *arg)
+{
+	bool file = regular_file(fd);
+	uint64_t done = 0, head, n;
+	int64_t k = 0;
+	char *tmp;
+
+	if (!al || chunk % al || !chunk)
+		return -EINVAL;
+	if (posix_memalign((void **)&tmp, 4096, chunk + al))
+		return -ENOMEM;
+	while (done < len) {
+		head = (off + done) % al;
+		n = len - done < chunk - head ? len - done : chunk - head;
+		k = fd_piece(fd, op, file, tmp, off + done, head, n, al, done, copy, arg);
+		if (k < 0)
+			break;
+		done += k;
+		/* A read reached the end of the file. */
+		if ((uint64_t)k < n)
+			break;
+	}
+	free(tmp);
+	return done ? (int64_t)done : k;
 }
 
 static int bounce_get(struct gpupath_dev *dev, struct gpupath_buf **bp)
@@ -479,7 +557,7 @@ int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_of
 		   uint64_t len, gpupath_copy_fn copy, void *arg, uint64_t *moved)
 {
 	bool file = regular_file(fd);
-	int al = file ? 1 : gpupath_io_align(fd, op);
+	int al = gpupath_io_align(fd, op), flags;
 	struct gpupath_buf *b;
 	uint64_t done = 0, n, head, span;
 	int64_t k;
@@ -487,6 +565,16 @@ int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_of
 
 	if (al <= 0 || BOUNCE_SIZE % al)
 		return al < 0 ? al : -EINVAL;
+	/* A file through the file system: in whole blocks where it was opened O_DIRECT. */
+	if (file) {
+		flags = fcntl(fd, F_GETFL);
+		k = gpupath_fd_bounce(fd, op, dev_off, len,
+				      flags >= 0 && (flags & O_DIRECT) ? al : 1, BOUNCE_SIZE,
+				      copy, arg);
+		if (moved)
+			*moved = k < 0 ? 0 : k;
+		return k < 0 ? (int)k : 0;
+	}
 	pthread_mutex_lock(&dev->bounce_lock);
 	r = bounce_get(dev, &b);
 	while (r == 0 && done < len) {
@@ -494,21 +582,7 @@ int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_of
 		head = (dev_off + done) % al;
 		n = len - done < BOUNCE_SIZE - head ? len - done : BOUNCE_SIZE - head;
 		span = (head + n + al - 1) / al * al;
-		if (!file) {
-			r = bounce_blocks(b, op, fd, dev_off + done, head, n, span, done, copy,
-					  arg);
-		} else {
-			if (op == GPUPATH_IO_WRITE)
-				r = copy(b->addr, done, n, true, arg);
-			k = r ? r : file_chunk(op, fd, b->addr, dev_off + done, n);
-			r = k < 0 ? (int)k : 0;
-			/* A read reached the end of the file. */
-			if (k >= 0 && (uint64_t)k < n)
-				len = done + k;
-			n = k < 0 ? 0 : k;
-			if (r == 0 && n && op == GPUPATH_IO_READ)
-				r = copy(b->addr, done, n, false, arg);
-		}
+		r = bounce_blocks(b, op, fd, dev_off + done, head, n, span, done, copy, arg);
 		if (r == 0)
 			done += n;
 	}

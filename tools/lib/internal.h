@@ -51,6 +51,20 @@ typedef int (*gpupath_copy_fn)(void *bounce, uint64_t off, uint64_t n, bool to_b
 			       void *arg);
 
 /*
+ * @len bytes at @off of @fd through host memory of its own, @copy moving
+ * each piece (up to @chunk bytes, a multiple of @al) between the caller's
+ * memory and it: in whole blocks of @al (an O_DIRECT descriptor; 1 for
+ * any other), reading around a partial block before writing it (one such
+ * write of the process at a time; other processes' writers of the same
+ * blocks are not held off) and giving a file such a write grew past the
+ * request its end back. Reads stop at the end of a file. The bytes moved,
+ * or -errno when none were.
+ */
+__attribute__((visibility("default")))	/* LIBGPUPATH_PRIVATE, for libgpupath-cufile */
+int64_t gpupath_fd_bounce(int fd, uint32_t op, uint64_t off, uint64_t len, unsigned int al,
+			  uint64_t chunk, gpupath_copy_fn copy, void *arg);
+
+/*
  * Host I/O through the device's pinned bounce buffer, @copy around each
  * chunk: through the module for a block device, in whole logical blocks
  * (read around a partial one before writing it back: not atomic against
