@@ -3,7 +3,7 @@
  * gp-io: one I/O through libgpupath between a block device and a buffer of
  * device memory (or host memory), checked against the test pattern.
  *
- *   gp-io [-p auto|direct|compat|odirect] [-o BUF_OFF] [-H] [-A] [-b N] [-Z FROM]
+ *   gp-io [-p auto|direct|compat|odirect] [-o BUF_OFF] [-H] [-A] [-D] [-b N] [-Z FROM]
  *         read|write PROVIDER DEVICE DEV_OFF LEN SEED
  *
  * PROVIDER is a provider id, or "host". DEVICE is a block device or a
@@ -23,7 +23,8 @@
  * the buffer is unmapped and freed and /dev/gpupath closed while it is in
  * flight; "submitted" is printed, and once standard input reaches its end
  * the completion is reaped and printed as "res=N" (exit 0 when N is LEN).
- * The pages must stay out of the device's pool until then.
+ * The pages must stay out of the device's pool until then. -D: DEVICE is
+ * opened O_DIRECT (a write: read-write), as GDS programs open files.
  *
  * Prints one line: mode=M reason=R [ios=N] [bar=B bar_offset=O] [len=MOVED]
  * [error=E], len= only when fewer bytes moved than asked (a file's end).
@@ -73,7 +74,8 @@ static int parse_policy(const char *s, enum gpupath_io_policy *p)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: gp-io [-p auto|direct|compat|odirect] [-o BUF_OFF] [-H] [-A] [-b N] [-Z FROM] "
+	fprintf(stderr, "usage: gp-io [-p auto|direct|compat|odirect] [-o BUF_OFF] [-H] [-A] [-D] [-b N] "
+		"[-Z FROM] "
 		"read|write PROVIDER|host DEVICE DEV_OFF LEN SEED\n");
 	return 2;
 }
@@ -266,12 +268,16 @@ int main(int argc, char **argv)
 	struct gpupath_result res = { 0 };
 	struct gpupath_dev *dev;
 	struct gpupath_buf *buf;
-	bool rd, hold = false, odirect = false, outlive = false;
+	bool rd, hold = false, odirect = false, outlive = false, dio = false;
 	void *host = NULL;
 	uint8_t *p;
 	int c, fd, r, ret;
 
-	while ((c = getopt(argc, argv, "p:o:Hb:Z:zA")) != -1) {
+	while ((c = getopt(argc, argv, "p:o:Hb:Z:zAD")) != -1) {
+		if (c == 'D') {
+			dio = true;
+			continue;
+		}
 		if (c == 'A') {
 			outlive = true;
 			continue;
@@ -305,7 +311,9 @@ int main(int argc, char **argv)
 	if (!rd && strcmp(argv[optind], "write"))
 		return usage();
 
-	fd = open(argv[optind + 2], rd ? O_RDONLY : O_WRONLY | O_CREAT, 0644);
+	/* -D: opened O_DIRECT, as GDS programs open files (read-write, for whole blocks). */
+	fd = open(argv[optind + 2], (rd ? O_RDONLY : (dio ? O_RDWR : O_WRONLY) | O_CREAT) |
+		  (dio ? O_DIRECT : 0), 0644);
 	if (fd < 0) {
 		fprintf(stderr, "gp-io: %s: %s\n", argv[optind + 2], strerror(errno));
 		return 3;

@@ -60,6 +60,19 @@ sync && echo 3 >/proc/sys/vm/drop_caches
 [ "$(stat -c %s $M/new)" = $((6 * MiB)) ] || fail "new file is $(stat -c %s $M/new) bytes"
 $PATTERN check $M/new 0 $((6 * MiB)) 202 || fail "the new file does not hold what was written"
 
+# Unaligned, through a descriptor opened O_DIRECT (as GDS programs open
+# files), policy auto: bounced in whole blocks (reason unaligned). A read
+# gets its bytes; a write changes its bytes alone, and the size of a file
+# it grows is the write's end, not its last block's.
+expect_io 0 'mode=bounce reason=unaligned' -D -p auto read "$prov" $M/data 513 100000 201
+$PATTERN gen 10000 207 >$M/rmw && sync || fail "cannot write the rmw file"
+expect_io 0 'mode=bounce reason=unaligned' -D -p auto write "$prov" $M/rmw 5000 3000 208
+expect_io 0 'mode=bounce reason=unaligned' -D -p auto write "$prov" $M/rmw 9000 3000 208
+[ "$(stat -c %s $M/rmw)" = 12000 ] || fail "the file grew to $(stat -c %s $M/rmw) bytes, not 12000"
+$PATTERN check $M/rmw 0 5000 207 && $PATTERN check $M/rmw 5000 3000 208 5000 &&
+	$PATTERN check $M/rmw 8000 1000 207 8000 && $PATTERN check $M/rmw 9000 3000 208 9000 ||
+	fail "the unaligned writes through O_DIRECT are not what was written around"
+
 # Sparse: data, a hole, an unwritten (fallocated) extent, a hole: zeros in
 # the BAR from the first hole on, whoever zeroed them.
 truncate -s $((4 * MiB)) $M/sparse
