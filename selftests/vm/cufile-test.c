@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <linux/fs.h>
 #include <unistd.h>
@@ -549,6 +550,17 @@ int main(int argc, char **argv)
 								      NULL), CU_FILE_SUCCESS);
 		check("... read it all", got == (ssize_t)MiB && same(mem, MiB, seed, base), "%lld",
 		      (long long)got);
+	}
+	{
+		/* Memory the CPU cannot touch, as a cudaMalloc pointer no library can classify. */
+		void *none = mmap(NULL, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		check("a read into memory the CPU cannot touch: refused, no fault",
+		      none != MAP_FAILED && cuFileRead(fh, none, 4096, 0, 0) ==
+		      -CU_FILE_CUDA_POINTER_INVALID, "%lld", 0);
+		check("a write from it: refused", cuFileWrite(fh, none, 4096, 0, 0) ==
+		      -CU_FILE_CUDA_POINTER_INVALID, "%lld", 0);
+		munmap(none, 8192);
 	}
 	check("error text", !strcmp(cuFileGetErrorString((CUfileError_t){ CU_FILE_INVALID_VALUE, 0 }),
 				    "invalid arguments"), "%lld", 0);

@@ -14,12 +14,28 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "private.h"
 
 /* ---- I/O -------------------------------------------------------------- */
+
+/*
+ * Whether the first and last bytes of @n at @p are memory this process may
+ * read: not device memory taken for host memory (a cudaMalloc pointer
+ * where CUDA cannot be asked, PROT_NONE to the CPU), nor no memory at all.
+ * process_vm_readv() reads it without a fault.
+ */
+static bool cpu_readable(const char *p, size_t n)
+{
+	char c[2];
+	struct iovec local[2] = { { &c[0], 1 }, { &c[1], 1 } };
+	struct iovec remote[2] = { { (void *)p, 1 }, { (void *)(p + n - 1), 1 } };
+
+	return process_vm_readv(getpid(), local, 2, remote, 2, 0) == 2;
+}
 
 /*
  * Where @size bytes at @base + @boff are. A registered buffer is named by
@@ -57,6 +73,9 @@ CUfileOpError resolve(const void *base, off_t boff, size_t size, struct target *
 		return CU_FILE_SUCCESS;
 	}
 	t->cuda = is_cuda(t->addr);
+	/* Host memory is touched by the CPU: first make sure it can be, without a fault. */
+	if (!t->cuda && size && !cpu_readable(t->addr, size))
+		return CU_FILE_CUDA_POINTER_INVALID;
 	return CU_FILE_SUCCESS;
 }
 
