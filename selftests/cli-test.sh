@@ -51,6 +51,10 @@ t "run: a program that is not there" 127 'gpupath: run: /nonexistent/prog: No su
 	env GPUPATH_CUFILE=/dev/null "$GP" run /nonexistent/prog
 t "run passes its arguments and the program's exit status" 3 '^a -j b$' \
 	env GPUPATH_CUFILE=/dev/null "$GP" run sh -c 'echo "$@"; exit 3' - a -j b
+t "diagnose --pid: the cuFile library of a process" 0 ': no cuFile library loaded$' \
+	"$GP" diagnose --pid $$
+t "diagnose --pid without a PID" 2 'Usage: gpupath diagnose' "$GP" diagnose --pid
+t "diagnose --pid with a FILE too" 2 'Usage: gpupath diagnose' "$GP" diagnose /etc/hosts --pid $$
 t "cufile: not a process ID" 1 'cufile: 12x: not a process ID' "$GP" cufile 12x
 t "cufile: a process with no cuFile library" 0 ': no cuFile library loaded$' "$GP" cufile $$
 t "monitor --count 0 is refused" 2 "positive number, not '0'" "$GP" monitor --count 0

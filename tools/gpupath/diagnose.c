@@ -1014,7 +1014,29 @@ static void nvidia_out(struct diag *d)
 		json_arr_close(j);
 }
 
-static const char usage[] = "gpupath diagnose [-j] [--no-probe] [FILE]";
+static const char usage[] = "gpupath diagnose [-j] [--no-probe] [FILE] | [-j] --pid PID";
+
+/* "--pid PID" taken out of argv: PID, or NULL; -1 in *@bad when PID is missing. */
+static char *take_pid(int *argc, char **argv, int *bad)
+{
+	char *pid = NULL;
+	int i, j;
+
+	for (i = 1; i < *argc; i++) {
+		if (strcmp(argv[i], "--pid"))
+			continue;
+		if (i + 1 >= *argc) {
+			*bad = -1;
+			return NULL;
+		}
+		pid = argv[i + 1];
+		for (j = i; j + 2 <= *argc; j++)
+			argv[j] = argv[j + 2];
+		*argc -= 2;
+		break;
+	}
+	return pid;
+}
 
 int cmd_diagnose(struct cli *cli, int argc, char **argv)
 {
@@ -1023,9 +1045,22 @@ int cmd_diagnose(struct cli *cli, int argc, char **argv)
 	const char **pci = NULL;
 	struct gpupath_ctl *ctl;
 	const char *what;
+	int r, bad = 0;
+	char *pid;
 	size_t k;
-	int r;
 
+	/* --pid: the cuFile library the process has loaded (gpupath cufile PID). */
+	pid = take_pid(&argc, argv, &bad);
+	/* With --pid, -j at most: no FILE, no --no-probe. */
+	if (bad || (pid && (argc > 2 || !d.probe || (argc == 2 && argv[1][0] != '-')))) {
+		fprintf(stderr, "Usage: %s\n", usage);
+		return 2;
+	}
+	if (pid) {
+		char *args[] = { argv[0], argc == 2 ? argv[1] : pid, pid, NULL };
+
+		return cmd_cufile(cli, argc + 1, args);
+	}
 	r = cli_parse_opts(cli, argc, argv, usage);
 	if (r < 0)
 		return 2;
