@@ -304,6 +304,10 @@ cuda_check() {
 			"$build/clients-scratch.img" 2>&1)
 		cuda_result "host: cuFile as $c calls it, into CUDA memory (double)" $? "$out"
 	done
+	out=$(GPCU_DOUBLE_COPY_MS=200 LD_LIBRARY_PATH=$double:tools/cufile/compat:tools/lib \
+		timeout 300 "$build/gp-cufile-clients" batch-async "$build/clients.img" \
+		"$build/clients-scratch.img" 2>&1)
+	cuda_result "host: cuFile batches of CUDA memory run in the background (double)" $? "$out"
 	rm -f "$build/clients.img" "$build/clients-scratch.img"
 	if [ ! -x "$build/cuda-abi-check" ]; then
 		skipped "host: cuda-driver.h against CUDA's cuda.h" "CUDA not installed"

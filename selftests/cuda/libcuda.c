@@ -17,6 +17,7 @@
  *   GPCU_DOUBLE_OFFSET=OFF    address ADDR + OFF: the VM's ivshmem "GPU",
  *                             where nvfake maps CUDA address va_base + X to
  *                             the BAR's byte X
+ *   GPCU_DOUBLE_COPY_MS=MS    each copy takes MS milliseconds
  *   GPCU_DOUBLE_REVOKE=FILE   cuMemFree writes each GPU page of the
  *                             allocation to FILE (nvfake's revoke knob): the
  *                             driver's side of a cudaFree
@@ -78,6 +79,7 @@ static struct {
 	unsigned int n;
 	unsigned long long next_id;
 	unsigned long long copies, bytes;
+	unsigned int copy_ms;
 } dbl = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_id = 1 };
 
 static __thread gpcu_context stack[STACK_DEPTH];
@@ -102,6 +104,7 @@ static int mem_setup(void)
 
 	dbl.size = env_u64("GPCU_DOUBLE_SIZE", 256ULL << 20);
 	dbl.revoke = getenv("GPCU_DOUBLE_REVOKE");
+	dbl.copy_ms = env_u64("GPCU_DOUBLE_COPY_MS", 0);
 	if (bar)
 		fd = open(bar, O_RDWR | O_CLOEXEC);
 	else
@@ -364,6 +367,9 @@ static gpcu_result dev_bytes(uint64_t d, uint64_t n, char **at)
 		dbl.bytes += n;
 	}
 	pthread_mutex_unlock(&dbl.lock);
+	/* GPCU_DOUBLE_COPY_MS: each copy takes that long, as a busy GPU's may. */
+	if (*at && dbl.copy_ms)
+		usleep(dbl.copy_ms * 1000);
 	return *at ? GPCU_SUCCESS : GPCU_ERROR_INVALID_VALUE;
 }
 

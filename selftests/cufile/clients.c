@@ -30,6 +30,9 @@
  *              that goes on after short reads
  *   sample019  NVIDIA's sample 019: 3000-byte writes at unaligned offsets
  *              through an O_DIRECT handle, read back
+ *   batch-async  batches of device memory run in the background: nothing
+ *              done when cuFileBatchIOSubmit returns (run it with the
+ *              double's GPCU_DOUBLE_COPY_MS=200), all done by polling
  *   streams    NVIDIA's samples 031 to 034 (the NULL stream with its values
  *              on the stack; a non-blocking stream per read, some
  *              registered with every flag) and KvikIO's read_async; the
@@ -362,6 +365,56 @@ static void sample019(const char *scratch)
 	cu.free((uintptr_t)d);
 }
 
+/*
+ * Batches of device memory that cannot go through the module's batched
+ * I/O run in the background: cuFileBatchIOSubmit returns before the data
+ * is there (the double's copies take GPCU_DOUBLE_COPY_MS, set by the
+ * caller), and polling finds the entries done.
+ */
+static void batch_async(const char *file)
+{
+	enum { N = 4 };
+	const size_t len = 256 * 1024;
+	uint8_t *d = cu_alloc(N * len);
+	CUfileIOParams_t p[N];
+	CUfileIOEvents_t ev[N];
+	CUfileBatchHandle_t b;
+	unsigned int nr, done = 0;
+	struct timespec zero = { 0, 0 };
+	CUfileHandle_t fh;
+	int fd, i, polls;
+
+	fd = handle(file, O_RDONLY, &fh);
+	check("batch: set up", cuFileBatchIOSetUp(&b, N).err == CU_FILE_SUCCESS);
+	for (i = 0; i < N; i++) {
+		memset(&p[i], 0, sizeof(p[i]));
+		p[i].mode = CUFILE_BATCH;
+		p[i].fh = fh;
+		p[i].u.batch.devPtr_base = d + i * len;
+		p[i].u.batch.file_offset = i * len;
+		p[i].u.batch.size = len;
+		p[i].opcode = CUFILE_READ;
+	}
+	check("batch: 4 reads into device memory submitted",
+	      cuFileBatchIOSubmit(b, N, p, 0).err == CU_FILE_SUCCESS);
+	nr = N;
+	check("batch: none done when the submission returns (it did not run them)",
+	      cuFileBatchIOGetStatus(b, 0, &nr, ev, &zero).err == CU_FILE_SUCCESS && nr == 0);
+	for (polls = 0; done < N && polls < 1000; polls++) {
+		nr = N - done;
+		if (cuFileBatchIOGetStatus(b, 1, &nr, ev, NULL).err)
+			break;
+		for (i = 0; i < (int)nr; i++)
+			done += ev[i].status == CUFILE_COMPLETE && ev[i].ret == len;
+	}
+	check("batch: all 4 completed, whole", done == N);
+	check("batch: the bytes", dev_is(d, N * len, SEED, 0));
+	cuFileBatchIODestroy(b);
+	cuFileHandleDeregister(fh);
+	close(fd);
+	cu.free((uintptr_t)d);
+}
+
 /* NVIDIA's samples 031 to 034 and KvikIO's read_async: the stream API. */
 static void streams(const char *file, const char *scratch)
 {
@@ -439,7 +492,7 @@ int main(int argc, char **argv)
 {
 	if (argc != 4) {
 		fprintf(stderr, "usage: gp-cufile-clients pytorch|kvikio|nixl|gdsmt|dali|sample019|"
-			"streams FILE SCRATCH\n");
+			"streams|batch-async FILE SCRATCH\n");
 		return 2;
 	}
 	cu_open();
@@ -457,6 +510,8 @@ int main(int argc, char **argv)
 		sample019(argv[3]);
 	else if (!strcmp(argv[1], "streams"))
 		streams(argv[2], argv[3]);
+	else if (!strcmp(argv[1], "batch-async"))
+		batch_async(argv[2]);
 	else
 		return 2;
 	printf("%s: %d of %d checks passed\n", argv[1], checks - failures, checks);

@@ -70,6 +70,92 @@ static ssize_t slot_run(struct slot *s)
 	return run_io(s->fh, &s->t, s->len, s->p.u.batch.file_offset, s->p.opcode == CUFILE_WRITE);
 }
 
+/*
+ * Entries the module does not run asynchronously (compat, CUDA memory, a
+ * buffer of another descriptor) run on the library's workers, so that
+ * cuFileBatchIOSubmit returns at once, as NVIDIA's does: WORKERS threads,
+ * started at the first such entry and kept for the process's life.
+ */
+#define WORKERS 4
+
+static void reap(int ms);
+
+static void *worker(void *unused)
+{
+	struct slot *s;
+	ssize_t r;
+
+	(void)unused;
+	pthread_mutex_lock(&drv.lock);
+	for (;;) {
+		while (!drv.queue)
+			pthread_cond_wait(&drv.done, &drv.lock);
+		s = drv.queue;
+		drv.queue = s->next;
+		if (!drv.queue)
+			drv.queue_tail = &drv.queue;
+		drv.worker_busy++;
+		pthread_mutex_unlock(&drv.lock);
+		/* A canceled entry that has not started does not. */
+		r = s->canceled ? 0 : s->fh ? slot_run(s) : -EBADF;
+		pthread_mutex_lock(&drv.lock);
+		slot_done(s, r);
+		drv.worker_busy--;
+		pthread_cond_broadcast(&drv.done);
+	}
+	return NULL;
+}
+
+/* Queues @s for a worker, drv.lock held; false if no worker could be started. */
+static bool worker_queue(struct slot *s)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+
+	if (drv.workers < WORKERS && drv.workers <= drv.worker_busy + (drv.queue != NULL)) {
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		if (!pthread_create(&t, &attr, worker, NULL))
+			drv.workers++;
+		pthread_attr_destroy(&attr);
+	}
+	if (!drv.workers)
+		return false;
+	s->next = NULL;
+	*drv.queue_tail = s;
+	drv.queue_tail = &s->next;
+	pthread_cond_broadcast(&drv.done);
+	return true;
+}
+
+/*
+ * Waits up to @ms for a completion: the module's (reaped here), or a
+ * worker's.
+ */
+static void wait_done(int ms)
+{
+	struct timespec end;
+	bool workers;
+
+	pthread_mutex_lock(&drv.lock);
+	workers = drv.queue || drv.worker_busy;
+	pthread_mutex_unlock(&drv.lock);
+	if (!workers) {
+		reap(ms);
+		return;
+	}
+	/* Both kinds may be in flight: the module's polled, the workers' waited for a while. */
+	reap(0);
+	clock_gettime(CLOCK_REALTIME, &end);
+	end.tv_nsec += (ms < 5 ? ms : 5) * 1000000L;
+	end.tv_sec += end.tv_nsec / 1000000000;
+	end.tv_nsec %= 1000000000;
+	pthread_mutex_lock(&drv.lock);
+	if (drv.queue || drv.worker_busy)
+		pthread_cond_timedwait(&drv.done, &drv.lock, &end);
+	pthread_mutex_unlock(&drv.lock);
+}
+
 static CUfileError_t batch_submit(CUfileBatchHandle_t h, unsigned nr, CUfileIOParams_t *io,
 				  unsigned int flags)
 {
@@ -167,11 +253,16 @@ static CUfileError_t batch_submit(CUfileBatchHandle_t h, unsigned nr, CUfileIOPa
 		started = gpupath_submit(drv.dev, iov, k);
 		if (started < 0)
 			started = 0;
-		/* What the module did not take runs here, at once. */
+		/* What the module did not take goes to the workers too. */
 		for (i = started; i < k; i++)
 			sync[nsync++] = (struct slot *)(uintptr_t)iov[i].user_data;
 	}
-	for (i = 0; i < nsync; i++) {
+	pthread_mutex_lock(&drv.lock);
+	for (i = 0; i < nsync && worker_queue(sync[i]); i++)
+		;
+	pthread_mutex_unlock(&drv.lock);
+	/* No worker could be started: here, at once. */
+	for (; i < nsync; i++) {
 		ssize_t r = sync[i]->fh ? slot_run(sync[i]) : -EBADF;
 
 		pthread_mutex_lock(&drv.lock);
@@ -264,7 +355,7 @@ EXPORT CUfileError_t cuFileBatchIOGetStatus(CUfileBatchHandle_t h, unsigned min_
 		left = timeout ? ms_left(&end) : 50;
 		if (left <= 0)
 			break;
-		reap(left < 50 ? (int)left : 50);
+		wait_done(left < 50 ? (int)left : 50);
 	}
 	*nr = got;
 	return status(CU_FILE_SUCCESS);
@@ -291,7 +382,7 @@ void batch_cancel(struct batch *b)
 			inflight |= b->slots[i].inflight;
 		pthread_mutex_unlock(&drv.lock);
 		if (inflight)
-			reap(50);
+			wait_done(50);
 	} while (inflight);
 }
 

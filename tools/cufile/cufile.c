@@ -67,6 +67,8 @@ ABI(sizeof(CUFileSizeTConfigParameter_t) == 4 && CUFILE_PARAM_PROPERTIES_BATCH_I
 struct drv drv = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.reap_lock = PTHREAD_MUTEX_INITIALIZER,
+	.done = PTHREAD_COND_INITIALIZER,
+	.queue_tail = &drv.queue,
 	.poll_kb = POLL_KB_DEFAULT,
 	.max_direct_kb = MAX_DIRECT_KB_DEFAULT,
 	.max_cache_kb = MAX_CACHE_KB_DEFAULT,

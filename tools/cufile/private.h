@@ -95,6 +95,7 @@ struct slot {
 	bool inflight;		/* not yet done: in the module, or run by its submitter */
 	bool canceled;
 	uint64_t t0;		/* stats_clock() at the submission */
+	struct slot *next;	/* in drv.queue */
 };
 
 struct batch {
@@ -106,6 +107,9 @@ struct batch {
 struct drv {
 	pthread_mutex_t lock;		/* everything below but reaping */
 	pthread_mutex_t reap_lock;	/* one reaper at a time */
+	pthread_cond_t done;		/* a worker finished an entry (drv.lock) */
+	struct slot *queue, **queue_tail;	/* entries for the workers (drv.lock) */
+	unsigned int workers, worker_busy;	/* started; running an entry */
 	long opens;
 	struct gpupath_dev *dev;	/* NULL: no module */
 	struct link *fhs, *mems, *batches;
