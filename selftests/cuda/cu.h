@@ -23,6 +23,9 @@ static struct {
 	gpcu_stream_create_fn stream_create;
 	gpcu_stream_destroy_fn stream_destroy;
 	gpcu_stream_sync_fn stream_sync;
+	gpcu_stream_query_fn stream_query;
+	gpcu_launch_host_func_fn launch_host_func;
+	gpcu_memcpy_dtoh_async_fn dtoh_async;
 	gpcu_mem_alloc_async_fn alloc_async;	/* optional */
 	gpcu_context ctx;
 } cu;
@@ -64,6 +67,9 @@ static inline void cu_open(void)
 	cu.stream_create = (gpcu_stream_create_fn)cu_sym(lib, "cuStreamCreate");
 	cu.stream_destroy = (gpcu_stream_destroy_fn)cu_sym(lib, "cuStreamDestroy_v2");
 	cu.stream_sync = (gpcu_stream_sync_fn)cu_sym(lib, "cuStreamSynchronize");
+	cu.stream_query = (gpcu_stream_query_fn)cu_sym(lib, "cuStreamQuery");
+	cu.launch_host_func = (gpcu_launch_host_func_fn)cu_sym(lib, "cuLaunchHostFunc");
+	cu.dtoh_async = (gpcu_memcpy_dtoh_async_fn)cu_sym(lib, "cuMemcpyDtoHAsync_v2");
 	cu.alloc_async = (gpcu_mem_alloc_async_fn)dlsym(lib, "cuMemAllocAsync");
 	r = init(0);
 	if (r) {

@@ -35,8 +35,12 @@
  *  - cuPointerGetAttributes: zeroes and CUDA_SUCCESS for memory not CUDA's;
  *    cuPointerGetAttribute: CUDA_ERROR_INVALID_VALUE for it.
  *  - A copy or memset must lie in one allocation (CUDA_ERROR_INVALID_VALUE).
- *  - Streams are handles: created, destroyed, synchronized (at once: the
- *    double queues no work); an unknown one is CUDA_ERROR_INVALID_HANDLE.
+ *  - Streams run host functions (cuLaunchHostFunc) in order on a thread
+ *    of their own, with the legacy default stream's ordering against the
+ *    blocking streams; copies and memsets are ordered as CUDA orders them
+ *    for pageable memory (below). An unknown stream is
+ *    CUDA_ERROR_INVALID_HANDLE; a call from a host function,
+ *    CUDA_ERROR_NOT_PERMITTED.
  * Counters for the checks: gpcu_double_stats().
  */
 #define _GNU_SOURCE
@@ -48,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cuda-driver.h"
@@ -85,7 +90,9 @@ static struct {
 static __thread gpcu_context stack[STACK_DEPTH];
 
 static bool stream_known(gpcu_stream s);
+static gpcu_result copy_on(gpcu_stream s, void *dst, const void *src, size_t n, const char *what);
 static __thread int depth;
+static __thread bool in_host_fn;	/* this thread runs a host function */
 
 static uint64_t env_u64(const char *name, uint64_t def)
 {
@@ -373,106 +380,373 @@ static gpcu_result dev_bytes(uint64_t d, uint64_t n, char **at)
 	return *at ? GPCU_SUCCESS : GPCU_ERROR_INVALID_VALUE;
 }
 
-EXPORT gpcu_result cuMemcpyDtoH_v2(void *dst, gpcu_deviceptr src, size_t n)
+/* A copy from device memory on stream @s (what names the call). */
+static gpcu_result dtoh(void *dst, gpcu_deviceptr src, size_t n, gpcu_stream s, const char *what)
 {
 	char *at;
-	gpcu_result r = dst ? dev_bytes(src, n, &at) : GPCU_ERROR_INVALID_VALUE;
+	gpcu_result r;
 
-	if (r == GPCU_SUCCESS)
-		memcpy(dst, at, n);
-	return r;
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
+	r = dst ? dev_bytes(src, n, &at) : GPCU_ERROR_INVALID_VALUE;
+	return r ? r : copy_on(s, dst, at, n, what);
+}
+
+/* A copy into device memory on stream @s. */
+static gpcu_result htod(gpcu_deviceptr dst, const void *src, size_t n, gpcu_stream s,
+			const char *what)
+{
+	char *at;
+	gpcu_result r;
+
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
+	r = src ? dev_bytes(dst, n, &at) : GPCU_ERROR_INVALID_VALUE;
+	return r ? r : copy_on(s, at, src, n, what);
+}
+
+EXPORT gpcu_result cuMemcpyDtoH_v2(void *dst, gpcu_deviceptr src, size_t n)
+{
+	return dtoh(dst, src, n, NULL, "cuMemcpyDtoH_v2");
+}
+
+EXPORT gpcu_result cuMemcpyDtoHAsync_v2(void *dst, gpcu_deviceptr src, size_t n, gpcu_stream s)
+{
+	return dtoh(dst, src, n, s, "cuMemcpyDtoHAsync_v2");
 }
 
 EXPORT gpcu_result cuMemcpyHtoD_v2(gpcu_deviceptr dst, const void *src, size_t n)
 {
-	char *at;
-	gpcu_result r = src ? dev_bytes(dst, n, &at) : GPCU_ERROR_INVALID_VALUE;
+	return htod(dst, src, n, NULL, "cuMemcpyHtoD_v2");
+}
 
-	if (r == GPCU_SUCCESS)
-		memcpy(at, src, n);
-	return r;
+EXPORT gpcu_result cuMemcpyHtoDAsync_v2(gpcu_deviceptr dst, const void *src, size_t n,
+					gpcu_stream s)
+{
+	return htod(dst, src, n, s, "cuMemcpyHtoDAsync_v2");
 }
 
 EXPORT gpcu_result cuMemsetD8_v2(gpcu_deviceptr dst, unsigned char v, size_t n)
 {
 	char *at;
-	gpcu_result r = dev_bytes(dst, n, &at);
+	gpcu_result r;
 
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
+	r = dev_bytes(dst, n, &at);
+	if (r == GPCU_SUCCESS)
+		r = copy_on(NULL, at, NULL, 0, "cuMemsetD8_v2");
 	if (r == GPCU_SUCCESS)
 		memset(at, v, n);
 	return r;
 }
 
 /*
- * Streams: the double runs nothing asynchronously, so a stream is a handle
- * to check; the legacy and per-thread default streams (and NULL) are known.
+ * Streams. Work queued on a stream (host functions) runs on the stream's
+ * own thread, in order. The legacy default stream (NULL, CU_STREAM_LEGACY)
+ * orders with every blocking stream (cuStreamCreate without
+ * CU_STREAM_NON_BLOCKING, and the per-thread default stream): its work
+ * starts once theirs queued before is done, and theirs once its own queued
+ * before is. Synchronous copies and memsets are the legacy stream's work,
+ * done by the calling thread. The asynchronous copies are of pageable
+ * memory (the double has no other), which CUDA runs as a synchronous copy
+ * after the stream's work queued before. A host function that calls the
+ * double gets CUDA_ERROR_NOT_PERMITTED. A call that would wait for ever (a
+ * host function waiting on the caller: a deadlock in CUDA too) aborts the
+ * program after GPCU_DOUBLE_DEADLOCK_S (20) seconds, naming the call.
  */
-struct CUstream_st {
-	unsigned int flags;
-	struct CUstream_st *next;
+struct work {
+	gpcu_host_fn fn;
+	void *data;
+	unsigned long long seq;
+	struct work *next;
 };
 
-static struct CUstream_st *streams;
+struct CUstream_st {
+	unsigned int flags;
+	bool legacy;
+	struct CUstream_st *next;	/* in streams */
+	struct work *head, **tail;	/* head: running or next; leaves when done */
+	bool thread;			/* its thread is started */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* work queued or done */
+	unsigned long long seq;		/* of the last work queued */
+	struct CUstream_st *list;	/* created streams and per-thread ones */
+	struct CUstream_st legacy;
+} sq = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.cond = PTHREAD_COND_INITIALIZER,
+	.legacy = { .legacy = true, .tail = &sq.legacy.head },
+};
+
+static __thread struct CUstream_st *per_thread;
+
+/* The stream @s names, or NULL for none known (sq.lock held). */
+static struct CUstream_st *stream_get(gpcu_stream s)
+{
+	struct CUstream_st *t;
+
+	if (!s || s == GPCU_STREAM_LEGACY)
+		return &sq.legacy;
+	if (s == GPCU_STREAM_PER_THREAD) {
+		if (!per_thread) {
+			per_thread = calloc(1, sizeof(*per_thread));
+			if (!per_thread)
+				return NULL;
+			per_thread->tail = &per_thread->head;
+			per_thread->next = sq.list;
+			sq.list = per_thread;
+		}
+		return per_thread;
+	}
+	for (t = sq.list; t && t != s; t = t->next)
+		;
+	return t;
+}
 
 static bool stream_known(gpcu_stream s)
 {
-	struct CUstream_st *t;
-	bool known = !s || s == GPCU_STREAM_LEGACY || s == GPCU_STREAM_PER_THREAD;
+	bool known;
 
-	pthread_mutex_lock(&dbl.lock);
-	for (t = streams; t && !known; t = t->next)
-		known = t == s;
-	pthread_mutex_unlock(&dbl.lock);
+	pthread_mutex_lock(&sq.lock);
+	known = stream_get(s);
+	pthread_mutex_unlock(&sq.lock);
 	return known;
+}
+
+/* Whether @t has work queued before @seq not yet done (sq.lock held). */
+static bool behind(const struct CUstream_st *t, unsigned long long seq)
+{
+	return t->head && t->head->seq < seq;
+}
+
+/*
+ * Whether work of stream @t queued as @seq waits for another stream's
+ * (sq.lock held): the legacy stream's for a blocking stream, the blocking
+ * streams' for the legacy one.
+ */
+static bool gated(const struct CUstream_st *t, unsigned long long seq)
+{
+	const struct CUstream_st *o;
+
+	if (t->flags & GPCU_STREAM_NON_BLOCKING)
+		return false;
+	if (!t->legacy)
+		return behind(&sq.legacy, seq);
+	for (o = sq.list; o; o = o->next)
+		if (!(o->flags & GPCU_STREAM_NON_BLOCKING) && behind(o, seq))
+			return true;
+	return false;
+}
+
+/*
+ * Waits until stream @t's work queued so far is done and, for a blocking
+ * stream, what it orders behind (sq.lock held): what a synchronous call
+ * on @t waits for. @what names the call if it waits for ever.
+ */
+static void wait_stream(struct CUstream_st *t, const char *what)
+{
+	unsigned long long seq = ++sq.seq;
+	struct timespec end;
+
+	clock_gettime(CLOCK_REALTIME, &end);
+	end.tv_sec += env_u64("GPCU_DOUBLE_DEADLOCK_S", 20);
+	while (behind(t, seq) || gated(t, seq))
+		if (pthread_cond_timedwait(&sq.cond, &sq.lock, &end)) {
+			fprintf(stderr, "libcuda double: %s waits for ever on stream work "
+				"queued before it (a host function waiting on this thread?)\n",
+				what);
+			abort();
+		}
+}
+
+static void *stream_thread(void *arg)
+{
+	struct CUstream_st *t = arg;
+	struct work *w;
+
+	in_host_fn = true;
+	pthread_mutex_lock(&sq.lock);
+	for (;;) {
+		while (!t->head || gated(t, t->head->seq))
+			pthread_cond_wait(&sq.cond, &sq.lock);
+		w = t->head;
+		if (!w->fn)		/* the stream is destroyed */
+			break;
+		pthread_mutex_unlock(&sq.lock);
+		w->fn(w->data);
+		pthread_mutex_lock(&sq.lock);
+		t->head = w->next;
+		if (!t->head)
+			t->tail = &t->head;
+		free(w);
+		pthread_cond_broadcast(&sq.cond);
+	}
+	pthread_mutex_unlock(&sq.lock);
+	free(w);
+	free(t);
+	return NULL;
+}
+
+/* Queues @fn(@data) on @t (sq.lock held): CUDA_SUCCESS or why not. */
+static gpcu_result stream_queue(struct CUstream_st *t, gpcu_host_fn fn, void *data)
+{
+	struct work *w = calloc(1, sizeof(*w));
+	pthread_t th;
+
+	if (!w)
+		return GPCU_ERROR_OUT_OF_MEMORY;
+	if (!t->thread) {
+		if (pthread_create(&th, NULL, stream_thread, t)) {
+			free(w);
+			return GPCU_ERROR_OUT_OF_MEMORY;
+		}
+		pthread_detach(th);
+		t->thread = true;
+	}
+	w->fn = fn;
+	w->data = data;
+	w->seq = ++sq.seq;
+	*t->tail = w;
+	t->tail = &w->next;
+	pthread_cond_broadcast(&sq.cond);
+	return GPCU_SUCCESS;
+}
+
+/*
+ * What every stream call checks first: not from a host function, cuInit
+ * done and, where @ctx, a current context. CUDA_SUCCESS or the error.
+ */
+static gpcu_result stream_call(bool ctx)
+{
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
+	if (!dbl.init)
+		return GPCU_ERROR_NOT_INITIALIZED;
+	return ctx && !current() ? GPCU_ERROR_INVALID_CONTEXT : GPCU_SUCCESS;
 }
 
 EXPORT gpcu_result cuStreamCreate(gpcu_stream *s, unsigned int flags)
 {
-	if (!dbl.init)
-		return GPCU_ERROR_NOT_INITIALIZED;
-	if (!current())
-		return GPCU_ERROR_INVALID_CONTEXT;
+	gpcu_result r = stream_call(true);
+
+	if (r)
+		return r;
 	if (!s || flags & ~GPCU_STREAM_NON_BLOCKING)
 		return GPCU_ERROR_INVALID_VALUE;
 	*s = calloc(1, sizeof(**s));
 	if (!*s)
 		return GPCU_ERROR_OUT_OF_MEMORY;
 	(*s)->flags = flags;
-	pthread_mutex_lock(&dbl.lock);
-	(*s)->next = streams;
-	streams = *s;
-	pthread_mutex_unlock(&dbl.lock);
+	(*s)->tail = &(*s)->head;
+	pthread_mutex_lock(&sq.lock);
+	(*s)->next = sq.list;
+	sq.list = *s;
+	pthread_mutex_unlock(&sq.lock);
 	return GPCU_SUCCESS;
 }
 
+/* Its work done first (CUDA lets it finish after the call; none is lost either way). */
 EXPORT gpcu_result cuStreamDestroy_v2(gpcu_stream s)
 {
+	gpcu_result r = stream_call(false);
 	struct CUstream_st **t;
-	bool found;
+	struct work *end;
+	bool threaded;
 
-	if (!dbl.init)
-		return GPCU_ERROR_NOT_INITIALIZED;
-	pthread_mutex_lock(&dbl.lock);
-	for (t = &streams; *t && *t != s; t = &(*t)->next)
+	if (r)
+		return r;
+	pthread_mutex_lock(&sq.lock);
+	for (t = &sq.list; *t && (*t != s || s == per_thread); t = &(*t)->next)
 		;
-	found = *t;
-	if (found)
-		*t = s->next;
-	pthread_mutex_unlock(&dbl.lock);
-	if (!found)
+	if (!*t) {
+		pthread_mutex_unlock(&sq.lock);
 		return GPCU_ERROR_INVALID_HANDLE;
-	free(s);
+	}
+	wait_stream(s, "cuStreamDestroy_v2");
+	*t = s->next;
+	threaded = s->thread;
+	if (threaded) {
+		/* Its thread ends at an entry with no function, and frees the stream. */
+		end = calloc(1, sizeof(*end));
+		if (!end)
+			abort();
+		s->head = end;
+		pthread_cond_broadcast(&sq.cond);
+	}
+	pthread_mutex_unlock(&sq.lock);
+	if (!threaded)
+		free(s);
 	return GPCU_SUCCESS;
 }
 
 EXPORT gpcu_result cuStreamSynchronize(gpcu_stream s)
 {
-	if (!dbl.init)
-		return GPCU_ERROR_NOT_INITIALIZED;
-	if (!current())
-		return GPCU_ERROR_INVALID_CONTEXT;
-	return stream_known(s) ? GPCU_SUCCESS : GPCU_ERROR_INVALID_HANDLE;
+	struct CUstream_st *t;
+
+	gpcu_result r = stream_call(true);
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&sq.lock);
+	t = stream_get(s);
+	if (t)
+		wait_stream(t, "cuStreamSynchronize");
+	pthread_mutex_unlock(&sq.lock);
+	return t ? GPCU_SUCCESS : GPCU_ERROR_INVALID_HANDLE;
 }
+
+EXPORT gpcu_result cuStreamQuery(gpcu_stream s)
+{
+	gpcu_result r = stream_call(false);
+	struct CUstream_st *t;
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&sq.lock);
+	t = stream_get(s);
+	r = !t ? GPCU_ERROR_INVALID_HANDLE : t->head ? GPCU_ERROR_NOT_READY : GPCU_SUCCESS;
+	pthread_mutex_unlock(&sq.lock);
+	return r;
+}
+
+EXPORT gpcu_result cuLaunchHostFunc(gpcu_stream s, gpcu_host_fn fn, void *data)
+{
+	gpcu_result r = stream_call(true);
+	struct CUstream_st *t;
+
+	if (r)
+		return r;
+	if (!fn)
+		return GPCU_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&sq.lock);
+	t = stream_get(s);
+	r = t ? stream_queue(t, fn, data) : GPCU_ERROR_INVALID_HANDLE;
+	pthread_mutex_unlock(&sq.lock);
+	return r;
+}
+
+/* A copy of pageable memory on stream @s: after the stream's work queued before. */
+static gpcu_result copy_on(gpcu_stream s, void *dst, const void *src, size_t n, const char *what)
+{
+	struct CUstream_st *t;
+
+	pthread_mutex_lock(&sq.lock);
+	t = stream_get(s);
+	if (t)
+		wait_stream(t, what);
+	pthread_mutex_unlock(&sq.lock);
+	if (!t)
+		return GPCU_ERROR_INVALID_HANDLE;
+	if (n)
+		memcpy(dst, src, n);
+	return GPCU_SUCCESS;
+}
+
+
 
 /* One attribute of @p into @data: 0, 1 (not CUDA memory) or -1 (unknown attribute). */
 static int attribute(unsigned int attr, void *data, uint64_t p)

@@ -36,7 +36,10 @@
  *   streams    NVIDIA's samples 031 to 034 (the NULL stream with its values
  *              on the stack; a non-blocking stream per read, some
  *              registered with every flag) and KvikIO's read_async; the
- *              refusals of bad flags and broken promises
+ *              refusals of bad flags and broken promises; the stream's
+ *              order (a read behind held work, its values set after the
+ *              call, the work after it) and a handle deregistered before
+ *              the stream reaches its read
  *
  * Exit 0 when every check passed, 1 otherwise, 4 without a CUDA driver.
  */
@@ -415,6 +418,90 @@ static void batch_async(const char *file)
 	cu.free((uintptr_t)d);
 }
 
+/* A host function that holds its stream until the test opens the gate. */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool open;
+} gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false };
+
+static void gate_wait(void *unused)
+{
+	(void)unused;
+	pthread_mutex_lock(&gate.lock);
+	while (!gate.open)
+		pthread_cond_wait(&gate.cond, &gate.lock);
+	pthread_mutex_unlock(&gate.lock);
+}
+
+static void gate_set(bool open)
+{
+	pthread_mutex_lock(&gate.lock);
+	gate.open = open;
+	pthread_cond_broadcast(&gate.cond);
+	pthread_mutex_unlock(&gate.lock);
+}
+
+/* A host function queued after an operation: what its result was then. */
+static ssize_t *seen_p, seen;
+
+static void see(void *unused)
+{
+	(void)unused;
+	seen = *seen_p;
+}
+
+/*
+ * The stream's order: a read queued behind a held host function returns at
+ * once with nothing done, its values set after the call are the ones read,
+ * and the work queued after it sees it done. A handle deregistered before
+ * the stream gets there: the operation's error, nothing else.
+ */
+static void stream_order(CUfileHandle_t fh, const char *file, uint8_t *d)
+{
+	const size_t len = MiB;
+	size_t size = 0;
+	off_t foff = 0, boff = 0;
+	ssize_t got = -7777;
+	CUfileHandle_t gone;
+	gpcu_stream g;
+	int fd;
+
+	if (cu.stream_create(&g, 0)) {
+		check("streams: a blocking stream", false);
+		return;
+	}
+	gate_set(false);
+	cu.launch_host_func(g, gate_wait, NULL);
+	check("streams: a read behind held work: queued, not done, when the call returns",
+	      cuFileReadAsync(fh, d, &size, &foff, &boff, &got, (CUstream)g).err ==
+	      CU_FILE_SUCCESS && got == -7777 && cu.stream_query(g) == GPCU_ERROR_NOT_READY);
+	seen_p = &got;
+	seen = 0;
+	cu.launch_host_func(g, see, NULL);
+	/* Set after the call: read when the stream gets there. */
+	size = len;
+	foff = 5 * MiB;
+	gate_set(true);
+	check("streams: ... done once the stream got there, with the values set after the call",
+	      !cu.stream_sync(g) && got == (ssize_t)len && dev_is(d, len, SEED, 5 * MiB));
+	check("streams: ... and the stream's next work saw it done", seen == (ssize_t)len);
+
+	fd = handle(file, O_RDONLY | O_DIRECT, &gone);
+	gate_set(false);
+	cu.launch_host_func(g, gate_wait, NULL);
+	got = -7777;
+	check("streams: a read queued on a handle ...",
+	      cuFileReadAsync(gone, d, &size, &foff, &boff, &got, (CUstream)g).err ==
+	      CU_FILE_SUCCESS);
+	cuFileHandleDeregister(gone);
+	close(fd);
+	gate_set(true);
+	check("streams: ... deregistered before the stream got there: that error",
+	      !cu.stream_sync(g) && got == -(ssize_t)CU_FILE_HANDLE_NOT_REGISTERED);
+	cu.stream_destroy(g);
+}
+
 /* NVIDIA's samples 031 to 034 and KvikIO's read_async: the stream API. */
 static void streams(const char *file, const char *scratch)
 {
@@ -481,6 +568,7 @@ static void streams(const char *file, const char *scratch)
 	      cuFileReadAsync(fh, d, sz, &foff, &boff, &got, NULL).err == CU_FILE_SUCCESS &&
 	      !cu.stream_sync(NULL) && got == (ssize_t)len && dev_is(d, len, SEED, 3 * MiB + 512));
 	free(sz);
+	stream_order(fh, file, d);
 	cuFileHandleDeregister(wh);
 	cuFileHandleDeregister(fh);
 	close(wfd);

@@ -22,6 +22,8 @@ SAME(GPCU_ERROR_NO_DEVICE, CUDA_ERROR_NO_DEVICE);
 SAME(GPCU_ERROR_INVALID_DEVICE, CUDA_ERROR_INVALID_DEVICE);
 SAME(GPCU_ERROR_INVALID_CONTEXT, CUDA_ERROR_INVALID_CONTEXT);
 SAME(GPCU_ERROR_INVALID_HANDLE, CUDA_ERROR_INVALID_HANDLE);
+SAME(GPCU_ERROR_NOT_READY, CUDA_ERROR_NOT_READY);
+SAME(GPCU_ERROR_NOT_PERMITTED, CUDA_ERROR_NOT_PERMITTED);
 SAME(GPCU_STREAM_LEGACY, CU_STREAM_LEGACY);
 SAME(GPCU_STREAM_PER_THREAD, CU_STREAM_PER_THREAD);
 SAME(GPCU_STREAM_NON_BLOCKING, CU_STREAM_NON_BLOCKING);
@@ -59,6 +61,11 @@ SAME_TYPE(gpcu_ctx_set_current_fn, __typeof__(&cuCtxSetCurrent));
 SAME_TYPE(gpcu_stream_sync_fn, __typeof__(&cuStreamSynchronize));
 SAME_TYPE(gpcu_stream_create_fn, __typeof__(&cuStreamCreate));
 SAME_TYPE(gpcu_stream_destroy_fn, __typeof__(&cuStreamDestroy_v2));
+SAME_TYPE(gpcu_memcpy_dtoh_async_fn, __typeof__(&cuMemcpyDtoHAsync_v2));
+SAME_TYPE(gpcu_memcpy_htod_async_fn, __typeof__(&cuMemcpyHtoDAsync_v2));
+SAME_TYPE(gpcu_host_fn, CUhostFn);
+SAME_TYPE(gpcu_launch_host_func_fn, __typeof__(&cuLaunchHostFunc));
+SAME_TYPE(gpcu_stream_query_fn, __typeof__(&cuStreamQuery));
 
 int main(void)
 {

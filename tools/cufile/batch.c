@@ -73,8 +73,9 @@ static ssize_t slot_run(struct slot *s)
 /*
  * Entries the module does not run asynchronously (compat, CUDA memory, a
  * buffer of another descriptor) run on the library's workers, so that
- * cuFileBatchIOSubmit returns at once, as NVIDIA's does: WORKERS threads,
- * started at the first such entry and kept for the process's life.
+ * cuFileBatchIOSubmit returns at once, as NVIDIA's does; so does the I/O
+ * of the stream API (stream.c). WORKERS threads, started as jobs come and
+ * kept for the process's life.
  */
 #define WORKERS 4
 
@@ -82,32 +83,29 @@ static void reap(int ms);
 
 static void *worker(void *unused)
 {
-	struct slot *s;
-	ssize_t r;
+	struct job *j;
 
 	(void)unused;
 	pthread_mutex_lock(&drv.lock);
 	for (;;) {
 		while (!drv.queue)
 			pthread_cond_wait(&drv.done, &drv.lock);
-		s = drv.queue;
-		drv.queue = s->next;
+		j = drv.queue;
+		drv.queue = j->next;
 		if (!drv.queue)
 			drv.queue_tail = &drv.queue;
 		drv.worker_busy++;
 		pthread_mutex_unlock(&drv.lock);
-		/* A canceled entry that has not started does not. */
-		r = s->canceled ? 0 : s->fh ? slot_run(s) : -EBADF;
+		j->run(j);
 		pthread_mutex_lock(&drv.lock);
-		slot_done(s, r);
+		j->done(j);
 		drv.worker_busy--;
 		pthread_cond_broadcast(&drv.done);
 	}
 	return NULL;
 }
 
-/* Queues @s for a worker, drv.lock held; false if no worker could be started. */
-static bool worker_queue(struct slot *s)
+bool worker_queue(struct job *j)
 {
 	pthread_attr_t attr;
 	pthread_t t;
@@ -121,11 +119,26 @@ static bool worker_queue(struct slot *s)
 	}
 	if (!drv.workers)
 		return false;
-	s->next = NULL;
-	*drv.queue_tail = s;
-	drv.queue_tail = &s->next;
+	j->next = NULL;
+	*drv.queue_tail = j;
+	drv.queue_tail = &j->next;
 	pthread_cond_broadcast(&drv.done);
 	return true;
+}
+
+/* A batch entry on a worker: a canceled entry that has not started does not. */
+static void slot_work(struct job *j)
+{
+	struct slot *s = (struct slot *)j;
+
+	s->wret = s->canceled ? 0 : s->fh ? slot_run(s) : -EBADF;
+}
+
+static void slot_work_done(struct job *j)
+{
+	struct slot *s = (struct slot *)j;
+
+	slot_done(s, s->wret);
 }
 
 /*
@@ -258,8 +271,12 @@ static CUfileError_t batch_submit(CUfileBatchHandle_t h, unsigned nr, CUfileIOPa
 			sync[nsync++] = (struct slot *)(uintptr_t)iov[i].user_data;
 	}
 	pthread_mutex_lock(&drv.lock);
-	for (i = 0; i < nsync && worker_queue(sync[i]); i++)
-		;
+	for (i = 0; i < nsync; i++) {
+		sync[i]->job.run = slot_work;
+		sync[i]->job.done = slot_work_done;
+		if (!worker_queue(&sync[i]->job))
+			break;
+	}
 	pthread_mutex_unlock(&drv.lock);
 	/* No worker could be started: here, at once. */
 	for (; i < nsync; i++) {

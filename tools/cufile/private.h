@@ -83,7 +83,18 @@ struct target {
 	bool cuda;			/* addr is CUDA device memory */
 };
 
+/*
+ * Work for the library's threads (batch.c): @run on a worker, no lock held,
+ * then @done with drv.lock held; drv.done is signalled after.
+ */
+struct job {
+	void (*run)(struct job *j);
+	void (*done)(struct job *j);
+	struct job *next;		/* in drv.queue */
+};
+
 struct slot {
+	struct job job;		/* a batch entry run by a worker */
 	struct batch *b;
 	CUfileIOParams_t p;
 	struct fh *fh;
@@ -95,7 +106,7 @@ struct slot {
 	bool inflight;		/* not yet done: in the module, or run by its submitter */
 	bool canceled;
 	uint64_t t0;		/* stats_clock() at the submission */
-	struct slot *next;	/* in drv.queue */
+	ssize_t wret;		/* what a worker's run returned */
 };
 
 struct batch {
@@ -107,8 +118,8 @@ struct batch {
 struct drv {
 	pthread_mutex_t lock;		/* everything below but reaping */
 	pthread_mutex_t reap_lock;	/* one reaper at a time */
-	pthread_cond_t done;		/* a worker finished an entry (drv.lock) */
-	struct slot *queue, **queue_tail;	/* entries for the workers (drv.lock) */
+	pthread_cond_t done;		/* a worker finished a job (drv.lock) */
+	struct job *queue, **queue_tail;	/* jobs for the workers (drv.lock) */
 	unsigned int workers, worker_busy;	/* started; running an entry */
 	long opens;
 	struct gpupath_dev *dev;	/* NULL: no module */
@@ -234,6 +245,8 @@ void stats_io(bool wr, bool batch, ssize_t r, size_t size, uint64_t t0);
 #define STATS_OP(field, ok) stats_op(offsetof(CUfileStatsLevel1_t, field), ok)
 
 /* batch.c */
+/* Queues @j for a worker, drv.lock held; false if no worker could be started. */
+bool worker_queue(struct job *j);
 /* Cancels what @b has in flight, and waits for it. */
 void batch_cancel(struct batch *b);
 void batch_free(struct batch *b);

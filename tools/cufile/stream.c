@@ -2,15 +2,23 @@
 /*
  * libgpupath-cufile: the stream API (private.h says what is where).
  *
- * An operation on a stream runs in order with the stream's work as the
- * stream synchronized first, then the I/O, as KvikIO runs its own
- * asynchronous I/O in compat mode: the call returns when it is done, with
- * the bytes moved in *bytes_p (-1 for an I/O error, a cuFile error negated
- * for another). Work the program queues on the stream after the call
- * starts after it, and what the stream did before (a kernel writing the
- * size, say) is seen, as NVIDIA documents; the program's thread waits for
- * the I/O meanwhile. Registering a stream is optional: its flags say which
- * values are fixed, and PAGE_ALIGNED_INPUTS is checked.
+ * An operation on a stream is a host function queued on it
+ * (cuLaunchHostFunc): the call returns at once, and when the stream
+ * reaches the operation its size, offsets and the buffer's bytes are what
+ * the stream's earlier work left (a kernel writing the size, say), as
+ * NVIDIA documents. The host function calls no CUDA, as CUDA requires: it
+ * hands the I/O to the library's workers (batch.c) and waits, so that the
+ * stream's later work starts after it; a worker reads the values then,
+ * runs the I/O as cuFileRead or cuFileWrite would (copies to and from
+ * device memory on libgpupath-cuda's own non-blocking streams, which wait
+ * for no stream of the program's) and stores what it moved in *bytes_p
+ * (-1 for an I/O error, a cuFile error negated for another).
+ *
+ * Where CUDA cannot queue host functions (no driver; a default stream of a
+ * process that never used CUDA) the operation runs in the call, after the
+ * stream's work so far. Registering a stream is optional: its flags say
+ * which values are fixed, and PAGE_ALIGNED_INPUTS is checked on those at
+ * the call and on the others when the stream reaches them.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,18 +39,21 @@
 #include "private.h"
 #include "cuda-driver.h"
 
-/* cuStreamSynchronize from the CUDA driver, where there is one. */
+/* The CUDA driver's stream calls, where there is a driver. */
 static struct {
 	pthread_once_t once;
 	gpcu_stream_sync_fn sync;
+	gpcu_launch_host_func_fn launch;
 } cu = { .once = PTHREAD_ONCE_INIT };
 
 static void cu_load(void)
 {
 	void *lib = dlopen(GPCU_LIBRARY, RTLD_NOW | RTLD_LOCAL);
 
-	if (lib)
-		cu.sync = (gpcu_stream_sync_fn)dlsym(lib, "cuStreamSynchronize");
+	if (!lib)
+		return;
+	cu.sync = (gpcu_stream_sync_fn)dlsym(lib, "cuStreamSynchronize");
+	cu.launch = (gpcu_launch_host_func_fn)dlsym(lib, "cuLaunchHostFunc");
 }
 
 /* A stream registered with cuFileStreamRegister. */
@@ -75,6 +86,14 @@ void streams_forget(void)
 	}
 }
 
+/* A default stream of a process or thread that never used CUDA: nothing queued on it. */
+static bool no_cuda_yet(gpcu_result r, CUstream stream)
+{
+	return (r == GPCU_ERROR_NOT_INITIALIZED || r == GPCU_ERROR_INVALID_CONTEXT) &&
+	       (!stream || (gpcu_stream)stream == GPCU_STREAM_LEGACY ||
+		(gpcu_stream)stream == GPCU_STREAM_PER_THREAD);
+}
+
 /* Waits for the stream's work so far: CU_FILE_SUCCESS or CU_FILE_CUDA_DRIVER_ERROR. */
 static CUfileError_t stream_sync(CUstream stream)
 {
@@ -89,47 +108,124 @@ static CUfileError_t stream_sync(CUstream stream)
 		return s;
 	}
 	r = cu.sync((gpcu_stream)stream);
-	/* A default stream of a process or thread that never used CUDA: nothing queued. */
-	if ((r == GPCU_ERROR_NOT_INITIALIZED || r == GPCU_ERROR_INVALID_CONTEXT) &&
-	    (!stream || (gpcu_stream)stream == GPCU_STREAM_LEGACY ||
-	     (gpcu_stream)stream == GPCU_STREAM_PER_THREAD))
-		r = GPCU_SUCCESS;
-	if (r != GPCU_SUCCESS) {
+	if (r != GPCU_SUCCESS && !no_cuda_yet(r, stream)) {
 		s.err = CU_FILE_CUDA_DRIVER_ERROR;
 		s.cu_err = r;
 	}
 	return s;
 }
 
+/* Whether the values @flags says are fixed break the PAGE_ALIGNED_INPUTS promise. */
+static bool misaligned(unsigned int flags, unsigned int fixed, const size_t *size_p,
+		       const off_t *foff_p, const off_t *boff_p)
+{
+	if (!(flags & CU_FILE_STREAM_PAGE_ALIGNED_INPUTS))
+		return false;
+	return ((fixed & CU_FILE_STREAM_FIXED_FILE_SIZE) && *size_p % 4096) ||
+	       ((fixed & CU_FILE_STREAM_FIXED_FILE_OFFSET) && *foff_p % 4096) ||
+	       ((fixed & CU_FILE_STREAM_FIXED_BUF_OFFSET) && *boff_p % 4096);
+}
+
+/* An operation queued on a stream, from the call to its end. */
+struct stream_op {
+	struct job job;
+	CUfileHandle_t fh;
+	void *base;
+	size_t *size_p;
+	off_t *foff_p, *boff_p;
+	ssize_t *bytes_p;
+	unsigned int flags;
+	bool wr;
+	bool finished;		/* drv.lock */
+};
+
+/* The I/O, its values read now: into *bytes_p. */
+static void op_run(struct job *j)
+{
+	struct stream_op *op = (struct stream_op *)j;
+	ssize_t r;
+
+	if (misaligned(op->flags, STREAM_FLAGS, op->size_p, op->foff_p, op->boff_p))
+		r = -CU_FILE_INVALID_VALUE;
+	else
+		r = do_io(op->fh, op->base, *op->size_p, *op->foff_p, *op->boff_p, op->wr);
+	*op->bytes_p = r >= 0 || r <= -CUFILEOP_BASE_ERR ? r : -1;
+}
+
+static void op_done(struct job *j)
+{
+	((struct stream_op *)j)->finished = true;
+}
+
+/*
+ * The host function: the stream has reached the operation. No CUDA here;
+ * the stream's later work waits until the worker is done.
+ */
+static void op_start(void *data)
+{
+	struct stream_op *op = data;
+
+	pthread_mutex_lock(&drv.lock);
+	if (!worker_queue(&op->job)) {
+		/* No worker to be had: here (host memory needs no CUDA). */
+		pthread_mutex_unlock(&drv.lock);
+		op_run(&op->job);
+		pthread_mutex_lock(&drv.lock);
+		op->finished = true;
+	}
+	while (!op->finished)
+		pthread_cond_wait(&drv.done, &drv.lock);
+	pthread_mutex_unlock(&drv.lock);
+	free(op);
+}
+
 static CUfileError_t stream_io(CUfileHandle_t fh, void *base, size_t *size_p, off_t *foff_p,
 			       off_t *boff_p, ssize_t *bytes_p, CUstream stream, bool wr)
 {
+	struct stream_op *op;
 	struct reg_stream *rs;
 	unsigned int flags = 0;
 	CUfileError_t s;
-	ssize_t r;
+	gpcu_result r;
+	bool known;
 
 	if (!fh || !base || !size_p || !foff_p || !boff_p || !bytes_p)
 		return status(CU_FILE_INVALID_VALUE);
 	ensure_open();
+	pthread_once(&cu.once, cu_load);
 	pthread_mutex_lock(&drv.lock);
 	rs = stream_find_locked(stream);
 	if (rs)
 		flags = rs->flags;
-	r = fh_find_locked(fh) ? 0 : -1;
+	known = fh_find_locked(fh);
 	pthread_mutex_unlock(&drv.lock);
-	if (r)
+	if (!known)
 		return status(CU_FILE_HANDLE_NOT_REGISTERED);
-	s = stream_sync(stream);
-	if (s.err != CU_FILE_SUCCESS)
-		return s;
-	/* The stream has reached the operation: its values are read now. */
-	if ((flags & CU_FILE_STREAM_PAGE_ALIGNED_INPUTS) &&
-	    (*size_p | (size_t)*foff_p | (size_t)*boff_p) % 4096)
+	if (misaligned(flags, flags, size_p, foff_p, boff_p))
 		return status(CU_FILE_INVALID_VALUE);
-	r = do_io(fh, base, *size_p, *foff_p, *boff_p, wr);
-	*bytes_p = r >= 0 || r <= -CUFILEOP_BASE_ERR ? r : -1;
-	return status(CU_FILE_SUCCESS);
+	op = calloc(1, sizeof(*op));
+	if (!op)
+		return status(CU_FILE_NOMEM_ERROR);
+	*op = (struct stream_op){
+		.job = { .run = op_run, .done = op_done },
+		.fh = fh, .base = base, .size_p = size_p, .foff_p = foff_p, .boff_p = boff_p,
+		.bytes_p = bytes_p, .flags = flags, .wr = wr,
+	};
+	r = cu.launch ? cu.launch((gpcu_stream)stream, op_start, op) : GPCU_ERROR_NOT_INITIALIZED;
+	if (r == GPCU_SUCCESS)
+		return status(CU_FILE_SUCCESS);
+	if (cu.launch && !no_cuda_yet(r, stream)) {
+		free(op);
+		s = status(CU_FILE_CUDA_DRIVER_ERROR);
+		s.cu_err = r;
+		return s;
+	}
+	/* Nothing to queue on: after the stream's work so far, here. */
+	s = stream_sync(stream);
+	if (s.err == CU_FILE_SUCCESS)
+		op_run(&op->job);
+	free(op);
+	return s;
 }
 
 EXPORT CUfileError_t cuFileReadAsync(CUfileHandle_t fh, void *base, size_t *size_p,
@@ -179,7 +275,6 @@ EXPORT CUfileError_t cuFileStreamRegister(CUstream stream, unsigned flags)
 EXPORT CUfileError_t cuFileStreamDeregister(CUstream stream)
 {
 	struct reg_stream *rs;
-
 	struct link **l;
 
 	pthread_mutex_lock(&drv.lock);

@@ -35,6 +35,8 @@ typedef struct CUstream_st *gpcu_stream;
 #define GPCU_ERROR_INVALID_DEVICE	101
 #define GPCU_ERROR_INVALID_CONTEXT	201
 #define GPCU_ERROR_INVALID_HANDLE	400
+#define GPCU_ERROR_NOT_READY		600
+#define GPCU_ERROR_NOT_PERMITTED	800
 
 /* Special CUstream handles, and cuStreamCreate's flag */
 #define GPCU_STREAM_LEGACY		((gpcu_stream)0x1)
@@ -69,6 +71,14 @@ typedef gpcu_result (*gpcu_stream_sync_fn)(gpcu_stream stream);		/* cuStreamSync
 typedef gpcu_result (*gpcu_stream_create_fn)(gpcu_stream *stream, unsigned int flags);
 										/* cuStreamCreate */
 typedef gpcu_result (*gpcu_stream_destroy_fn)(gpcu_stream stream);	/* cuStreamDestroy_v2 */
+typedef gpcu_result (*gpcu_memcpy_dtoh_async_fn)(void *dst, gpcu_deviceptr src, size_t n,
+						 gpcu_stream stream);	/* cuMemcpyDtoHAsync_v2 */
+typedef gpcu_result (*gpcu_memcpy_htod_async_fn)(gpcu_deviceptr dst, const void *src, size_t n,
+						 gpcu_stream stream);	/* cuMemcpyHtoDAsync_v2 */
+typedef void (*gpcu_host_fn)(void *data);				/* CUhostFn */
+typedef gpcu_result (*gpcu_launch_host_func_fn)(gpcu_stream stream, gpcu_host_fn fn,
+						void *data);		/* cuLaunchHostFunc */
+typedef gpcu_result (*gpcu_stream_query_fn)(gpcu_stream stream);		/* cuStreamQuery */
 /* For programs that allocate (the checks): */
 typedef gpcu_result (*gpcu_device_get_fn)(gpcu_device *dev, int ordinal);	/* cuDeviceGet */
 typedef gpcu_result (*gpcu_device_get_count_fn)(int *n);		/* cuDeviceGetCount */

@@ -19,6 +19,13 @@
  *
  * The cache holds at most CACHE_SLOTS registrations of at most CACHE_BYTES
  * together (GPUPATH_CUDA_CACHE_MB overrides; 0 turns the cache off).
+ *
+ * Copies between host and device memory (I/O that does not go direct) run
+ * on a stream of the library's own per context, created non-blocking, and
+ * are waited for there: they are ordered with no stream of the program's,
+ * as NVIDIA's cuFile I/O is not, so they may run while a program's stream
+ * waits in a host function for that very I/O (the cuFile stream API). A
+ * copy on the legacy default stream would wait for that stream for ever.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -47,10 +54,21 @@ static struct {
 	gpcu_memcpy_htod_fn htod;
 	gpcu_device_get_fn device_get;
 	gpcu_primary_ctx_retain_fn primary_retain;
+	gpcu_memcpy_dtoh_async_fn dtoh_async;
+	gpcu_memcpy_htod_async_fn htod_async;
+	gpcu_stream_create_fn stream_create;
+	gpcu_stream_sync_fn stream_sync;
+	/* The library's copy streams, by context. */
+	pthread_mutex_t stream_lock;
+	struct {
+		gpcu_context ctx;
+		gpcu_stream stream;
+	} streams[16];
 	/* Primary contexts retained for memory of no context (memory pools), by device. */
 	pthread_mutex_t primary_lock;
 	gpcu_context primary[16];
-} cu = { .once = PTHREAD_ONCE_INIT, .primary_lock = PTHREAD_MUTEX_INITIALIZER };
+} cu = { .once = PTHREAD_ONCE_INIT, .primary_lock = PTHREAD_MUTEX_INITIALIZER,
+	  .stream_lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* One cached registration. */
 struct reg {
@@ -81,6 +99,8 @@ static void cache_forget(void)
 	memset(cache.slot, 0, sizeof(cache.slot));
 	cache.bytes = 0;
 	pthread_mutex_init(&cache.lock, NULL);
+	memset(cu.streams, 0, sizeof(cu.streams));
+	pthread_mutex_init(&cu.stream_lock, NULL);
 }
 
 static void cu_load(void)
@@ -102,6 +122,10 @@ static void cu_load(void)
 	cu.htod = (gpcu_memcpy_htod_fn)dlsym(lib, "cuMemcpyHtoD_v2");
 	cu.device_get = (gpcu_device_get_fn)dlsym(lib, "cuDeviceGet");
 	cu.primary_retain = (gpcu_primary_ctx_retain_fn)dlsym(lib, "cuDevicePrimaryCtxRetain");
+	cu.dtoh_async = (gpcu_memcpy_dtoh_async_fn)dlsym(lib, "cuMemcpyDtoHAsync_v2");
+	cu.htod_async = (gpcu_memcpy_htod_async_fn)dlsym(lib, "cuMemcpyHtoDAsync_v2");
+	cu.stream_create = (gpcu_stream_create_fn)dlsym(lib, "cuStreamCreate");
+	cu.stream_sync = (gpcu_stream_sync_fn)dlsym(lib, "cuStreamSynchronize");
 	/* Kept loaded for the process's life, as CUDA's own runtime keeps it. */
 	cu.ok = init && cu.attrs && cu.push && cu.pop && cu.dtoh && cu.htod && init(0) == 0;
 }
@@ -166,15 +190,48 @@ static gpcu_context copy_ctx(const struct dptr *d)
 	return ctx;
 }
 
+/*
+ * The library's copy stream of the current context @ctx, created at its
+ * first copy; NULL where the driver has no asynchronous copies or no
+ * stream could be made (the copy is a synchronous one then).
+ */
+static gpcu_stream copy_stream(gpcu_context ctx)
+{
+	gpcu_stream s = NULL;
+	unsigned int i;
+
+	if (!cu.dtoh_async || !cu.htod_async || !cu.stream_create || !cu.stream_sync)
+		return NULL;
+	pthread_mutex_lock(&cu.stream_lock);
+	for (i = 0; i < ARRAY_SIZE(cu.streams) && cu.streams[i].ctx; i++)
+		if (cu.streams[i].ctx == ctx)
+			break;
+	if (i < ARRAY_SIZE(cu.streams)) {
+		if (!cu.streams[i].ctx &&
+		    cu.stream_create(&cu.streams[i].stream, GPCU_STREAM_NON_BLOCKING) == 0)
+			cu.streams[i].ctx = ctx;
+		if (cu.streams[i].ctx)
+			s = cu.streams[i].stream;
+	}
+	pthread_mutex_unlock(&cu.stream_lock);
+	return s;
+}
+
 /* @n bytes between @host and device memory @dev of context @ctx: 0 or -EIO. */
 static int dev_copy(gpcu_context ctx, void *host, uintptr_t dev, uint64_t n, bool to_host)
 {
 	gpcu_context prev;
+	gpcu_stream s;
 	int r;
 
 	if (!ctx || cu.push(ctx))
 		return -EIO;
-	r = to_host ? cu.dtoh(host, dev, n) : cu.htod(dev, host, n);
+	s = copy_stream(ctx);
+	if (!s)
+		r = to_host ? cu.dtoh(host, dev, n) : cu.htod(dev, host, n);
+	else
+		r = (to_host ? cu.dtoh_async(host, dev, n, s) : cu.htod_async(dev, host, n, s)) ||
+		    cu.stream_sync(s);
 	cu.pop(&prev);
 	return r ? -EIO : 0;
 }
