@@ -26,44 +26,8 @@ struct fh *fh_find_locked(CUfileHandle_t h)
 	return link_find(drv.fhs, h);
 }
 
-/*
- * The descriptor for compat I/O. The caller's own: the module keeps the
- * page cache coherent with its direct I/O as the kernel's O_DIRECT does,
- * the descriptor's status flags (O_DSYNC, O_SYNC) then hold for compat I/O
- * too, and nothing has to be opened again, which may be impossible
- * (no /proc, or a descriptor another process handed over, for a file this
- * one may not open). But a file opened O_DIRECT is reopened without it
- * where it can be (through /proc/self/fd, the same file whatever its path
- * is now), so that compat I/O takes any offset and length; where it cannot,
- * compat I/O goes through the caller's descriptor in whole blocks.
- */
-static void compat_fd(struct fh *f, int flags)
-{
-	struct stat a, b;
-	char path[64];
-	int fd;
-
-	f->cfd = f->fd;
-	f->cdirect = flags & O_DIRECT;
-	if (f->bdev || !f->cdirect)
-		return;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", f->fd);
-	fd = open(path, (flags & (O_ACCMODE | O_DSYNC | O_SYNC)) | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &a) == 0 && fstat(f->fd, &b) == 0 && a.st_dev == b.st_dev &&
-	    a.st_ino == b.st_ino) {
-		f->cfd = fd;
-		f->cdirect = false;
-	} else {
-		close(fd);
-	}
-}
-
 void fh_free(struct fh *f)
 {
-	if (f->cfd != f->fd)
-		close(f->cfd);
 	free(f);
 }
 
@@ -91,6 +55,7 @@ static CUfileError_t handle_register(CUfileHandle_t *fhp, CUfileDescr_t *descr)
 	if (!f)
 		return status(CU_FILE_NOMEM_ERROR);
 	f->fd = descr->handle.fd;
+	f->odirect = flags & O_DIRECT;
 	f->bdev = S_ISBLK(st.st_mode);
 	if (f->bdev && (ioctl(f->fd, BLKGETSIZE64, &f->size) < 0 ||
 			ioctl(f->fd, BLKSSZGET, &f->lbs) < 0 || !f->lbs)) {
@@ -108,7 +73,6 @@ static CUfileError_t handle_register(CUfileHandle_t *fhp, CUfileDescr_t *descr)
 			return status(CU_FILE_HANDLE_ALREADY_REGISTERED);
 		}
 	}
-	compat_fd(f, flags);
 	link_add(&drv.fhs, &f->link);
 	pthread_mutex_unlock(&drv.lock);
 	*fhp = f;

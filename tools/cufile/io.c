@@ -99,19 +99,18 @@ static int move_piece(void *bounce, uint64_t off, uint64_t n, bool to_bounce, vo
 }
 
 /*
- * The compat way: through host memory and the handle's compat descriptor
- * (handle.c), in whole blocks where it is O_DIRECT (libgpupath's
- * gpupath_fd_bounce). Returns the bytes moved or a negative errno.
+ * The compat way: through host memory and the caller's descriptor, in
+ * whole blocks where it is O_DIRECT (libgpupath's gpupath_fd_bounce). Returns the bytes moved or a negative errno.
  */
 static ssize_t compat(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr)
 {
-	size_t al = f->cdirect ? f->lbs : 1;
+	size_t al = f->odirect ? f->lbs : 1;
 	/* max_direct_io_size_kb at most, and no more than the I/O needs. */
 	size_t chunk = drv.max_direct_kb << 10, need = (size + al - 1) / al * al;
 
 	if (need && need < chunk)
 		chunk = need;
-	return gpupath_fd_bounce(f->cfd, wr ? GPUPATH_IO_WRITE : GPUPATH_IO_READ, foff, size,
+	return gpupath_fd_bounce(f->fd, wr ? GPUPATH_IO_WRITE : GPUPATH_IO_READ, foff, size,
 				 al, chunk, move_piece, (void *)t);
 }
 

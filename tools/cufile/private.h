@@ -58,8 +58,16 @@ struct link {
 struct fh {
 	struct link link;
 	int fd;			/* the caller's */
-	int cfd;		/* for compat I/O: fd, or the file reopened */
-	bool cdirect;		/* cfd is O_DIRECT: compat I/O in whole blocks */
+	/*
+	 * fd is O_DIRECT: compat I/O goes through it in whole blocks. The
+	 * caller's descriptor serves compat I/O as it is: its status flags
+	 * (O_DSYNC) hold, the module keeps the page cache coherent with its
+	 * direct I/O as the kernel's O_DIRECT does, and nothing is opened
+	 * again, which may be impossible (no /proc; a descriptor handed over
+	 * by a process that could open the file) and whose closing would drop
+	 * the process's fcntl locks on the file.
+	 */
+	bool odirect;
 	bool bdev;
 	uint64_t size;		/* block device: bytes */
 	unsigned int lbs;	/* direct I/O's unit: a block device's logical block, a file system's block */
