@@ -36,6 +36,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <linux/fs.h>
 #include <unistd.h>
 
@@ -109,6 +110,51 @@ static void read_check(const char *what, CUfileHandle_t fh, unsigned char *mem, 
 	io_mode(what);
 }
 
+/* Whether another process sees this one's write lock on byte 0 of @file. */
+static int lock_seen(const char *file)
+{
+	pid_t parent = getpid(), pid = fork();
+	int status;
+
+	if (pid == 0) {
+		struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 1 };
+		int fd = open(file, O_RDWR);
+
+		_exit(fd >= 0 && !fcntl(fd, F_GETLK, &l) && l.l_type == F_WRLCK &&
+		      l.l_pid == parent ? 0 : 1);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       !WEXITSTATUS(status);
+}
+
+/*
+ * A handle's registration, compat I/O through it and its deregistration
+ * leave the process's fcntl locks on the file alone (closing any
+ * descriptor of the file would drop them).
+ */
+static void locks_kept(int fd, const char *file)
+{
+	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 1 };
+	CUfileDescr_t d = { .type = CU_FILE_HANDLE_TYPE_OPAQUE_FD };
+	static unsigned char buf[3000];
+	CUfileHandle_t fh;
+	ssize_t got = -1;
+	int twin = dup(fd);
+
+	d.handle.fd = twin;
+	if (fcntl(fd, F_SETLK, &l) || twin < 0 ||
+	    cuFileHandleRegister(&fh, &d).err != CU_FILE_SUCCESS) {
+		check("a write lock, and a handle on a second descriptor of the file", 0, "%lld",
+		      errno);
+		return;
+	}
+	got = cuFileRead(fh, buf, sizeof(buf), 777, 0);
+	cuFileHandleDeregister(fh);
+	check("a handle's compat I/O and deregistration keep the process's fcntl lock",
+	      got == sizeof(buf) && lock_seen(file), "read %lld", got);
+	close(twin);
+}
+
 static void handles(int fd, const char *file)
 {
 	CUfileDescr_t d = { .type = CU_FILE_HANDLE_TYPE_OPAQUE_FD };
@@ -134,6 +180,7 @@ static void handles(int fd, const char *file)
 	d.handle.fd = other;
 	want("O_APPEND", cuFileHandleRegister(&fh, &d), CU_FILE_INVALID_FILE_OPEN_FLAG);
 	close(other);
+	locks_kept(fd, file);
 }
 
 static void batch(CUfileHandle_t fh, unsigned char *mem, unsigned long long seed)
