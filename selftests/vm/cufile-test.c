@@ -599,6 +599,29 @@ int main(int argc, char **argv)
 		      (long long)got);
 	}
 	{
+		/*
+		 * A child of fork() that lets go of the buffer and closes the
+		 * driver (a worker process's exit) frees nothing of the
+		 * parent's: its read into the buffer still lands.
+		 */
+		pid_t pid = fork();
+		int status = -1;
+		ssize_t r;
+
+		if (pid == 0) {
+			cuFileBufDeregister(mem);
+			cuFileHandleDeregister(fh);
+			cuFileDriverClose();
+			gpupath_buf_free(buf);
+			exit(0);
+		}
+		memset(mem, 0, MiB);
+		r = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) ?
+		    cuFileRead(fh, mem, MiB, base, 0) : -1;
+		check("a child of fork() let go of the buffer and the driver: the parent's read "
+		      "into it lands", r == (ssize_t)MiB && same(mem, MiB, seed, base), "%lld", r);
+	}
+	{
 		/* Memory the CPU cannot touch, as a cudaMalloc pointer no library can classify. */
 		void *none = mmap(NULL, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 

@@ -26,6 +26,13 @@
 
 struct gpupath_dev {
 	int fd;
+	/*
+	 * The process that opened it. A child of fork() shares the descriptor,
+	 * and with it the module's buffers of this process: what it frees
+	 * (its copy of a buffer, the library closing at its exit) must not
+	 * free them under the parent, so only the opener frees in the module.
+	 */
+	pid_t pid;
 	pthread_mutex_t bounce_lock;	/* bounce and its use */
 	struct gpupath_buf *bounce;
 	gpupath_close_fn atclose;	/* libgpupath-cuda's, to drop its buffers */
@@ -102,6 +109,7 @@ int gpupath_dev_open(struct gpupath_dev **devp)
 		free(dev);
 		return r;
 	}
+	dev->pid = getpid();
 	pthread_mutex_init(&dev->bounce_lock, NULL);
 	*devp = dev;
 	return 0;
@@ -241,7 +249,8 @@ void gpupath_buf_free(struct gpupath_buf *buf)
 		bufs_del(buf);
 	if (buf->device)
 		munmap(buf->addr, buf->size);
-	ioctl(buf->dev->fd, GPUPATH_IOC_FREE, &buf->handle);
+	if (buf->dev->pid == getpid())
+		ioctl(buf->dev->fd, GPUPATH_IOC_FREE, &buf->handle);
 	if (buf->own)
 		host_mem_put(buf->addr, buf->mapped);
 	free(buf);
