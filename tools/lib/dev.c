@@ -497,11 +497,6 @@ static int bounce_get(struct gpupath_dev *dev, struct gpupath_buf **bp)
 	return r;
 }
 
-/*
- * Through pinned host memory, in chunks: the compat path. @copy moves each
- * chunk between the bounce buffer and the caller's memory at @off: before
- * the device I/O for writes (to_bounce), after it for reads.
- */
 int gpupath_io_align(int fd, uint32_t op)
 {
 	static const char *const queue[] = { "queue", "../queue" };	/* disk, partition */
@@ -562,6 +557,11 @@ static int bounce_blocks(struct gpupath_buf *b, uint32_t op, int fd, uint64_t de
 	return r;
 }
 
+/*
+ * Through pinned host memory, in chunks: the compat path. @copy moves each
+ * chunk between the bounce buffer and the caller's memory at @off: before
+ * the device I/O for writes (to_bounce), after it for reads.
+ */
 int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_off,
 		   uint64_t len, gpupath_copy_fn copy, void *arg, uint64_t *moved)
 {
