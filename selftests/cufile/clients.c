@@ -374,7 +374,7 @@ static void sample019(const char *scratch)
  * is there (the double's copies take GPCU_DOUBLE_COPY_MS, set by the
  * caller), and polling finds the entries done.
  */
-static void batch_async(const char *file)
+static void batch_async(const char *file, const char *scratch)
 {
 	enum { N = 4 };
 	const size_t len = 256 * 1024;
@@ -384,8 +384,8 @@ static void batch_async(const char *file)
 	CUfileBatchHandle_t b;
 	unsigned int nr, done = 0;
 	struct timespec zero = { 0, 0 };
-	CUfileHandle_t fh;
-	int fd, i, polls;
+	CUfileHandle_t fh, other;
+	int fd, ofd, i, polls;
 
 	fd = handle(file, O_RDONLY, &fh);
 	check("batch: set up", cuFileBatchIOSetUp(&b, N).err == CU_FILE_SUCCESS);
@@ -403,6 +403,13 @@ static void batch_async(const char *file)
 	nr = N;
 	check("batch: none done when the submission returns (it did not run them)",
 	      cuFileBatchIOGetStatus(b, 0, &nr, ev, &zero).err == CU_FILE_SUCCESS && nr == 0);
+	/*
+	 * The handle deregistered while they run, and another registered
+	 * (in the memory the first one's state had, where malloc hands it out
+	 * again): they finish on the file they were given.
+	 */
+	cuFileHandleDeregister(fh);
+	ofd = handle(scratch, O_RDONLY, &other);
 	for (polls = 0; done < N && polls < 1000; polls++) {
 		nr = N - done;
 		if (cuFileBatchIOGetStatus(b, 1, &nr, ev, NULL).err)
@@ -411,9 +418,11 @@ static void batch_async(const char *file)
 			done += ev[i].status == CUFILE_COMPLETE && ev[i].ret == len;
 	}
 	check("batch: all 4 completed, whole", done == N);
-	check("batch: the bytes", dev_is(d, N * len, SEED, 0));
+	check("batch: the bytes, though their handle was deregistered meanwhile",
+	      dev_is(d, N * len, SEED, 0));
 	cuFileBatchIODestroy(b);
-	cuFileHandleDeregister(fh);
+	cuFileHandleDeregister(other);
+	close(ofd);
 	close(fd);
 	cu.free((uintptr_t)d);
 }
@@ -599,7 +608,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[1], "streams"))
 		streams(argv[2], argv[3]);
 	else if (!strcmp(argv[1], "batch-async"))
-		batch_async(argv[2]);
+		batch_async(argv[2], argv[3]);
 	else
 		return 2;
 	printf("%s: %d of %d checks passed\n", argv[1], checks - failures, checks);

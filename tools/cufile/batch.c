@@ -55,6 +55,9 @@ static void slot_done(struct slot *s, ssize_t ret)
 {
 	stats_io(s->p.opcode == CUFILE_WRITE, true, ret, s->len, s->t0);
 	s->inflight = false;
+	if (s->fh)
+		fh_put_locked(s->fh);
+	s->fh = NULL;
 	if (s->canceled) {
 		s->status = CUFILE_CANCELED;
 		s->ret = 0;
@@ -231,7 +234,7 @@ static CUfileError_t batch_submit(CUfileBatchHandle_t h, unsigned nr, CUfileIOPa
 		bool wr = io[i].opcode == CUFILE_WRITE;
 
 		s->p = io[i];
-		s->fh = fh_find_locked(io[i].fh);
+		s->fh = fh_get_locked(io[i].fh);	/* let go in slot_done() */
 		s->t = t[i];
 		s->len = len[i];
 		s->busy = true;

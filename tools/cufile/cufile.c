@@ -281,7 +281,7 @@ EXPORT CUfileError_t cuFileDriverClose_v2(void)
 	}
 	while ((f = (struct fh *)drv.fhs)) {
 		drv.fhs = f->link.next;
-		fh_free(f);
+		fh_free_locked(f);
 	}
 	streams_forget();
 	gpupath_dev_close(drv.dev);

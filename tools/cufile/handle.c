@@ -26,9 +26,33 @@ struct fh *fh_find_locked(CUfileHandle_t h)
 	return link_find(drv.fhs, h);
 }
 
-void fh_free(struct fh *f)
+struct fh *fh_get_locked(CUfileHandle_t h)
 {
-	free(f);
+	struct fh *f = fh_find_locked(h);
+
+	if (f)
+		f->users++;
+	return f;
+}
+
+void fh_put_locked(struct fh *f)
+{
+	if (!--f->users && f->gone)
+		free(f);
+}
+
+void fh_put(struct fh *f)
+{
+	pthread_mutex_lock(&drv.lock);
+	fh_put_locked(f);
+	pthread_mutex_unlock(&drv.lock);
+}
+
+void fh_free_locked(struct fh *f)
+{
+	f->gone = true;
+	if (!f->users)
+		free(f);
 }
 
 static CUfileError_t handle_register(CUfileHandle_t *fhp, CUfileDescr_t *descr)
@@ -84,8 +108,11 @@ EXPORT void cuFileHandleDeregister(CUfileHandle_t h)
 	struct fh *f = link_take(&drv.fhs, h);
 
 	STATS_OP(hdl_deregister_ops, f);
-	if (f)
-		fh_free(f);
+	if (f) {
+		pthread_mutex_lock(&drv.lock);
+		fh_free_locked(f);
+		pthread_mutex_unlock(&drv.lock);
+	}
 }
 
 EXPORT CUfileError_t cuFileHandleRegister(CUfileHandle_t *fhp, CUfileDescr_t *descr)

@@ -238,15 +238,18 @@ ssize_t do_io(CUfileHandle_t h, const void *base, size_t size, off_t foff, off_t
 	if (size > SSIZE_MAX)
 		size = SSIZE_MAX;
 	pthread_mutex_lock(&drv.lock);
-	f = fh_find_locked(h);
+	f = fh_get_locked(h);
 	pthread_mutex_unlock(&drv.lock);
 	if (!f)
 		return -CU_FILE_HANDLE_NOT_REGISTERED;
 	err = resolve(base, boff, size, &t);
-	if (err != CU_FILE_SUCCESS)
+	if (err != CU_FILE_SUCCESS) {
+		fh_put(f);
 		return -(ssize_t)err;
+	}
 	t0 = stats_clock();
 	r = run_io(f, &t, size, foff, wr);
+	fh_put(f);
 	stats_io(wr, false, r, size, t0);
 	/* cuFile's own errors are returned negated, errnos through errno. */
 	if (r <= -CUFILEOP_BASE_ERR)

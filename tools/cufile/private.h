@@ -68,6 +68,12 @@ struct fh {
 	 * the process's fcntl locks on the file.
 	 */
 	bool odirect;
+	/*
+	 * I/Os under way with it (drv.lock): a handle deregistered meanwhile
+	 * leaves the list at once and is freed by the last of them.
+	 */
+	unsigned int users;
+	bool gone;
 	bool bdev;
 	uint64_t size;		/* block device: bytes */
 	unsigned int lbs;	/* direct I/O's unit: a block device's logical block, a file system's block */
@@ -197,7 +203,6 @@ static inline void *link_take(struct link **head, const void *obj)
 	return found;
 }
 
-
 /* cufile.c */
 /* Opens the driver for calls that need it (the first registration, I/O). */
 void ensure_open(void);
@@ -209,8 +214,13 @@ void config_load(void);
 /* handle.c */
 /* The handle's state; drv.lock held. NULL if it is no handle. */
 struct fh *fh_find_locked(CUfileHandle_t h);
-/* Frees a handle taken out of the list. */
-void fh_free(struct fh *f);
+/* The handle's state, held for an I/O until fh_put(); drv.lock held. NULL if none. */
+struct fh *fh_get_locked(CUfileHandle_t h);
+/* Lets go of a handle held; drv.lock held, or not (fh_put). */
+void fh_put_locked(struct fh *f);
+void fh_put(struct fh *f);
+/* Frees a handle taken out of the list (now, or by its last user); drv.lock held. */
+void fh_free_locked(struct fh *f);
 
 /* memory.c */
 /* The registered buffer starting at @base; drv.lock held. */
