@@ -604,9 +604,12 @@ int main(int argc, char **argv)
 		 * driver (a worker process's exit) frees nothing of the
 		 * parent's: its read into the buffer still lands.
 		 */
-		pid_t pid = fork();
 		int status = -1;
 		ssize_t r;
+		pid_t pid;
+
+		fflush(stdout);		/* (the child's exit flushes what it inherited) */
+		pid = fork();
 
 		if (pid == 0) {
 			cuFileBufDeregister(mem);
