@@ -604,10 +604,13 @@ int main(int argc, char **argv)
 		 * driver (a worker process's exit) frees nothing of the
 		 * parent's: its read into the buffer still lands.
 		 */
+		struct gpupath_cufile_io before, after;
 		int status = -1;
 		ssize_t r;
 		pid_t pid;
 
+		r = cuFileRead(fh, mem, MiB, base, 0);
+		gpupath_cufile_last(&before);
 		fflush(stdout);		/* (the child's exit flushes what it inherited) */
 		pid = fork();
 
@@ -621,8 +624,12 @@ int main(int argc, char **argv)
 		memset(mem, 0, MiB);
 		r = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) ?
 		    cuFileRead(fh, mem, MiB, base, 0) : -1;
+		gpupath_cufile_last(&after);
+		io_mode("after a child of fork() let go");
 		check("a child of fork() let go of the buffer and the driver: the parent's read "
-		      "into it lands", r == (ssize_t)MiB && same(mem, MiB, seed, base), "%lld", r);
+		      "into it lands as before the fork", r == (ssize_t)MiB &&
+		      same(mem, MiB, seed, base) && !strcmp(before.mode_name, after.mode_name),
+		      "%lld", r);
 	}
 	{
 		/* Memory the CPU cannot touch, as a cudaMalloc pointer no library can classify. */
