@@ -617,8 +617,8 @@ int main(int argc, char **argv)
 		if (pid == 0) {
 			cuFileBufDeregister(mem);
 			cuFileHandleDeregister(fh);
-			cuFileDriverClose();
 			gpupath_buf_free(buf);
+			cuFileDriverClose();
 			exit(0);
 		}
 		memset(mem, 0, MiB);
