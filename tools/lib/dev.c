@@ -426,11 +426,23 @@ static int64_t fd_piece(int fd, uint32_t op, bool file, char *tmp, uint64_t pos,
 {
 	uint64_t a0 = pos - head, span = (head + n + al - 1) / al * al;
 	bool wr = op == GPUPATH_IO_WRITE, rmw = wr && (head || span != n);
+	uint64_t blk = 4096;	/* the largest logical block of a device */
 	int64_t got = span;
 	struct stat st;
+	bool serial;
 	int r = 0;
 
-	if (rmw)
+	/*
+	 * A write of part of a block waits for the rewrites of whole blocks,
+	 * whether it reads its block around it here (O_DIRECT) or the page
+	 * cache does: another descriptor of the file, O_DIRECT, may be
+	 * rewriting that block for its other bytes.
+	 */
+	if (wr && file && !rmw && fstat(fd, &st) == 0 && (uint64_t)st.st_blksize > blk)
+		blk = st.st_blksize;
+	serial = rmw || (wr && (pos | n) % blk);
+
+	if (serial)
 		pthread_mutex_lock(&fd_rmw_lock);
 	if (!wr || rmw) {
 		got = fd_full(fd, tmp, span, a0, false);
@@ -455,7 +467,7 @@ static int64_t fd_piece(int fd, uint32_t op, bool file, char *tmp, uint64_t pos,
 	    a0 + span > pos + n &&
 	    ftruncate(fd, (uint64_t)st.st_size > pos + n ? (off_t)st.st_size : (off_t)(pos + n)))
 		r = -errno;
-	if (rmw)
+	if (serial)
 		pthread_mutex_unlock(&fd_rmw_lock);
 	return r < 0 ? r : (int64_t)n;
 }
