@@ -118,11 +118,11 @@ ALL_OBJS := $(SO_OBJS) $(PRIV_OBJS) $(CLI_OBJS) $(DAEMON_OBJS) $(BENCH_OBJS) too
 TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build/gp-io \
 	selftests/build/io-check selftests/build/gp-fuzz selftests/build/gp-priv \
 	selftests/build/gp-faults selftests/build/gp-cufile selftests/build/gp-nvdouble \
-	selftests/build/gp-cuda
+	selftests/build/gp-cuda selftests/build/gp-cufile-clients
 UNIT_BINS := selftests/build/json_test selftests/build/model_test selftests/build/ledger_test \
 	selftests/build/secret_test selftests/build/ana_test selftests/build/libnvme_fix_test \
 	selftests/build/mdns_test selftests/build/text_test selftests/build/cufile_batch_test \
-	selftests/build/dcb_test selftests/build/cufile-cuda-check selftests/build/gp-cufile-clients
+	selftests/build/dcb_test selftests/build/cufile-cuda-check
 
 .PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
@@ -263,7 +263,7 @@ selftests/build/gp-faults: selftests/vm/faults.c tools/lib/libgpupath.a
 selftests/build/gp-fuzz: selftests/vm/fuzz.c tools/lib/libgpupath.a
 selftests/build/nl-check: selftests/vm/nl-check.c tools/lib/libgpupath.a
 
-$(filter-out selftests/build/gp-cufile selftests/build/gp-cuda,$(TEST_BINS)):
+$(filter-out selftests/build/gp-cufile selftests/build/gp-cuda selftests/build/gp-cufile-clients,$(TEST_BINS)):
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) $(TEST_LDFLAGS) -o $@ $(filter %.c %.a,$^) \

@@ -298,7 +298,7 @@ cuda_check() {
 	# Real programs' call sequences, through gpupath's libcufile.so.0.
 	"$build/gp-pattern" gen $((64 << 20)) 5 >"$build/clients.img"
 	head -c $((8 << 20)) /dev/zero >"$build/clients-scratch.img"
-	for c in pytorch kvikio nixl gdsmt dali sample019 streams; do
+	for c in pytorch kvikio nixl gdsmt dali sample001 sample010 sample019 streams; do
 		out=$(LD_LIBRARY_PATH=$double:tools/cufile/compat:tools/lib \
 			timeout 300 "$build/gp-cufile-clients" $c "$build/clients.img" \
 			"$build/clients-scratch.img" 2>&1)
@@ -741,6 +741,7 @@ stack_guest() {
 	rm -rf "$w"
 	mkdir -p "$w"
 	cp -r "$work/gpupath.ko" "$work/ynl" "$w/"
+	[ ! -f "$work/nvfake.ko" ] || cp "$work/nvfake.ko" "$w/"
 	run_guest "$1-${2#tests-}" "$w" "$tests" --kernel "$kimage" --modroot "$kmodroot" \
 		--topology stack --append "${append/nvme_core.multipath=N/nvme_core.multipath=$3} $(guest_init "$2")" \
 		--timeout 900

@@ -26,6 +26,7 @@ static struct {
 	gpcu_stream_query_fn stream_query;
 	gpcu_launch_host_func_fn launch_host_func;
 	gpcu_memcpy_dtoh_async_fn dtoh_async;
+	gpcu_ctx_set_current_fn set_current;
 	gpcu_mem_alloc_async_fn alloc_async;	/* optional */
 	gpcu_context ctx;
 } cu;
@@ -71,6 +72,7 @@ static inline void cu_open(void)
 	cu.launch_host_func = (gpcu_launch_host_func_fn)cu_sym(lib, "cuLaunchHostFunc");
 	cu.dtoh_async = (gpcu_memcpy_dtoh_async_fn)cu_sym(lib, "cuMemcpyDtoHAsync_v2");
 	cu.alloc_async = (gpcu_mem_alloc_async_fn)dlsym(lib, "cuMemAllocAsync");
+	cu.set_current = set;
 	r = init(0);
 	if (r) {
 		printf("SKIP: no CUDA device (cuInit: %d)\n", r);

@@ -8,7 +8,10 @@
  *   gp-cufile-clients CLIENT FILE SCRATCH
  *
  * FILE holds pattern SEED (gp-pattern gen SIZE 5) of at least 64 MiB;
- * SCRATCH is a file of 8 MiB that is written. CLIENT:
+ * SCRATCH is a file of 8 MiB that is written. Sizes and offsets are those
+ * of the host's runs; GPCU_CLIENTS_UNIT=BYTES (a multiple of 64 KiB) scales
+ * every one of them by BYTES / 1 MiB, for device memory as small as a
+ * VM's BAR (64 units of FILE, 8 of SCRATCH then). CLIENT:
  *
  *   pytorch    GdsFile: no driver open; the handle on an O_DIRECT
  *              descriptor; reads and writes of whole tensors at
@@ -28,8 +31,14 @@
  *   dali       DALI: open twice through cuFileDriverClose_v2's presence,
  *              2 MiB chunks of one allocation registered each, a read loop
  *              that goes on after short reads
- *   sample019  NVIDIA's sample 019: 3000-byte writes at unaligned offsets
- *              through an O_DIRECT handle, read back
+ *   sample001  NVIDIA's sample 001: a registered buffer written through an
+ *              O_DIRECT handle
+ *   sample010  NVIDIA's sample 010: the handle first (no driver open), two
+ *              threads with a buffer each reading the same offsets; nothing
+ *              let go of before the exit
+ *   sample019  NVIDIA's sample 019: 16 handles on one file, every other
+ *              one without O_DIRECT, one batch of 3000-byte writes side by
+ *              side (no write in whole blocks), read back
  *   batch-async  batches of device memory run in the background: nothing
  *              done when cuFileBatchIOSubmit returns (run it with the
  *              double's GPCU_DOUBLE_COPY_MS=200), all done by polling
@@ -58,7 +67,8 @@
 #include "pattern.h"
 #include "cu.h"
 
-#define MiB	(1ULL << 20)
+/* The unit of every size and offset: 1 MiB, or GPCU_CLIENTS_UNIT bytes. */
+static size_t MiB = 1 << 20;
 #define SEED	5
 
 static int failures, checks;
@@ -116,7 +126,7 @@ static bool file_is(const char *path, off_t off, size_t len, uint64_t seed, uint
 static int handle(const char *path, int flags, CUfileHandle_t *fh)
 {
 	CUfileDescr_t d;
-	int fd = open(path, flags | O_CLOEXEC);
+	int fd = open(path, flags | O_CLOEXEC, 0664);
 
 	memset(&d, 0, sizeof(d));	/* "It is important to set to zero!" */
 	d.type = CU_FILE_HANDLE_TYPE_OPAQUE_FD;
@@ -193,7 +203,7 @@ static void kvikio(const char *file)
 static void nixl(const char *file)
 {
 	enum { POOL = 16, LIMIT = 128 };
-	const size_t req = 128 * 1024, n = 2 * LIMIT + 10;	/* 266 requests of 128 KiB */
+	const size_t req = MiB / 8, n = 2 * LIMIT + 10;	/* 266 requests of 128 KiB */
 	CUfileBatchHandle_t pool[POOL];
 	CUfileIOParams_t params[LIMIT];
 	CUfileIOEvents_t ev[LIMIT];
@@ -342,30 +352,132 @@ static void dali(const char *file)
 	cu.free((uintptr_t)d);
 }
 
-static void sample019(const char *scratch)
+/* NVIDIA's sample 001: one write of a registered buffer through an O_DIRECT handle. */
+static void sample001(const char *scratch)
 {
-	const size_t n = 3000;
-	uint8_t *d = cu_alloc(MiB);
+	const size_t n = 128 * 1024;
+	uint8_t *d;
 	CUfileHandle_t fh;
-	bool ok = true;
-	int fd, i;
+	int fd;
 
-	fd = handle(scratch, O_RDWR | O_DIRECT, &fh);
-	for (i = 0; i < 8; i++) {
-		dev_fill(d, n, SEED + 10 + i, 0);
-		ok &= cuFileWrite(fh, d, n, 12345 + i * 5000, 0) == (ssize_t)n;
-	}
-	check("sample019: 3000-byte writes at unaligned offsets, O_DIRECT", ok);
-	for (i = 0; i < 8; i++)
-		ok &= file_is(scratch, 12345 + i * 5000, n, SEED + 10 + i, 0);
-	check("sample019: each where it was written", ok);
-	cu.htod((uintptr_t)d, (uint8_t[4]){ 0 }, 4);
-	check("sample019: read back through the handle",
-	      cuFileRead(fh, d, n, 12345 + 7 * 5000, 0) == (ssize_t)n &&
-	      dev_is(d, n, SEED + 17, 0));
+	check("sample001: cuFileDriverOpen", cuFileDriverOpen().err == CU_FILE_SUCCESS);
+	fd = handle(scratch, O_CREAT | O_RDWR | O_DIRECT, &fh);
+	d = cu_alloc(n);
+	dev_fill(d, n, SEED + 1, 0);
+	check("sample001: cuFileBufRegister", cuFileBufRegister(d, n, 0).err == CU_FILE_SUCCESS);
+	check("sample001: cuFileWrite of 128 KiB at 0",
+	      cuFileWrite(fh, d, n, 0, 0) == (ssize_t)n && file_is(scratch, 0, n, SEED + 1, 0));
+	check("sample001: deregistered", cuFileBufDeregister(d).err == CU_FILE_SUCCESS);
+	cu.free((uintptr_t)d);
 	cuFileHandleDeregister(fh);
 	close(fd);
+	check("sample001: cuFileDriverClose", cuFileDriverClose().err == CU_FILE_SUCCESS);
+}
+
+/* NVIDIA's sample 010: two threads, a buffer each, read one handle in turn. */
+struct s010 {
+	CUfileHandle_t fh;
+	int reads;
+	bool ok;
+};
+
+static void *s010_thread(void *arg)
+{
+	struct s010 *t = arg;
+	uint8_t *d;
+	int i;
+
+	cu.set_current(cu.ctx);		/* cudaSetDevice() */
+	d = cu_alloc(MiB);
+	t->ok = cuFileBufRegister(d, MiB, 0).err == CU_FILE_SUCCESS;
+	for (i = 0; i < t->reads && t->ok; i++)
+		t->ok = cuFileRead(t->fh, d, MiB, i * MiB, 0) == (ssize_t)MiB &&
+			dev_is(d, MiB, SEED, i * MiB);
+	cuFileBufDeregister(d);
 	cu.free((uintptr_t)d);
+	return NULL;
+}
+
+static void sample010(const char *file)
+{
+	struct s010 t[2];
+	CUfileHandle_t fh;
+	pthread_t th[2];
+	int i;
+
+	/* No cuFileDriverOpen, and the handle is the process's first cuFile call. */
+	handle(file, O_RDWR | O_DIRECT, &fh);
+	for (i = 0; i < 2; i++) {
+		t[i] = (struct s010){ fh, 32, false };
+		pthread_create(&th[i], NULL, s010_thread, &t[i]);
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	check("sample010: two threads, 32 reads each of the same offsets, each checked",
+	      t[0].ok && t[1].ok);
+	/* Neither the handle nor the driver let go of: the process's exit does. */
+}
+
+/*
+ * NVIDIA's sample 019: the same file opened 16 times, every other
+ * descriptor without O_DIRECT (its "nondirect" run), a handle and a
+ * 3000-byte allocation each, one batch writing them side by side at
+ * 3000-byte offsets (neither in whole blocks), polled with min_nr = n.
+ */
+static void sample019(const char *scratch)
+{
+	enum { N = 16 };
+	const size_t n = 3000;
+	CUfileHandle_t fh[N];
+	CUfileIOParams_t p[N];
+	CUfileIOEvents_t ev[N];
+	CUfileBatchHandle_t b;
+	unsigned int nr, done = 0;
+	uint8_t *d[N];
+	int fd[N], i, polls;
+	bool ok = true;
+
+	check("sample019: cuFileDriverOpen", cuFileDriverOpen().err == CU_FILE_SUCCESS);
+	for (i = 0; i < N; i++) {
+		fd[i] = handle(scratch, O_CREAT | O_RDWR | (i % 2 ? 0 : O_DIRECT), &fh[i]);
+		d[i] = cu_alloc(n);
+		dev_fill(d[i], n, SEED + 20 + i, 0);
+		ok &= cuFileBufRegister(d[i], n, 0).err == CU_FILE_SUCCESS;
+		memset(&p[i], 0, sizeof(p[i]));
+		p[i].mode = CUFILE_BATCH;
+		p[i].fh = fh[i];
+		p[i].u.batch.devPtr_base = d[i];
+		p[i].u.batch.file_offset = i * n;
+		p[i].u.batch.size = n;
+		p[i].opcode = CUFILE_WRITE;
+	}
+	check("sample019: 16 handles on one file, a registered buffer each", ok);
+	check("sample019: a batch of 16 writes submitted",
+	      cuFileBatchIOSetUp(&b, N).err == CU_FILE_SUCCESS &&
+	      cuFileBatchIOSubmit(b, N, p, 0).err == CU_FILE_SUCCESS);
+	for (polls = 0; done < N && polls < 10000; polls++) {
+		nr = N;
+		if (cuFileBatchIOGetStatus(b, N, &nr, ev, NULL).err)
+			break;
+		for (i = 0; i < (int)nr; i++)
+			ok &= ev[i].status == CUFILE_COMPLETE && ev[i].ret == n;
+		done += nr;
+	}
+	check("sample019: all 16 complete, whole", ok && done == N);
+	for (i = 0; i < N; i++)
+		ok &= file_is(scratch, i * n, n, SEED + 20 + i, 0);
+	check("sample019: each where it was written, its neighbours' bytes intact", ok);
+	cu.htod((uintptr_t)d[0], (uint8_t[4]){ 0 }, 4);
+	check("sample019: read back through a handle",
+	      cuFileRead(fh[0], d[0], n, 7 * n, 0) == (ssize_t)n && dev_is(d[0], n, SEED + 27, 0));
+	cuFileBatchIODestroy(b);
+	for (i = 0; i < N; i++) {
+		cuFileBufDeregister(d[i]);
+		cu.free((uintptr_t)d[i]);
+		cuFileHandleDeregister(fh[i]);
+		close(fd[i]);
+	}
+	check("sample019: cuFileDriverClose", cuFileDriverClose().err == CU_FILE_SUCCESS);
 }
 
 /*
@@ -588,9 +700,18 @@ static void streams(const char *file, const char *scratch)
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
-		fprintf(stderr, "usage: gp-cufile-clients pytorch|kvikio|nixl|gdsmt|dali|sample019|"
+		fprintf(stderr, "usage: gp-cufile-clients pytorch|kvikio|nixl|gdsmt|dali|sample001|"
+			"sample010|sample019|"
 			"streams|batch-async FILE SCRATCH\n");
 		return 2;
+	}
+	if (getenv("GPCU_CLIENTS_UNIT") && *getenv("GPCU_CLIENTS_UNIT")) {
+		MiB = strtoull(getenv("GPCU_CLIENTS_UNIT"), NULL, 0);
+		if (!MiB || MiB % (64 << 10) || MiB > (1 << 20)) {
+			fprintf(stderr, "gp-cufile-clients: GPCU_CLIENTS_UNIT: a multiple of 64 KiB "
+				"up to 1 MiB\n");
+			return 2;
+		}
 	}
 	cu_open();
 	if (!strcmp(argv[1], "pytorch"))
@@ -603,6 +724,10 @@ int main(int argc, char **argv)
 		gdsmt(argv[2]);
 	else if (!strcmp(argv[1], "dali"))
 		dali(argv[2]);
+	else if (!strcmp(argv[1], "sample001"))
+		sample001(argv[3]);
+	else if (!strcmp(argv[1], "sample010"))
+		sample010(argv[2]);
 	else if (!strcmp(argv[1], "sample019"))
 		sample019(argv[3]);
 	else if (!strcmp(argv[1], "streams"))

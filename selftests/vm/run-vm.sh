@@ -154,6 +154,7 @@ for f in tools/gpupath/gpupath:usr/sbin daemon/gpupathd:usr/sbin \
 	 selftests/build/gp-fuzz:usr/libexec/gpupath selftests/build/gp-priv:usr/libexec/gpupath \
 	 selftests/build/gp-faults:usr/libexec/gpupath selftests/build/gp-cufile:usr/libexec/gpupath \
 	 selftests/build/gp-nvdouble:usr/libexec/gpupath selftests/build/gp-cuda:usr/libexec/gpupath \
+	 selftests/build/gp-cufile-clients:usr/libexec/gpupath \
 	 selftests/build/cuda-double/libcuda.so.1:usr/libexec/gpupath/cuda-double \
 	 tools/lib/libgpupath-cuda.so.0:usr/lib \
 	 tools/lib/libgpupath.so.0:usr/lib tools/cufile/libgpupath-cufile.so.0:usr/lib \
