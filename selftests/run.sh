@@ -916,6 +916,18 @@ deb_shlibdeps() {
 	grep -qE "^shlibs:Depends=.*\b$2 \(>= [0-9][^)]*\)" <<<"$out"
 }
 
+# The installed cuFile and CUDA libraries load with nothing of CUDA's (the
+# CUDA driver is opened when a program runs, where there is one).
+deb_no_cuda() {
+	local libs l bad=0
+	libs=$(dpkg -L libgpupath-cufile0 libgpupath-cuda0 | grep '\.so\.0$')
+	[ "$(echo "$libs" | wc -l)" -ge 3 ] || { echo "libraries: $libs"; return 1; }
+	for l in $libs; do
+		ldd "$l" | grep -E 'libcuda|libcudart|not found' | sed "s|^|$l: |" | grep . && bad=1
+	done
+	return $bad
+}
+
 # A program built against the installed libgpupath-dev (pkg-config) runs.
 deb_program() {
 	local dir=$build/deb-prog
@@ -999,6 +1011,7 @@ suite_deb() {
 	check "deb: a program builds against libgpupath-dev with pkg-config and runs" deb_program
 	check "deb: dpkg-shlibdeps: the program depends on libgpupath0 (>= $ver)" \
 		deb_shlibdeps "$build/deb-prog/prog" libgpupath0
+	check "deb: the packaged cuFile and CUDA libraries need nothing of CUDA (ldd)" deb_no_cuda
 	check "deb: dpkg-shlibdeps: a cuFile program depends on libgpupath-cufile0" \
 		deb_shlibdeps "$build/deb-prog/cufile" libgpupath-cufile0
 
