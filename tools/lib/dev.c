@@ -27,10 +27,9 @@
 struct gpupath_dev {
 	int fd;
 	/*
-	 * The process that opened it. A child of fork() shares the descriptor,
-	 * and with it the module's buffers of this process: what it frees
-	 * (its copy of a buffer, the library closing at its exit) must not
-	 * free them under the parent, so only the opener frees in the module.
+	 * The process that opened it. The module's completions of batched I/O
+	 * are the descriptor's: a child of fork() that shares it neither
+	 * submits nor reaps there (it would take its parent's completions).
 	 */
 	pid_t pid;
 	pthread_mutex_t bounce_lock;	/* bounce and its use */
@@ -40,6 +39,14 @@ struct gpupath_dev {
 
 struct gpupath_buf {
 	struct gpupath_dev *dev;
+	/*
+	 * The process that made it. A child of fork() shares the descriptor,
+	 * and with it the module's buffers of both: what the child frees of
+	 * its parent's (its copy of a buffer, the library closing at its
+	 * exit) must not go under the parent, so only the maker frees in the
+	 * module.
+	 */
+	pid_t pid;
 	uint64_t handle;
 	void *addr;
 	size_t size;
@@ -50,6 +57,13 @@ struct gpupath_buf {
 	size_t mapped;		/* ... from huge pages: the length mapped */
 	struct gpupath_buf *next;	/* in bufs, while it has an address */
 };
+
+/*
+ * The process's compat writes: those of part of a block one at a time
+ * (each may read what it rewrites, and give a file its end back), the
+ * others side by side but never during one of those.
+ */
+static pthread_rwlock_t fd_rmw_lock = PTHREAD_RWLOCK_INITIALIZER;
 
 /* Every buffer of this process that has an address, for gpupath_buf_lookup(). */
 static pthread_mutex_t bufs_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -95,9 +109,28 @@ struct gpupath_buf *gpupath_buf_lookup(const void *addr, uint64_t *off)
 	return buf;
 }
 
+/*
+ * A child of fork() has one thread: the process-wide locks another thread
+ * of the parent held at the fork would never be let go of.
+ */
+static void fork_child(void)
+{
+	pthread_mutex_init(&bufs_lock, NULL);
+	pthread_rwlock_init(&fd_rmw_lock, NULL);
+}
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void fork_setup(void)
+{
+	pthread_atfork(NULL, NULL, fork_child);
+}
+
 int gpupath_dev_open(struct gpupath_dev **devp)
 {
 	struct gpupath_dev *dev;
+
+	pthread_once(&fork_once, fork_setup);
 
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
@@ -152,6 +185,7 @@ static int new_buf(struct gpupath_dev *dev, size_t size, struct gpupath_buf **bu
 	if (!*bufp)
 		return -ENOMEM;
 	(*bufp)->dev = dev;
+	(*bufp)->pid = getpid();
 	(*bufp)->size = size;
 	return 0;
 }
@@ -249,7 +283,7 @@ void gpupath_buf_free(struct gpupath_buf *buf)
 		bufs_del(buf);
 	if (buf->device)
 		munmap(buf->addr, buf->size);
-	if (buf->dev->pid == getpid())
+	if (buf->pid == getpid())
 		ioctl(buf->dev->fd, GPUPATH_IOC_FREE, &buf->handle);
 	if (buf->own)
 		host_mem_put(buf->addr, buf->mapped);
@@ -411,8 +445,6 @@ static int64_t fd_full(int fd, char *p, uint64_t n, uint64_t off, bool wr)
 	return done;
 }
 
-/* Whole-block writes of one process, one at a time: each reads what it rewrites. */
-static pthread_mutex_t fd_rmw_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
  * One piece: @n bytes at @pos, @head bytes into whole blocks of @al read
@@ -443,7 +475,9 @@ static int64_t fd_piece(int fd, uint32_t op, bool file, char *tmp, uint64_t pos,
 	serial = rmw || (wr && (pos | n) % blk);
 
 	if (serial)
-		pthread_mutex_lock(&fd_rmw_lock);
+		pthread_rwlock_wrlock(&fd_rmw_lock);
+	else if (wr)
+		pthread_rwlock_rdlock(&fd_rmw_lock);
 	if (!wr || rmw) {
 		got = fd_full(fd, tmp, span, a0, false);
 		if (got >= 0 && (uint64_t)got < span)
@@ -467,8 +501,8 @@ static int64_t fd_piece(int fd, uint32_t op, bool file, char *tmp, uint64_t pos,
 	    a0 + span > pos + n &&
 	    ftruncate(fd, (uint64_t)st.st_size > pos + n ? (off_t)st.st_size : (off_t)(pos + n)))
 		r = -errno;
-	if (serial)
-		pthread_mutex_unlock(&fd_rmw_lock);
+	if (wr)
+		pthread_rwlock_unlock(&fd_rmw_lock);
 	return r < 0 ? r : (int64_t)n;
 }
 
@@ -482,6 +516,7 @@ int64_t gpupath_fd_bounce(int fd, uint32_t op, uint64_t off, uint64_t len, unsig
 
 	if (!al || chunk % al || !chunk)
 		return -EINVAL;
+	pthread_once(&fork_once, fork_setup);
 	if (posix_memalign((void **)&tmp, 4096, chunk + al))
 		return -ENOMEM;
 	while (done < len) {
@@ -503,6 +538,14 @@ static int bounce_get(struct gpupath_dev *dev, struct gpupath_buf **bp)
 {
 	int r = 0;
 
+	/*
+	 * A child of fork() has a copy of its parent's bounce buffer; the
+	 * module's I/O goes to the parent's pages. It makes its own.
+	 */
+	if (dev->bounce && dev->bounce->pid != getpid()) {
+		gpupath_buf_free(dev->bounce);
+		dev->bounce = NULL;
+	}
 	if (!dev->bounce)
 		r = gpupath_buf_host_alloc(dev, BOUNCE_SIZE, &dev->bounce);
 	*bp = dev->bounce;
@@ -577,25 +620,28 @@ static int bounce_blocks(struct gpupath_buf *b, uint32_t op, int fd, uint64_t de
 int gpupath_bounce(struct gpupath_dev *dev, uint32_t op, int fd, uint64_t dev_off,
 		   uint64_t len, gpupath_copy_fn copy, void *arg, uint64_t *moved)
 {
-	bool file = regular_file(fd);
-	int al = gpupath_io_align(fd, op), flags;
 	struct gpupath_buf *b;
 	uint64_t done = 0, n, head, span;
+	int al, flags;
 	int64_t k;
 	int r;
 
-	if (al <= 0 || BOUNCE_SIZE % al)
-		return al < 0 ? al : -EINVAL;
 	/* A file through the file system: in whole blocks where it was opened O_DIRECT. */
-	if (file) {
+	if (regular_file(fd)) {
 		flags = fcntl(fd, F_GETFL);
-		k = gpupath_fd_bounce(fd, op, dev_off, len,
-				      flags >= 0 && (flags & O_DIRECT) ? al : 1, BOUNCE_SIZE,
+		al = flags >= 0 && (flags & O_DIRECT) ? gpupath_io_align(fd, op) : 1;
+		if (al <= 0)
+			return al < 0 ? al : -EINVAL;
+		k = gpupath_fd_bounce(fd, op, dev_off, len, al,
+				      (uint64_t)al > BOUNCE_SIZE ? (uint64_t)al : BOUNCE_SIZE / al * al,
 				      copy, arg);
 		if (moved)
 			*moved = k < 0 ? 0 : k;
 		return k < 0 ? (int)k : 0;
 	}
+	al = gpupath_io_align(fd, op);
+	if (al <= 0 || BOUNCE_SIZE % al)
+		return al < 0 ? al : -EINVAL;
 	pthread_mutex_lock(&dev->bounce_lock);
 	r = bounce_get(dev, &b);
 	while (r == 0 && done < len) {
@@ -697,6 +743,8 @@ int gpupath_submit(struct gpupath_dev *dev, const struct gpupath_iov *iov, unsig
 
 	if (!n || n > GPUPATH_SUBMIT_MAX)
 		return -EINVAL;
+	if (dev->pid != getpid())
+		return -EBADFD;
 	ios = calloc(n, sizeof(*ios));
 	if (!ios)
 		return -ENOMEM;
@@ -722,6 +770,8 @@ int gpupath_reap(struct gpupath_dev *dev, struct gpupath_completion *c, unsigned
 	struct gpupath_reap rp = { .completions = (uintptr_t)c, .max = max };
 	struct pollfd pfd = { .fd = dev->fd, .events = POLLIN };
 
+	if (dev->pid != getpid())
+		return -EBADFD;
 	if (timeout_ms && poll(&pfd, 1, timeout_ms) < 0)
 		return -errno;
 	if (ioctl(dev->fd, GPUPATH_IOC_REAP, &rp) < 0)
@@ -733,5 +783,7 @@ int gpupath_set_eventfd(struct gpupath_dev *dev, int efd)
 {
 	int32_t fd = efd;
 
+	if (dev->pid != getpid())
+		return -EBADFD;
 	return ioctl(dev->fd, GPUPATH_IOC_SET_EVENTFD, &fd) < 0 ? -errno : 0;
 }

@@ -230,6 +230,11 @@ int gpupath_reap(struct gpupath_dev *dev, struct gpupath_completion *c, unsigned
 		 int timeout_ms);
 /* Signal eventfd @efd once per completion (-1: stop). */
 int gpupath_set_eventfd(struct gpupath_dev *dev, int efd);
+/*
+ * Completions belong to the descriptor, which a child of fork() shares:
+ * in a child these three return -EBADFD (it would take its parent's
+ * completions); a child that batches opens its own gpupath_dev.
+ */
 
 #pragma GCC visibility pop
 
