@@ -129,6 +129,43 @@ bool worker_queue(struct job *j)
 	return true;
 }
 
+/*
+ * A child of fork() has one thread: the workers are its parent's, and so
+ * is what they were given. NVIDIA leaves cuFile undefined in a child;
+ * here its locks are free, it starts workers of its own, and the batch
+ * entries in flight at the fork are reported failed (-EIO) instead of
+ * waited for for ever.
+ */
+static void fork_child(void)
+{
+	struct batch *b;
+	struct link *l;
+	unsigned int i;
+
+	pthread_mutex_init(&drv.lock, NULL);
+	pthread_mutex_init(&drv.reap_lock, NULL);
+	pthread_cond_init(&drv.done, NULL);
+	drv.queue = NULL;
+	drv.queue_tail = &drv.queue;
+	drv.workers = 0;
+	drv.worker_busy = 0;
+	for (l = drv.batches; l; l = l->next) {
+		b = (struct batch *)l;
+		for (i = 0; i < b->max; i++) {
+			if (!b->slots[i].inflight)
+				continue;
+			b->slots[i].inflight = false;
+			b->slots[i].status = CUFILE_FAILED;
+			b->slots[i].ret = -EIO;
+		}
+	}
+}
+
+__attribute__((constructor)) static void fork_setup(void)
+{
+	pthread_atfork(NULL, NULL, fork_child);
+}
+
 /* A batch entry on a worker: a canceled entry that has not started does not. */
 static void slot_work(struct job *j)
 {

@@ -262,6 +262,16 @@ EXPORT CUfileError_t cuFileDriverClose_v2(void)
 		pthread_mutex_unlock(&drv.lock);
 		return status(CU_FILE_DRIVER_NOT_INITIALIZED);
 	}
+	/*
+	 * The last close: what the workers have (stream operations, batch
+	 * entries) finishes first, with the driver still open for it.
+	 */
+	while (drv.opens == 1 && (drv.queue || drv.worker_busy))
+		pthread_cond_wait(&drv.done, &drv.lock);
+	if (!drv.opens) {
+		pthread_mutex_unlock(&drv.lock);
+		return status(CU_FILE_DRIVER_NOT_INITIALIZED);
+	}
 	if (--drv.opens) {
 		pthread_mutex_unlock(&drv.lock);
 		return status(CU_FILE_SUCCESS);

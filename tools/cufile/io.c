@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,19 +21,46 @@
 
 /* ---- I/O -------------------------------------------------------------- */
 
+/* A pipe of the process's own, for cpu_readable() to copy a byte through. */
+static struct {
+	pthread_once_t once;
+	int fd[2];
+} probe = { .once = PTHREAD_ONCE_INIT, .fd = { -1, -1 } };
+
+static void probe_open(void)
+{
+	if (pipe2(probe.fd, O_CLOEXEC | O_NONBLOCK) < 0)
+		probe.fd[0] = probe.fd[1] = -1;
+}
+
+/* Whether the byte at @p can be read: the kernel copies it, or says EFAULT. */
+static bool byte_readable(const char *p)
+{
+	ssize_t k;
+	char c;
+
+	if (probe.fd[1] < 0)
+		return true;		/* no pipe: nothing to tell by (not seen) */
+	if (write(probe.fd[1], p, 1) != 1)
+		return errno != EFAULT;
+	/* (empty when another thread took this byte: the count evens out) */
+	k = read(probe.fd[0], &c, 1);
+	(void)k;
+	return true;
+}
+
 /*
  * Whether the first and last bytes of @n at @p are memory this process may
  * read: not device memory taken for host memory (a cudaMalloc pointer
  * where CUDA cannot be asked, PROT_NONE to the CPU), nor no memory at all.
- * process_vm_readv() reads it without a fault.
+ * The kernel copies each through a pipe, which works wherever the CPU
+ * could read it (also device mappings such as GDRCopy's) and needs no
+ * permission a sandbox may deny (process_vm_readv would).
  */
 static bool cpu_readable(const char *p, size_t n)
 {
-	char c[2];
-	struct iovec local[2] = { { &c[0], 1 }, { &c[1], 1 } };
-	struct iovec remote[2] = { { (void *)p, 1 }, { (void *)(p + n - 1), 1 } };
-
-	return process_vm_readv(getpid(), local, 2, remote, 2, 0) == 2;
+	pthread_once(&probe.once, probe_open);
+	return byte_readable(p) && byte_readable(p + n - 1);
 }
 
 /*
@@ -105,9 +131,11 @@ static int move_piece(void *bounce, uint64_t off, uint64_t n, bool to_bounce, vo
 static ssize_t compat(struct fh *f, const struct target *t, size_t size, off_t foff, bool wr)
 {
 	size_t al = f->odirect ? f->lbs : 1;
-	/* max_direct_io_size_kb at most, and no more than the I/O needs. */
-	size_t chunk = drv.max_direct_kb << 10, need = (size + al - 1) / al * al;
+	/* max_direct_io_size_kb at most (whole blocks), and no more than the I/O needs. */
+	size_t chunk = (drv.max_direct_kb << 10) / al * al, need = (size + al - 1) / al * al;
 
+	if (!chunk)
+		chunk = al;
 	if (need && need < chunk)
 		chunk = need;
 	return gpupath_fd_bounce(f->fd, wr ? GPUPATH_IO_WRITE : GPUPATH_IO_READ, foff, size,

@@ -167,10 +167,8 @@ static void op_start(void *data)
 
 	pthread_mutex_lock(&drv.lock);
 	if (!worker_queue(&op->job)) {
-		/* No worker to be had: here (host memory needs no CUDA). */
-		pthread_mutex_unlock(&drv.lock);
-		op_run(&op->job);
-		pthread_mutex_lock(&drv.lock);
+		/* No thread to be had; the I/O may need CUDA, which is not to be called here. */
+		*op->bytes_p = -CU_FILE_INTERNAL_ERROR;
 		op->finished = true;
 	}
 	while (!op->finished)
