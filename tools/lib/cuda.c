@@ -192,10 +192,12 @@ static gpcu_context copy_ctx(const struct dptr *d)
 
 /*
  * The library's copy stream of the current context @ctx, created at its
- * first copy; NULL where the driver has no asynchronous copies or no
+ * first copy, and made anew with @renew (the driver said the old one is
+ * gone: a context reset, or a context destroyed and its address handed
+ * out again). NULL where the driver has no asynchronous copies or no
  * stream could be made (the copy is a synchronous one then).
  */
-static gpcu_stream copy_stream(gpcu_context ctx)
+static gpcu_stream copy_stream(gpcu_context ctx, bool renew)
 {
 	gpcu_stream s = NULL;
 	unsigned int i;
@@ -207,14 +209,24 @@ static gpcu_stream copy_stream(gpcu_context ctx)
 		if (cu.streams[i].ctx == ctx)
 			break;
 	if (i < ARRAY_SIZE(cu.streams)) {
-		if (!cu.streams[i].ctx &&
+		if (renew)
+			cu.streams[i].stream = NULL;
+		if (!cu.streams[i].stream &&
 		    cu.stream_create(&cu.streams[i].stream, GPCU_STREAM_NON_BLOCKING) == 0)
 			cu.streams[i].ctx = ctx;
-		if (cu.streams[i].ctx)
-			s = cu.streams[i].stream;
+		s = cu.streams[i].stream;
 	}
 	pthread_mutex_unlock(&cu.stream_lock);
 	return s;
+}
+
+/* A copy on the library's stream @s: CUDA's result. */
+static gpcu_result stream_copy(gpcu_stream s, void *host, uintptr_t dev, uint64_t n,
+			       bool to_host)
+{
+	gpcu_result r = to_host ? cu.dtoh_async(host, dev, n, s) : cu.htod_async(dev, host, n, s);
+
+	return r ? r : cu.stream_sync(s);
 }
 
 /* @n bytes between @host and device memory @dev of context @ctx: 0 or -EIO. */
@@ -222,16 +234,20 @@ static int dev_copy(gpcu_context ctx, void *host, uintptr_t dev, uint64_t n, boo
 {
 	gpcu_context prev;
 	gpcu_stream s;
-	int r;
+	gpcu_result r;
 
 	if (!ctx || cu.push(ctx))
 		return -EIO;
-	s = copy_stream(ctx);
-	if (!s)
+	s = copy_stream(ctx, false);
+	if (!s) {
 		r = to_host ? cu.dtoh(host, dev, n) : cu.htod(dev, host, n);
-	else
-		r = (to_host ? cu.dtoh_async(host, dev, n, s) : cu.htod_async(dev, host, n, s)) ||
-		    cu.stream_sync(s);
+	} else {
+		r = stream_copy(s, host, dev, n, to_host);
+		if (r == GPCU_ERROR_INVALID_HANDLE || r == GPCU_ERROR_CONTEXT_IS_DESTROYED) {
+			s = copy_stream(ctx, true);
+			r = s ? stream_copy(s, host, dev, n, to_host) : GPCU_ERROR_INVALID_HANDLE;
+		}
+	}
 	cu.pop(&prev);
 	return r ? -EIO : 0;
 }
