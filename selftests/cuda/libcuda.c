@@ -143,6 +143,8 @@ EXPORT gpcu_result cuInit(unsigned int flags)
 {
 	gpcu_result r = GPCU_SUCCESS;
 
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (flags)
 		return GPCU_ERROR_INVALID_VALUE;
 	if (getenv("GPCU_DOUBLE_DEVICES") && !env_u64("GPCU_DOUBLE_DEVICES", 1))
@@ -158,6 +160,8 @@ EXPORT gpcu_result cuInit(unsigned int flags)
 
 EXPORT gpcu_result cuDriverGetVersion(int *v)
 {
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (!v)
 		return GPCU_ERROR_INVALID_VALUE;
 	*v = 13000;
@@ -166,6 +170,8 @@ EXPORT gpcu_result cuDriverGetVersion(int *v)
 
 EXPORT gpcu_result cuDeviceGetCount(int *n)
 {
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (!dbl.init)
 		return GPCU_ERROR_NOT_INITIALIZED;
 	if (!n)
@@ -176,6 +182,8 @@ EXPORT gpcu_result cuDeviceGetCount(int *n)
 
 EXPORT gpcu_result cuDeviceGet(gpcu_device *d, int ordinal)
 {
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (!dbl.init)
 		return GPCU_ERROR_NOT_INITIALIZED;
 	if (!d)
@@ -188,6 +196,8 @@ EXPORT gpcu_result cuDeviceGet(gpcu_device *d, int ordinal)
 
 EXPORT gpcu_result cuDevicePrimaryCtxRetain(gpcu_context *ctx, gpcu_device d)
 {
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (!dbl.init)
 		return GPCU_ERROR_NOT_INITIALIZED;
 	if (d)
@@ -198,11 +208,15 @@ EXPORT gpcu_result cuDevicePrimaryCtxRetain(gpcu_context *ctx, gpcu_device d)
 
 EXPORT gpcu_result cuDevicePrimaryCtxRelease_v2(gpcu_device d)
 {
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	return d ? GPCU_ERROR_INVALID_DEVICE : GPCU_SUCCESS;
 }
 
 EXPORT gpcu_result cuCtxSetCurrent(gpcu_context ctx)
 {
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (!dbl.init)
 		return GPCU_ERROR_NOT_INITIALIZED;
 	if (ctx && ctx != &primary)
@@ -218,6 +232,8 @@ EXPORT gpcu_result cuCtxSetCurrent(gpcu_context ctx)
 
 EXPORT gpcu_result cuCtxGetCurrent(gpcu_context *ctx)
 {
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (!dbl.init)
 		return GPCU_ERROR_NOT_INITIALIZED;
 	*ctx = depth ? stack[depth - 1] : NULL;
@@ -226,6 +242,8 @@ EXPORT gpcu_result cuCtxGetCurrent(gpcu_context *ctx)
 
 EXPORT gpcu_result cuCtxPushCurrent_v2(gpcu_context ctx)
 {
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (!dbl.init)
 		return GPCU_ERROR_NOT_INITIALIZED;
 	if (ctx != &primary || depth == STACK_DEPTH)
@@ -236,6 +254,8 @@ EXPORT gpcu_result cuCtxPushCurrent_v2(gpcu_context ctx)
 
 EXPORT gpcu_result cuCtxPopCurrent_v2(gpcu_context *ctx)
 {
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (!dbl.init)
 		return GPCU_ERROR_NOT_INITIALIZED;
 	if (!depth)
@@ -266,12 +286,16 @@ static gpcu_result mem_alloc(gpcu_deviceptr *p, size_t n, bool pool);
 
 EXPORT gpcu_result cuMemAlloc_v2(gpcu_deviceptr *p, size_t n)
 {
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	return mem_alloc(p, n, false);
 }
 
 /* Memory of the device's pool: its pointers have no context (CONTEXT is NULL). */
 EXPORT gpcu_result cuMemAllocAsync(gpcu_deviceptr *p, size_t n, gpcu_stream s)
 {
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (dbl.init && !stream_known(s))
 		return GPCU_ERROR_INVALID_HANDLE;
 	return mem_alloc(p, n, true);
@@ -337,6 +361,8 @@ EXPORT gpcu_result cuMemFree_v2(gpcu_deviceptr p)
 	struct alloc a;
 	unsigned int i;
 
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (!dbl.init)
 		return GPCU_ERROR_NOT_INITIALIZED;
 	if (!current())
@@ -468,6 +494,7 @@ struct CUstream_st {
 	struct CUstream_st *next;	/* in streams */
 	struct work *head, **tail;	/* head: running or next; leaves when done */
 	bool thread;			/* its thread is started */
+	bool destroyed;			/* its thread frees it once its work is done */
 };
 
 static struct {
@@ -502,7 +529,7 @@ static struct CUstream_st *stream_get(gpcu_stream s)
 		}
 		return per_thread;
 	}
-	for (t = sq.list; t && t != s; t = t->next)
+	for (t = sq.list; t && (t != s || t->destroyed); t = t->next)
 		;
 	return t;
 }
@@ -543,18 +570,20 @@ static bool gated(const struct CUstream_st *t, unsigned long long seq)
 }
 
 /*
- * Waits until stream @t's work queued so far is done and, for a blocking
- * stream, what it orders behind (sq.lock held): what a synchronous call
- * on @t waits for. @what names the call if it waits for ever.
+ * Waits until stream @t's work queued so far is done (sq.lock held): what
+ * cuStreamSynchronize waits for. With @op, what an operation queued on @t
+ * now would wait for besides (the legacy stream's work for a blocking
+ * stream, the blocking streams' for the legacy one): a copy of pageable
+ * memory. @what names the call if it waits for ever.
  */
-static void wait_stream(struct CUstream_st *t, const char *what)
+static void wait_stream(struct CUstream_st *t, bool op, const char *what)
 {
 	unsigned long long seq = ++sq.seq;
 	struct timespec end;
 
 	clock_gettime(CLOCK_REALTIME, &end);
 	end.tv_sec += env_u64("GPCU_DOUBLE_DEADLOCK_S", 20);
-	while (behind(t, seq) || gated(t, seq))
+	while (behind(t, seq) || (op && gated(t, seq)))
 		if (pthread_cond_timedwait(&sq.cond, &sq.lock, &end)) {
 			fprintf(stderr, "libcuda double: %s waits for ever on stream work "
 				"queued before it (a host function waiting on this thread?)\n",
@@ -565,7 +594,7 @@ static void wait_stream(struct CUstream_st *t, const char *what)
 
 static void *stream_thread(void *arg)
 {
-	struct CUstream_st *t = arg;
+	struct CUstream_st *t = arg, **l;
 	struct work *w;
 
 	in_host_fn = true;
@@ -585,6 +614,11 @@ static void *stream_thread(void *arg)
 		free(w);
 		pthread_cond_broadcast(&sq.cond);
 	}
+	/* Destroyed, its work done: out of the list, and gone. */
+	for (l = &sq.list; *l != t; l = &(*l)->next)
+		;
+	*l = t->next;
+	pthread_cond_broadcast(&sq.cond);
 	pthread_mutex_unlock(&sq.lock);
 	free(w);
 	free(t);
@@ -649,52 +683,54 @@ EXPORT gpcu_result cuStreamCreate(gpcu_stream *s, unsigned int flags)
 	return GPCU_SUCCESS;
 }
 
-/* Its work done first (CUDA lets it finish after the call; none is lost either way). */
+/*
+ * As CUDA's: returns at once; the stream's work queued so far still runs,
+ * and then the stream is gone (its handle is refused from the call on).
+ */
 EXPORT gpcu_result cuStreamDestroy_v2(gpcu_stream s)
 {
 	gpcu_result r = stream_call(false);
 	struct CUstream_st **t;
 	struct work *end;
-	bool threaded;
 
 	if (r)
 		return r;
 	pthread_mutex_lock(&sq.lock);
-	for (t = &sq.list; *t && (*t != s || s == per_thread); t = &(*t)->next)
+	for (t = &sq.list; *t && (*t != s || s == per_thread || s->destroyed); t = &(*t)->next)
 		;
 	if (!*t) {
 		pthread_mutex_unlock(&sq.lock);
 		return GPCU_ERROR_INVALID_HANDLE;
 	}
-	wait_stream(s, "cuStreamDestroy_v2");
-	*t = s->next;
-	threaded = s->thread;
-	if (threaded) {
+	s->destroyed = true;
+	if (!s->thread) {
+		*t = s->next;
+		free(s);
+	} else {
 		/* Its thread ends at an entry with no function, and frees the stream. */
 		end = calloc(1, sizeof(*end));
 		if (!end)
 			abort();
-		s->head = end;
+		end->seq = ++sq.seq;
+		*s->tail = end;
+		s->tail = &end->next;
 		pthread_cond_broadcast(&sq.cond);
 	}
 	pthread_mutex_unlock(&sq.lock);
-	if (!threaded)
-		free(s);
 	return GPCU_SUCCESS;
 }
 
 EXPORT gpcu_result cuStreamSynchronize(gpcu_stream s)
 {
-	struct CUstream_st *t;
-
 	gpcu_result r = stream_call(true);
+	struct CUstream_st *t;
 
 	if (r)
 		return r;
 	pthread_mutex_lock(&sq.lock);
 	t = stream_get(s);
 	if (t)
-		wait_stream(t, "cuStreamSynchronize");
+		wait_stream(t, false, "cuStreamSynchronize");
 	pthread_mutex_unlock(&sq.lock);
 	return t ? GPCU_SUCCESS : GPCU_ERROR_INVALID_HANDLE;
 }
@@ -737,7 +773,7 @@ static gpcu_result copy_on(gpcu_stream s, void *dst, const void *src, size_t n, 
 	pthread_mutex_lock(&sq.lock);
 	t = stream_get(s);
 	if (t)
-		wait_stream(t, what);
+		wait_stream(t, true, what);
 	pthread_mutex_unlock(&sq.lock);
 	if (!t)
 		return GPCU_ERROR_INVALID_HANDLE;
@@ -787,6 +823,8 @@ EXPORT gpcu_result cuPointerGetAttributes(unsigned int n, unsigned int *attrs, v
 	gpcu_result r = GPCU_SUCCESS;
 	unsigned int i;
 
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (!dbl.init)
 		return GPCU_ERROR_NOT_INITIALIZED;
 	if (!n || !attrs || !data)
@@ -803,6 +841,8 @@ EXPORT gpcu_result cuPointerGetAttribute(void *data, unsigned int attr, gpcu_dev
 {
 	int r;
 
+	if (in_host_fn)
+		return GPCU_ERROR_NOT_PERMITTED;
 	if (!dbl.init)
 		return GPCU_ERROR_NOT_INITIALIZED;
 	if (!data)
