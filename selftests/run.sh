@@ -308,6 +308,11 @@ cuda_check() {
 		timeout 300 "$build/gp-cufile-clients" batch-async "$build/clients.img" \
 		"$build/clients-scratch.img" 2>&1)
 	cuda_result "host: cuFile batches of CUDA memory run in the background (double)" $? "$out"
+	out=$(GPCU_DOUBLE_COPY_MS=200 LD_LIBRARY_PATH=$double:tools/cufile/compat:tools/lib \
+		timeout 60 "$build/gp-cufile-clients" fork "$build/clients.img" \
+		"$build/clients-scratch.img" 2>&1)
+	cuda_result "host: cuFile in a child of fork() while the parent's batch runs (double)" $? \
+		"$out"
 	rm -f "$build/clients.img" "$build/clients-scratch.img"
 	if [ ! -x "$build/cuda-abi-check" ]; then
 		skipped "host: cuda-driver.h against CUDA's cuda.h" "CUDA not installed"

@@ -39,6 +39,9 @@
  *   sample019  NVIDIA's sample 019: 16 handles on one file, every other
  *              one without O_DIRECT, one batch of 3000-byte writes side by
  *              side (no write in whole blocks), read back
+ *   fork       a child of fork() while the parent's batch is on the
+ *              workers (run it with GPCU_DOUBLE_COPY_MS=200): the child's
+ *              own batch completes, and then the parent's
  *   batch-async  batches of device memory run in the background: nothing
  *              done when cuFileBatchIOSubmit returns (run it with the
  *              double's GPCU_DOUBLE_COPY_MS=200), all done by polling
@@ -61,6 +64,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cufile.h"
@@ -488,7 +492,7 @@ static void sample019(const char *scratch)
  */
 static void batch_async(const char *file, const char *scratch)
 {
-	enum { N = 4 };
+	enum { N = 12 };	/* more than the library's 4 workers */
 	const size_t len = 256 * 1024;
 	uint8_t *d = cu_alloc(N * len);
 	CUfileIOParams_t p[N];
@@ -510,7 +514,7 @@ static void batch_async(const char *file, const char *scratch)
 		p[i].u.batch.size = len;
 		p[i].opcode = CUFILE_READ;
 	}
-	check("batch: 4 reads into device memory submitted",
+	check("batch: 12 reads into device memory submitted",
 	      cuFileBatchIOSubmit(b, N, p, 0).err == CU_FILE_SUCCESS);
 	nr = N;
 	check("batch: none done when the submission returns (it did not run them)",
@@ -529,12 +533,90 @@ static void batch_async(const char *file, const char *scratch)
 		for (i = 0; i < (int)nr; i++)
 			done += ev[i].status == CUFILE_COMPLETE && ev[i].ret == len;
 	}
-	check("batch: all 4 completed, whole", done == N);
+	check("batch: all 12 completed, whole", done == N);
 	check("batch: the bytes, though their handle was deregistered meanwhile",
 	      dev_is(d, N * len, SEED, 0));
 	cuFileBatchIODestroy(b);
 	cuFileHandleDeregister(other);
 	close(ofd);
+	close(fd);
+	cu.free((uintptr_t)d);
+}
+
+/* A batch of @n reads of @len from file offset @off on, into @d: submitted? */
+static bool batch_reads(CUfileBatchHandle_t b, CUfileHandle_t fh, uint8_t *d, int n,
+			size_t len, off_t off)
+{
+	CUfileIOParams_t p[16];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		memset(&p[i], 0, sizeof(p[i]));
+		p[i].mode = CUFILE_BATCH;
+		p[i].fh = fh;
+		p[i].u.batch.devPtr_base = d + i * len;
+		p[i].u.batch.file_offset = off + i * len;
+		p[i].u.batch.size = len;
+		p[i].opcode = CUFILE_READ;
+	}
+	return cuFileBatchIOSubmit(b, n, p, 0).err == CU_FILE_SUCCESS;
+}
+
+/* Polls batch @b until @n entries are done whole (of @len), or 10 s. */
+static bool batch_wait(CUfileBatchHandle_t b, int n, size_t len)
+{
+	struct timespec t = { 0, 10000000 };
+	CUfileIOEvents_t ev[16];
+	unsigned int nr;
+	int done = 0, polls, i;
+
+	for (polls = 0; done < n && polls < 1000; polls++) {
+		nr = n - done;
+		if (cuFileBatchIOGetStatus(b, 1, &nr, ev, &t).err)
+			return false;
+		for (i = 0; i < (int)nr; i++)
+			done += ev[i].status == CUFILE_COMPLETE && ev[i].ret == len ? 1 : n;
+	}
+	return done == n;
+}
+
+/*
+ * A child of fork() while the parent's batch runs on the library's workers
+ * (GPCU_DOUBLE_COPY_MS=200): the child's own batch completes (the workers
+ * are not the child's), and so does the parent's; neither takes the
+ * other's completions or buffers.
+ */
+static void forked(const char *file)
+{
+	enum { N = 4 };
+	const size_t len = MiB / 4;
+	uint8_t *d = cu_alloc(2 * N * len);
+	CUfileBatchHandle_t b, cb;
+	CUfileHandle_t fh;
+	int fd, status = -1;
+	pid_t pid;
+
+	fd = handle(file, O_RDONLY, &fh);
+	check("fork: the parent's batch submitted",
+	      cuFileBatchIOSetUp(&b, N).err == CU_FILE_SUCCESS && batch_reads(b, fh, d, N, len, 0));
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		bool ok = cuFileBatchIOSetUp(&cb, N).err == CU_FILE_SUCCESS &&
+			  batch_reads(cb, fh, d + N * len, N, len, N * len) &&
+			  batch_wait(cb, N, len) && dev_is(d + N * len, N * len, SEED, N * len);
+
+		cuFileBatchIODestroy(cb);
+		cuFileBatchIODestroy(b);
+		exit(ok ? 0 : 1);
+	}
+	check("fork: the child's own batch completed, its bytes right, and it exited",
+	      pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      !WEXITSTATUS(status));
+	check("fork: the parent's batch completed, its bytes right",
+	      batch_wait(b, N, len) && dev_is(d, N * len, SEED, 0));
+	cuFileBatchIODestroy(b);
+	cuFileHandleDeregister(fh);
 	close(fd);
 	cu.free((uintptr_t)d);
 }
@@ -702,7 +784,7 @@ int main(int argc, char **argv)
 	if (argc != 4) {
 		fprintf(stderr, "usage: gp-cufile-clients pytorch|kvikio|nixl|gdsmt|dali|sample001|"
 			"sample010|sample019|"
-			"streams|batch-async FILE SCRATCH\n");
+			"streams|batch-async|fork FILE SCRATCH\n");
 		return 2;
 	}
 	if (getenv("GPCU_CLIENTS_UNIT") && *getenv("GPCU_CLIENTS_UNIT")) {
@@ -734,6 +816,8 @@ int main(int argc, char **argv)
 		streams(argv[2], argv[3]);
 	else if (!strcmp(argv[1], "batch-async"))
 		batch_async(argv[2], argv[3]);
+	else if (!strcmp(argv[1], "fork"))
+		forked(argv[2]);
 	else
 		return 2;
 	printf("%s: %d of %d checks passed\n", argv[1], checks - failures, checks);
