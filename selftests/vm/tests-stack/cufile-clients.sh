@@ -16,8 +16,9 @@
 #
 # Each client checks the bytes that arrive in device memory through the
 # double, which reads them from the BAR's resource; the provider's counters
-# must show direct reads from each client that reads. Sizes are a quarter
-# of the host's runs (GPCU_CLIENTS_UNIT=256 KiB): the window is 12 MiB.
+# must show direct I/O from each client whose I/O is in whole blocks.
+# Sizes are a quarter of the host's runs (GPCU_CLIENTS_UNIT=256 KiB): the
+# window is 12 MiB.
 # (Batches completing in the background are shown on the host, where the
 # double's copies can be made slow.)
 . /src/selftests/vm/guest-lib.sh
@@ -59,7 +60,10 @@ for c in pytorch kvikio nixl gdsmt dali sample001 sample010 sample019 streams; d
 	echo "# $c: exit $rc, $n bytes direct into the BAR"
 	[ $rc = 0 ] || { echo "FAIL: $c"; failed=$((failed + 1)); }
 	case $c in
-	sample019) ;;	# 3000-byte writes and a read: all unaligned
+	# Nothing of theirs is in whole blocks, as the programs do it: tensors
+	# at 64-byte offsets (PyTorch), device offsets of 777 + 4 MiB * k
+	# (KvikIO's tasks from an allocation's base), 3000-byte writes.
+	pytorch | kvikio | sample019) ;;
 	*) [ "$n" -gt 0 ] || { echo "FAIL: $c: nothing direct"; failed=$((failed + 1)); } ;;
 	esac
 done
