@@ -49,13 +49,20 @@ wait_for 10 test -b $P || { cat /proc/partitions; fail "no $P"; }
 [ "$(cat /sys/class/block/${P#/dev/}/start)" = 614400 ] || fail "partition misplaced"
 TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 mkfs.xfs -q -f $P || fail "mkfs.xfs $P"
 mkdir -p $M && mount -t xfs $P $M || fail "mount $P"
-# 1 GiB and 2 s per mode; in make test (PAIRS set: the benchmarks' short
-# form) 256 MiB and 1 s. Beside the other lane's guest and its own I/O
-# tests, QEMU's emulated NVMe controller stopped here in 6 of 7 boots of
-# the 6.1 and 7.3 guests (Documentation/testing.md); with less beside it,
-# 4 of 4 passed.
+# 1 GiB and 2 s per mode. Not in make test (PAIRS set: the benchmarks'
+# short form): there, beside the other lane's guest, QEMU's emulated NVMe
+# controller stopped completing I/O in this part in 6 of 7 boots of the
+# 6.1 and 7.3 guests, and again in both boots of 6.1's with a 256 MiB file
+# and 1 s per mode (Documentation/testing.md). The file's direct path is
+# checked in tests/file.sh and tests/file-xfs.sh; this part measures it.
+if [ -n "${PAIRS:-}" ]; then
+	skip_part "an XFS file against the raw device under it" \
+		"not in make test: QEMU's NVMe controller stalls there under load (run TESTS=bench)"
+	umount $M
+	unbind_bar
+	exit 0
+fi
 FSIZE=1G SECS=2
-[ -z "${PAIRS:-}" ] || FSIZE=256M SECS=1
 t0=$(date +%s)
 gpupath-bench -d $M/data -F $FSIZE -p "$prov" -m host -D 0.1 >/dev/null || fail "bench -F $FSIZE"
 echo "$FSIZE file written in $(( $(date +%s) - t0 )) s"
