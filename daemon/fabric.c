@@ -158,7 +158,11 @@ static struct ifaddrs *addrs;
 /* A string into a fixed buffer, cut to fit. */
 static void cpy(char *dst, size_t size, const char *src)
 {
-	size_t n = strnlen(src, size - 1);
+	size_t n;
+
+	if (!src)
+		src = "";	/* libnvme's value of what it could not read */
+	n = strnlen(src, size - 1);
 
 	memcpy(dst, src, n);
 	dst[n] = 0;
@@ -453,7 +457,9 @@ static nvme_ctrl_t find_ctrl(nvme_root_t r, const struct gpupath_portal *p,
 			continue;
 		nvme_for_each_subsystem(h, s) {
 			nvme_subsystem_for_each_ctrl(s, c) {
-				if (same(nvme_ctrl_get_transport(c), transport_of(p)) &&
+				/* (no name: one deleted while the scan read it) */
+				if (nvme_ctrl_get_name(c) &&
+				    same(nvme_ctrl_get_transport(c), transport_of(p)) &&
 				    same(nvme_ctrl_get_traddr(c), t->traddr) &&
 				    same(nvme_ctrl_get_trsvcid(c), svc) &&
 				    same(nvme_ctrl_get_subsysnqn(c), t->nqn) && on_rail(c, rail))
@@ -1786,7 +1792,7 @@ static void assemble(struct fabric *f, struct gpupath_ctl *ctl, nvme_root_t r)
 		nvme_for_each_subsystem(h, s) {
 			nvme_subsystem_for_each_ctrl(s, c) {
 				for (i = 0; i < f->nconns; i++) {
-					if (!f->conns[i].seen ||
+					if (!f->conns[i].seen || !nvme_ctrl_get_name(c) ||
 					    !same(f->conns[i].rep.controller,
 						  nvme_ctrl_get_name(c)))
 						continue;

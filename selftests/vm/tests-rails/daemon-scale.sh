@@ -76,6 +76,8 @@ rm -f $CFG/ports/11/subsystems/$NQN $CFG/ports/12/subsystems/$NQN
 note "target: $N subsystems, each on ports 11 (rail 1) and 12 (rail 2)"
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
+# gpd_alive: whether the gpupathd this test started still runs.
+gpd_alive() { kill -0 "$gpd" 2>/dev/null && echo "gpupathd runs" || echo "gpupathd $gpd is gone"; }
 since() { awk -v a="$1" -v b="$(uptime_s)" 'BEGIN { printf "%.1f", b - a }'; }
 # usable K: the number of the scale volumes with K usable paths.
 usable() {
@@ -92,7 +94,8 @@ $GP portal add s1 transport rdma traddr 10.99.1.1 trsvcid 4420 rails 1:rail1 \
 $GP portal add s2 transport rdma traddr 10.99.2.1 trsvcid 4420 rails 2:rail2 \
 	reconnect-delay 1 >/dev/null || fail "portal s2"
 wait_for 300 all_usable 2 ||
-	fail "after $(since "$t0") s: $(usable 2) of $N volumes with 2 paths, $(usable 1) with 1"
+	fail "after $(since "$t0") s: $(usable 2) of $N volumes with 2 paths, $(usable 1) with 1" \
+		"($(gpd_alive))"
 up_all=$(since "$t0")
 # (sysfs read with builtins: a fork costs ~10 ms under TCG, more under load)
 ctrls() {
@@ -185,7 +188,7 @@ fio_loop_ok || fail "fio verify failed with rail 1 down: $(cat /tmp/fio.out)"
 tu=$(uptime_s)
 $IP link set rail1p up || fail "rail1p up"
 wait_for 300 all_usable 2 ||
-	fail "after rail 1 came back: $(usable 2) of $N volumes with 2 paths"
+	fail "after rail 1 came back: $(usable 2) of $N volumes with 2 paths ($(gpd_alive))"
 back=$(since "$tu")
 n1=$(rail1 | wc -l)
 [ "$n1" = $((N + 1)) ] || fail "$n1 controllers on rail 1 for $N subsystems and discovery"
