@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,7 +22,7 @@
 
 /* ---- I/O -------------------------------------------------------------- */
 
-/* A pipe of the process's own, for cpu_readable() to copy a byte through. */
+/* A pipe of the process's own, for cpu_readable() to copy bytes through. */
 static struct {
 	pthread_once_t once;
 	int fd[2];
@@ -33,34 +34,31 @@ static void probe_open(void)
 		probe.fd[0] = probe.fd[1] = -1;
 }
 
-/* Whether the byte at @p can be read: the kernel copies it, or says EFAULT. */
-static bool byte_readable(const char *p)
-{
-	ssize_t k;
-	char c;
-
-	if (probe.fd[1] < 0)
-		return true;		/* no pipe: nothing to tell by (not seen) */
-	if (write(probe.fd[1], p, 1) != 1)
-		return errno != EFAULT;
-	/* (empty when another thread took this byte: the count evens out) */
-	k = read(probe.fd[0], &c, 1);
-	(void)k;
-	return true;
-}
-
 /*
  * Whether the first and last bytes of @n at @p are memory this process may
  * read: not device memory taken for host memory (a cudaMalloc pointer
  * where CUDA cannot be asked, PROT_NONE to the CPU), nor no memory at all.
- * The kernel copies each through a pipe, which works wherever the CPU
- * could read it (also device mappings such as GDRCopy's) and needs no
- * permission a sandbox may deny (process_vm_readv would).
+ * The kernel copies both into a pipe in one write, which fails with EFAULT
+ * if either cannot be read (the pipe keeps nothing then); this works wherever
+ * the CPU could read them (also device mappings such as GDRCopy's) and
+ * needs no permission a sandbox may deny (process_vm_readv would).
  */
 static bool cpu_readable(const char *p, size_t n)
 {
+	struct iovec iov[2] = { { (void *)p, 1 }, { (void *)(p + n - 1), 1 } };
+	ssize_t k, r;
+	char c[2];
+
 	pthread_once(&probe.once, probe_open);
-	return byte_readable(p) && byte_readable(p + n - 1);
+	if (probe.fd[1] < 0)
+		return true;		/* no pipe: nothing to tell by (not seen) */
+	k = writev(probe.fd[1], iov, 2);
+	/* (short when another thread took these bytes: the count evens out) */
+	if (k > 0) {
+		r = read(probe.fd[0], c, k);
+		(void)r;
+	}
+	return k == 2 || (k < 0 && errno != EFAULT);
 }
 
 /*

@@ -452,27 +452,22 @@ static int64_t fd_full(int fd, char *p, uint64_t n, uint64_t off, bool wr)
  * a write the blocks written back, and a file they grew given its end
  * back. The bytes moved (fewer where a read met the end), or -errno.
  */
-static int64_t fd_piece(int fd, uint32_t op, bool file, char *tmp, uint64_t pos,
+static int64_t fd_piece(int fd, uint32_t op, bool file, uint64_t blk, char *tmp, uint64_t pos,
 			uint64_t head, uint64_t n, unsigned int al, uint64_t done,
 			gpupath_copy_fn copy, void *arg)
 {
 	uint64_t a0 = pos - head, span = (head + n + al - 1) / al * al;
 	bool wr = op == GPUPATH_IO_WRITE, rmw = wr && (head || span != n);
-	uint64_t blk = 4096;	/* the largest logical block of a device */
-	int64_t got = span;
-	struct stat st;
-	bool serial;
-	int r = 0;
-
 	/*
-	 * A write of part of a block waits for the rewrites of whole blocks,
-	 * whether it reads its block around it here (O_DIRECT) or the page
-	 * cache does: another descriptor of the file, O_DIRECT, may be
+	 * A write of part of a block (@blk) waits for the rewrites of whole
+	 * blocks, whether it reads its block around it here (O_DIRECT) or the
+	 * page cache does: another descriptor of the file, O_DIRECT, may be
 	 * rewriting that block for its other bytes.
 	 */
-	if (wr && file && !rmw && fstat(fd, &st) == 0 && (uint64_t)st.st_blksize > blk)
-		blk = st.st_blksize;
-	serial = rmw || (wr && (pos | n) % blk);
+	bool serial = rmw || (wr && (pos | n) % blk);
+	int64_t got = span;
+	struct stat st;
+	int r = 0;
 
 	if (serial)
 		pthread_rwlock_wrlock(&fd_rmw_lock);
@@ -509,20 +504,25 @@ static int64_t fd_piece(int fd, uint32_t op, bool file, char *tmp, uint64_t pos,
 int64_t gpupath_fd_bounce(int fd, uint32_t op, uint64_t off, uint64_t len, unsigned int al,
 			  uint64_t chunk, gpupath_copy_fn copy, void *arg)
 {
-	bool file = regular_file(fd);
-	uint64_t done = 0, head, n;
+	uint64_t done = 0, head, n, blk = 4096;	/* the largest logical block of a device */
+	struct stat st;
+	bool file;
 	int64_t k = 0;
 	char *tmp;
 
 	if (!al || chunk % al || !chunk)
 		return -EINVAL;
 	pthread_once(&fork_once, fork_setup);
+	file = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	/* A file's partial-block writes: in its own blocks, where they are larger. */
+	if (file && (uint64_t)st.st_blksize > blk)
+		blk = st.st_blksize;
 	if (posix_memalign((void **)&tmp, 4096, chunk + al))
 		return -ENOMEM;
 	while (done < len) {
 		head = (off + done) % al;
 		n = len - done < chunk - head ? len - done : chunk - head;
-		k = fd_piece(fd, op, file, tmp, off + done, head, n, al, done, copy, arg);
+		k = fd_piece(fd, op, file, blk, tmp, off + done, head, n, al, done, copy, arg);
 		if (k < 0)
 			break;
 		done += k;
