@@ -6,8 +6,8 @@
  * much).
  *
  *   gpupath-bench -d DEVICE|FILE [-F SIZE] [-p PROVIDER] [-m direct,compat,host]
- *                 [-t THREADS] [-s IOSIZE] [-q BATCH] [-D SECONDS] [-S SPAN] [-r] [-w]
- *                 [-v] [-j]
+ *                 [-t THREADS] [-s IOSIZE] [-q BATCH] [-D SECONDS] [-n IOS] [-S SPAN]
+ *                 [-o] [-I FILE] [-r] [-w] [-v] [-j]
  *
  * -F makes FILE (created when missing) at least SIZE bytes, written with
  * the verification pattern (data, not holes, which the file system would
@@ -27,7 +27,20 @@
  * at a time (direct and host only).
  * -v lays the verification pattern over the span first (a write) and checks
  * every read against it.
+ *
+ * -o moves the data with the kernel's own O_DIRECT (pread/pwrite on the
+ * device opened O_DIRECT) into the same buffers, gpupath's mapping of device
+ * memory for direct (Linux 6.2 and later pin it) and host memory for host,
+ * with no gpupath call in the I/O: any program's way in.
+ *
+ * Each mode is measured from when every thread has its buffer until the
+ * last one is done, setup and teardown left out. Besides the process's own
+ * CPU time, the busy time of all CPUs together is counted over that window
+ * (interrupts and softirqs included, wherever they ran), from /proc/stat's
+ * clock ticks, or with -I from a file of each CPU's idle time in
+ * microseconds (selftests/lab's cpubusy module, /proc/cpubusy).
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -50,14 +63,18 @@ enum mode { MODE_DIRECT, MODE_COMPAT, MODE_HOST, NR_MODES };
 static const char *const mode_names[NR_MODES] = { "direct", "compat", "host" };
 
 struct opts {
-	const char *dev;
+	const char *dev, *idle_file;
 	uint32_t provider;
 	bool modes[NR_MODES];
 	unsigned int threads, batch;
-	uint64_t iosize, span, dev_size, file_size;
+	uint64_t iosize, span, dev_size, file_size, count;
 	double seconds;
-	bool random, write, verify, json, is_file;
+	bool random, write, verify, json, is_file, odirect;
 };
+
+/* Where the busy time comes from, and what its figures are worth. */
+static const char *busy_source = "/proc/stat";
+static double busy_resolution_ns;
 
 /* A file's holes (and unwritten extents) over the span, as SEEK_HOLE sees them. */
 struct hole {
@@ -70,6 +87,7 @@ static size_t nholes;
 struct worker {
 	pthread_t tid;
 	const struct opts *o;
+	pthread_barrier_t *sync;
 	enum mode mode;
 	unsigned int index;
 	uint64_t ios, bytes, errors, mismatches, hole_bytes;
@@ -80,8 +98,8 @@ struct worker {
 };
 
 struct result {
-	bool ran, counted;
-	double secs, cpu;
+	bool ran, counted, busy_known;
+	double secs, cpu, busy;
 	uint64_t ios, bytes, errors, mismatches, hole_bytes;
 	uint64_t mod_direct, mod_refused;	/* the provider's counters, this mode */
 	double p50, p99;
@@ -104,6 +122,57 @@ static double cpu_seconds(void)
 	getrusage(RUSAGE_SELF, &ru);
 	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/*
+ * Busy time of all CPUs together so far, in seconds: from /proc/stat, every
+ * CPU's time less its idle and I/O wait (clock ticks); or, with -I, from a
+ * file of "now NS" and a "cpuN IDLE_US IOWAIT_US" line per CPU (the lab's
+ * cpubusy module). False when the source cannot be read.
+ */
+static bool busy_seconds(const struct opts *o, double *busy)
+{
+	unsigned long long v[10] = {}, now = 0, idle, iowait;
+	long tck = sysconf(_SC_CLK_TCK);
+	char line[256];
+	unsigned int ncpu = 0;
+	bool ok = false;
+	FILE *f;
+
+	f = fopen(o->idle_file ? o->idle_file : "/proc/stat", "r");
+	if (!f)
+		return false;
+	if (!o->idle_file) {
+		/* user nice system idle iowait irq softirq steal (guest is in user) */
+		if (fgets(line, sizeof(line), f) && tck > 0 &&
+		    sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) >= 7) {
+			*busy = (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / tck;
+			ok = true;
+		}
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "cpu", 3) && line[3] >= '0' && line[3] <= '9')
+				ncpu++;
+		busy_resolution_ns = ncpu * 1e9 / (tck > 0 ? tck : 100);
+		fclose(f);
+		return ok;
+	}
+	*busy = 0;
+	if (fgets(line, sizeof(line), f) && sscanf(line, "now %llu", &now) == 1) {
+		ok = true;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "cpu%*u %llu %llu", &idle, &iowait) != 2) {
+				ok = false;
+				break;
+			}
+			*busy += now / 1e9 - (idle + iowait) / 1e6;
+			ncpu++;
+		}
+	}
+	busy_resolution_ns = ncpu * 1e3;
+	busy_source = o->idle_file;
+	fclose(f);
+	return ok && ncpu;
 }
 
 static uint64_t next_offset(struct worker *w, uint64_t *seq, unsigned int *seed)
@@ -207,11 +276,20 @@ static int run_sync(struct worker *w, struct gpupath_buf *buf, int fd, double en
 	double t0;
 	int r;
 
-	while (now() < end) {
+	while (now() < end && (!o->count || w->ios + w->errors < o->count)) {
 		off = next_offset(w, &seq, &seed);
 		t0 = now();
-		r = (o->write ? gpupath_write : gpupath_read)(buf, 0, fd, off, o->iosize, pol,
-							       &res);
+		if (o->odirect) {
+			/* The kernel's O_DIRECT: a refusal (EFAULT, EREMOTEIO...) ends the mode. */
+			if ((o->write ? pwrite(fd, gpupath_buf_addr(buf), o->iosize, off) :
+			     pread(fd, gpupath_buf_addr(buf), o->iosize, off)) !=
+			    (ssize_t)o->iosize)
+				return errno ? -errno : -EIO;
+			r = 0;
+		} else {
+			r = (o->write ? gpupath_write : gpupath_read)(buf, 0, fd, off, o->iosize,
+								       pol, &res);
+		}
 		if (r == -EXDEV) {
 			w->reason = res.reason;
 			return r;
@@ -243,7 +321,7 @@ static int run_batch(struct worker *w, struct gpupath_dev *dev, struct gpupath_b
 	double t0;
 	int r;
 
-	while (now() < end) {
+	while (now() < end && (!o->count || w->ios + w->errors < o->count)) {
 		for (i = 0; i < o->batch; i++)
 			iov[i] = (struct gpupath_iov){ buf, i * o->iosize, fd,
 				o->write ? GPUPATH_IO_WRITE : GPUPATH_IO_READ,
@@ -276,35 +354,41 @@ static int run_batch(struct worker *w, struct gpupath_dev *dev, struct gpupath_b
 	return 0;
 }
 
+/*
+ * A worker's four meetings with the main thread (run_mode): set up; start;
+ * done; measured, after which the buffers may go.
+ */
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	const struct opts *o = w->o;
 	uint64_t size = o->iosize * (o->batch ? o->batch : 1);
-	struct gpupath_dev *dev;
-	struct gpupath_buf *buf;
-	int fd;
+	struct gpupath_dev *dev = NULL;
+	struct gpupath_buf *buf = NULL;
+	int fd = -1, step;
 
 	w->err = gpupath_dev_open(&dev);
-	if (w->err)
-		return NULL;
-	fd = open(o->dev, o->write ? O_WRONLY : O_RDONLY);
-	if (fd < 0) {
-		w->err = -errno;
-		goto out_dev;
+	if (!w->err) {
+		fd = open(o->dev, (o->write ? O_WRONLY : O_RDONLY) | (o->odirect ? O_DIRECT : 0));
+		if (fd < 0)
+			w->err = -errno;
 	}
-	w->err = get_buffer(w, dev, size, &buf);
-	if (w->err)
-		goto out_fd;
-	if (o->write)
+	if (!w->err)
+		w->err = get_buffer(w, dev, size, &buf);
+	if (!w->err && o->write)
 		memset(gpupath_buf_addr(buf), 0x5a, size);
-	w->err = o->batch ? run_batch(w, dev, buf, fd, now() + o->seconds) :
-			    run_sync(w, buf, fd, now() + o->seconds);
-	gpupath_buf_free(buf);
-out_fd:
-	close(fd);
-out_dev:
-	gpupath_dev_close(dev);
+	for (step = 0; step < 4; step++) {
+		pthread_barrier_wait(w->sync);
+		if (step == 1 && !w->err)
+			w->err = o->batch ? run_batch(w, dev, buf, fd, now() + o->seconds) :
+					    run_sync(w, buf, fd, now() + o->seconds);
+	}
+	if (buf)
+		gpupath_buf_free(buf);
+	if (fd >= 0)
+		close(fd);
+	if (dev)
+		gpupath_dev_close(dev);
 	return NULL;
 }
 
@@ -359,23 +443,35 @@ static void run_mode(const struct opts *o, enum mode m, struct result *res)
 {
 	struct worker *w = calloc(o->threads, sizeof(*w));
 	uint64_t d0 = 0, r0 = 0, d1, r1;
-	double *all, t0, c0;
+	double *all, t0, c0, b0 = 0, b1 = 0;
 	size_t n = 0, i, cap = 1 << 20;
-	bool counted;
+	pthread_barrier_t sync;
+	bool counted, busy;
 
 	drop_cached(o);
 	counted = provider_counts(o, &d0, &r0);
-	c0 = cpu_seconds();
-	t0 = now();
+	pthread_barrier_init(&sync, NULL, o->threads + 1);
 	for (i = 0; i < o->threads; i++) {
-		w[i] = (struct worker){ .o = o, .mode = m, .index = i, .cap = cap };
+		w[i] = (struct worker){ .o = o, .sync = &sync, .mode = m, .index = i, .cap = cap };
 		w[i].lat = malloc(cap * sizeof(double));
 		pthread_create(&w[i].tid, NULL, worker_main, &w[i]);
 	}
-	for (i = 0; i < o->threads; i++)
-		pthread_join(w[i].tid, NULL);
+	/* Every worker has its buffer: the window opens. */
+	pthread_barrier_wait(&sync);
+	busy = busy_seconds(o, &b0);
+	c0 = cpu_seconds();
+	t0 = now();
+	pthread_barrier_wait(&sync);
+	/* Every worker is done: the window closes before any buffer goes. */
+	pthread_barrier_wait(&sync);
 	res->secs = now() - t0;
 	res->cpu = cpu_seconds() - c0;
+	res->busy_known = busy && busy_seconds(o, &b1);
+	res->busy = b1 - b0;
+	pthread_barrier_wait(&sync);
+	for (i = 0; i < o->threads; i++)
+		pthread_join(w[i].tid, NULL);
+	pthread_barrier_destroy(&sync);
 	res->ran = true;
 	if (counted && provider_counts(o, &d1, &r1)) {
 		res->counted = true;
@@ -494,11 +590,13 @@ static void print_text(const struct opts *o, const struct result *res)
 	const struct result *base = &res[MODE_HOST];
 	enum mode m;
 
-	printf("%s %s, %" PRIu64 " KiB I/Os, %u thread(s)%s, %.0f s per mode\n", o->dev,
-	       o->write ? "write" : "read", o->iosize >> 10, o->threads,
-	       o->random ? ", random" : ", sequential", o->seconds);
-	printf("%-7s %9s %9s %9s %9s %11s %8s %8s\n", "mode", "GB/s", "IOPS", "p50 us",
-	       "p99 us", "CPU s/GB", "GB/s:host", "p50:host");
+	printf("%s %s%s, %" PRIu64 " KiB I/Os, %u thread(s)%s, %.0f s per mode\n", o->dev,
+	       o->write ? "write" : "read", o->odirect ? " (O_DIRECT)" : "", o->iosize >> 10,
+	       o->threads, o->random ? ", random" : ", sequential", o->seconds);
+	printf("busy: all CPUs, from %s, resolution %.0f us\n", busy_source,
+	       busy_resolution_ns / 1e3);
+	printf("%-7s %9s %9s %9s %9s %11s %11s %8s %8s\n", "mode", "GB/s", "IOPS", "p50 us",
+	       "p99 us", "CPU s/GB", "busy s/GB", "GB/s:host", "busy:host");
 	for (m = 0; m < NR_MODES; m++) {
 		const struct result *r = &res[m];
 		double gbs = r->bytes / r->secs / 1e9;
@@ -511,11 +609,17 @@ static void print_text(const struct opts *o, const struct result *res)
 			       r->err == -EXDEV ? gpupath_reason_text(r->reason) : "");
 			continue;
 		}
-		printf("%-7s %9.3f %9.0f %9.1f %9.1f %11.2f", mode_names[m], gbs,
+		printf("%-7s %9.3f %9.0f %9.1f %9.1f %11.3f", mode_names[m], gbs,
 		       r->ios / r->secs, r->p50, r->p99, r->bytes ? r->cpu / (r->bytes / 1e9) : 0);
-		if (base->ran && !base->err && base->bytes && m != MODE_HOST)
-			printf(" %8.2fx %7.2fx", gbs / (base->bytes / base->secs / 1e9),
-			       base->p50 ? r->p50 / base->p50 : 0);
+		if (r->busy_known && r->bytes)
+			printf(" %11.4f", r->busy / (r->bytes / 1e9));
+		else
+			printf(" %11s", "-");
+		if (base->ran && !base->err && base->bytes && m != MODE_HOST) {
+			printf(" %8.2fx", gbs / (base->bytes / base->secs / 1e9));
+			if (r->busy_known && base->busy_known && base->busy > 0 && r->bytes)
+				printf(" %7.3fx", r->busy / r->bytes / (base->busy / base->bytes));
+		}
 		if (r->errors || r->mismatches)
 			printf("  errors %" PRIu64 " mismatches %" PRIu64, r->errors, r->mismatches);
 		printf("\n");
@@ -547,8 +651,10 @@ static void print_json(const struct opts *o, const struct result *res)
 	const char *sep = "";
 
 	printf("{\"device\":\"%s\",\"op\":\"%s\",\"io_size\":%" PRIu64 ",\"threads\":%u,"
-	       "\"batch\":%u,\"random\":%s,\"modes\":{", o->dev, o->write ? "write" : "read",
-	       o->iosize, o->threads, o->batch, o->random ? "true" : "false");
+	       "\"batch\":%u,\"random\":%s,\"odirect\":%s,\"busy_source\":\"%s\","
+	       "\"busy_resolution_ns\":%.0f,\"modes\":{", o->dev, o->write ? "write" : "read",
+	       o->iosize, o->threads, o->batch, o->random ? "true" : "false",
+	       o->odirect ? "true" : "false", busy_source, busy_resolution_ns);
 	for (m = 0; m < NR_MODES; m++) {
 		const struct result *r = &res[m];
 
@@ -565,7 +671,11 @@ static void print_json(const struct opts *o, const struct result *res)
 		       ",\"mismatches\":%" PRIu64, r->bytes / r->secs / 1e9, r->ios / r->secs,
 		       r->p50, r->p99, r->bytes ? r->cpu / (r->bytes / 1e9) : 0, r->ios, r->errors,
 		       r->mismatches);
-		printf(",\"bytes\":%" PRIu64 ",\"hole_bytes\":%" PRIu64, r->bytes, r->hole_bytes);
+		printf(",\"bytes\":%" PRIu64 ",\"hole_bytes\":%" PRIu64 ",\"seconds\":%.6f",
+		       r->bytes, r->hole_bytes, r->secs);
+		if (r->busy_known)
+			printf(",\"busy_ns\":%.0f,\"busy_s_per_gb\":%.6f", r->busy * 1e9,
+			       r->bytes ? r->busy / (r->bytes / 1e9) : 0);
 		if (r->counted)
 			printf(",\"module_direct_bytes\":%" PRIu64 ",\"module_refused_bytes\":%" PRIu64,
 			       r->mod_direct, r->mod_refused);
@@ -578,7 +688,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: gpupath-bench -d DEVICE|FILE [-F SIZE] [-p PROVIDER] "
 		"[-m direct,compat,host] [-t THREADS] [-s IOSIZE] [-q BATCH] [-D SECONDS] "
-		"[-S SPAN] [-r] [-w] [-v] [-j]\n");
+		"[-n IOS] [-S SPAN] [-o] [-I FILE] [-r] [-w] [-v] [-j]\n");
 	return 2;
 }
 
@@ -619,7 +729,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	uint64_t v;
 	int c;
 
-	while ((c = getopt(argc, argv, "d:F:p:m:t:s:q:D:S:rwvj")) != -1) {
+	while ((c = getopt(argc, argv, "d:F:p:m:t:s:q:D:n:S:I:orwvj")) != -1) {
 		switch (c) {
 		case 'd': o->dev = optarg; break;
 		case 'F': if (parse_size(optarg, &o->file_size) || !o->file_size ||
@@ -637,6 +747,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'q': if (parse_size(optarg, &v) || v > 256) return -1;
 			  o->batch = v; break;
 		case 'D': o->seconds = atof(optarg); if (o->seconds <= 0) return -1; break;
+		case 'n': if (parse_size(optarg, &o->count) || !o->count) return -1; break;
+		case 'I': o->idle_file = optarg; break;
+		case 'o': o->odirect = true; break;
 		case 'S': if (parse_size(optarg, &o->span)) return -1; break;
 		case 'r': o->random = true; break;
 		case 'w': o->write = true; break;
@@ -671,6 +784,20 @@ int main(int argc, char **argv)
 	if (!o.span || o.span > o.dev_size)
 		o.span = o.dev_size;
 	o.span -= o.span % o.iosize;
+	if (o.odirect && (o.batch || o.modes[MODE_COMPAT])) {
+		fprintf(stderr, "gpupath-bench: -o takes the direct and host modes "
+			"(-m direct,host) and no -q\n");
+		return 2;
+	}
+	if (o.idle_file) {
+		double b;
+
+		if (!busy_seconds(&o, &b)) {
+			fprintf(stderr, "gpupath-bench: -I %s: no idle times of the form "
+				"\"now NS\" then \"cpuN IDLE_US IOWAIT_US\"\n", o.idle_file);
+			return 2;
+		}
+	}
 	if (o.span < o.iosize * o.threads || ((o.modes[MODE_DIRECT] || o.modes[MODE_COMPAT]) &&
 					      !o.provider)) {
 		fprintf(stderr, "gpupath-bench: need a span of at least THREADS x IOSIZE, and -p "

@@ -22,6 +22,40 @@ run_bench -s 1M -v
 run_bench -s 128K -t 2 -r -v
 run_bench -s 1M -q 8 -m direct,host
 
+# -n: each mode stops after that many I/Os per thread, and the window counts
+# only them. Busy time is all CPUs', from /proc/stat by default.
+gpupath-bench -d $NS -p "$prov" -D 100 -n 40 -t 2 -s 128K -S 64M -v -j >/tmp/bn.json ||
+	fail "bench -n: $(cat /tmp/bn.json)"
+cat /tmp/bn.json
+jq -e '.busy_source == "/proc/stat" and .busy_resolution_ns > 0 and
+       ([.modes[] | .ios == 80 and .bytes == 80 * 131072 and .mismatches == 0 and
+	 .busy_ns >= 0 and .seconds > 0] | all) and (.modes | length) == 3' /tmp/bn.json >/dev/null ||
+	fail "bench -n 40 -t 2: not 80 I/Os in each mode, or no busy time"
+gpupath-bench -d $NS -p "$prov" -n 1 -I /proc/nonexistent 2>/tmp/bn.err && fail "-I of no file ran"
+grep -q 'no idle times' /tmp/bn.err || fail "-I of no file: $(cat /tmp/bn.err)"
+gpupath-bench -d $NS -p "$prov" -o -m compat 2>/tmp/bn.err && fail "-o compat ran"
+grep -q -- '-o takes the direct and host modes' /tmp/bn.err || fail "-o compat: $(cat /tmp/bn.err)"
+
+# -o: the kernel's O_DIRECT into the same buffers, no gpupath call in the
+# I/O. Every read of the device's mapping is checked against the pattern
+# (-v). From 6.2 the kernel pins device memory for it; on 6.1 it cannot,
+# and the direct mode says so (EFAULT) while host memory reads as ever.
+gpupath-bench -d $NS -p "$prov" -o -m direct,host -s 1M -n 24 -S 64M -v -j >/tmp/bo.json
+rc=$?
+cat /tmp/bo.json
+jq -e '.odirect and .modes.host.ios == 24 and .modes.host.mismatches == 0' /tmp/bo.json \
+	>/dev/null || fail "-o host"
+if $GP show -j | jq -e '.module.features | index("user-direct-io")' >/dev/null; then
+	[ $rc = 0 ] || fail "-o exited $rc"
+	jq -e '.modes.direct.ios == 24 and .modes.direct.mismatches == 0 and
+	       .modes.direct.errors == 0' /tmp/bo.json >/dev/null ||
+		fail "-o direct: the kernel's O_DIRECT into device memory did not read back right"
+else
+	[ $rc = 1 ] || fail "-o on a kernel that cannot pin device memory exited $rc"
+	jq -e '.modes.direct.error == -14' /tmp/bo.json >/dev/null ||
+		fail "-o direct on this kernel: not EFAULT"
+fi
+
 # An XFS file against the raw block device under it: direct on both
 # (1 MiB sequential, 128 KiB random, against host memory in the same run),
 # compat on the file for direct:compat. The file system sits in a partition
