@@ -94,6 +94,19 @@ build_tree() {
 	echo N >"$sys/module/gpupath/parameters/nvidia_bar_region"
 	printf 'ResmanDebugLevel: 4294967295\nRegistryDwords: "RMForceStaticBar1=1"\n' \
 		>"$proc/driver/nvidia/params"
+
+	# IOMMU groups: GPU0 and the NVMe translated (lazy), NIC0 in
+	# passthrough, GPU1 in a group of an older kernel's (no type); the
+	# rest with no IOMMU at all.
+	group() {
+		mkdir -p "$sys/kernel/iommu_groups/$1"
+		[ -z "$2" ] || echo "$2" >"$sys/kernel/iommu_groups/$1/type"
+		ln -s "$sys/kernel/iommu_groups/$1" "$sys/devices/$3/iommu_group"
+	}
+	group 1 DMA-FQ $sw/0000:02:00.0/0000:03:00.0
+	group 2 identity $sw/0000:02:01.0/0000:04:00.0
+	group 3 DMA $sw/0000:02:02.0/0000:05:00.0
+	group 4 "" $rp1/0000:06:00.0
 }
 
 # t NAME WANT GOT: one TAP line.
@@ -142,6 +155,10 @@ t "NIC0: interface and RDMA device by its PCI function" "eth0 mlx5_0" \
 	"$(dev 0000:04:00.0 netdevs) $(dev 0000:04:00.0 rdma)"
 t "NIC1: a virtio interface, and soft-RoCE by its parent interface" "eth1 rxe0" \
 	"$(dev 0000:06:00.1 netdevs) $(dev 0000:06:00.1 rdma)"
+t "each device's IOMMU: translated, passthrough, unknown without a type, off without a group" \
+	"translated passthrough translated unknown off" \
+	"$(dev 0000:03:00.0 iommu) $(dev 0000:04:00.0 iommu) $(dev 0000:05:00.0 iommu) \
+$(dev 0000:06:00.0 iommu) $(dev 0000:41:00.0 iommu)"
 t "four rails, one per GPU" 4 "$(jq '.rails | length' "$out.json")"
 t "rail 0: GPU0 <-> NIC0 via switch, nvme0 via switch" \
 	"0000:03:00.0 0000:04:00.0 switch 0000:05:00.0 switch" "$(rail 0)"
@@ -198,8 +215,8 @@ t "text: rail 0 line" 1 \
 t "text: rail 1's NVMe" 1 "$(grep -c '^  NVMe 0000:05:00.0 (nvme0) via host-bridge$' "$out.txt")"
 t "text: the tree has the switch under its root port" 1 \
 	"$(grep -c '^    switch 0000:01:00.0$' "$out.txt")"
-t "text: GPU1 right under its root port, named as lspci names it" 1 \
-	"$(grep -cE '^    GPU 0000:06:00.0 NVIDIA Corporation GH100.* \[10de:2330\], numa node 0$' \
+t "text: GPU1 right under its root port, named as lspci names it, its IOMMU said" 1 \
+	"$(grep -cE '^    GPU 0000:06:00.0 NVIDIA Corporation GH100.* \[10de:2330\], numa node 0, iommu unknown$' \
 		"$out.txt")"
 
 # Without GPUs: said plainly, not an error.

@@ -38,6 +38,13 @@
 #   --icount SHIFT count instead of time: guest time advances 2^SHIFT ns per
 #                  instruction and never while the vCPU sleeps (QEMU's
 #                  -icount shift=SHIFT,sleep=off; the lab: selftests/lab)
+#   --iommu intel  an emulated Intel IOMMU (intel-iommu, DMA translation on,
+#                  no interrupt remapping): a kernel with CONFIG_INTEL_IOMMU
+#                  translates every device's DMA (Debian's default), unless
+#                  told iommu=pt
+#   --cpu MODEL    the emulated CPU (default qemu64, which Linux takes for an
+#                  AMD family 6: no P2P through the host bridge); EPYC is an
+#                  AMD family 0x17, whose host bridge Linux lets P2P through
 #
 # rails: two PCIe switches, each behind its own root port, each holding one
 # "GPU" (ivshmem-plain, BAR2 = 64 MiB backed by bar0.img / bar1.img in the
@@ -82,7 +89,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/vm/lib.sh"
 
 kernel= modroot= modules= workdir= topology=switch append= timeout=600 mem=2G smp=1 icount=
-keep=
+keep= iommu= cpu=qemu64
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -95,6 +102,8 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--icount) icount=$2; shift 2 ;;
+	--iommu) iommu=$2; shift 2 ;;
+	--cpu) cpu=$2; shift 2 ;;
 	--keep-images) keep=1; shift ;;
 	--) shift; break ;;
 	*) die "run-vm.sh: unknown option '$1'" ;;
@@ -193,6 +202,13 @@ img() {
 nvme_img=$(img nvme.img 1600M)
 
 devs=()
+case $iommu in
+'') ;;
+# First, before the devices it translates for.
+intel) devs+=(-device intel-iommu,intremap=off) ;;
+*) die "run-vm.sh: --iommu takes intel" ;;
+esac
+case $cpu in *[!A-Za-z0-9_-]* | '') die "run-vm.sh: --cpu takes a CPU model name" ;; esac
 case $topology in
 switch | flat)
 	if [ "$topology" = switch ]; then
@@ -266,7 +282,7 @@ accel=tcg
 "$top/selftests/vm/qmp-agent.py" "$stage/qmp.sock" "$workdir" &
 agent=$!
 set +e
-timeout -k 10 "$timeout" qemu-system-x86_64 -accel "$accel" -M q35 -cpu qemu64,+rdrand -m "$mem" -smp "$smp" \
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel "$accel" -M q35 -cpu "$cpu",+rdrand -m "$mem" -smp "$smp" \
 	${icount:+-icount "shift=$icount,sleep=off"} \
 	-display none -monitor none -no-reboot -nic none \
 	-qmp unix:"$stage/qmp.sock",server=on,wait=off \

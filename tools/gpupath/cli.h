@@ -115,6 +115,14 @@ int cli_print_providers(struct cli *cli, struct gpupath_ctl *ctl);
  * @optional: a module without volumes has none (no error).
  */
 int cli_print_volumes(struct cli *cli, struct gpupath_ctl *ctl, bool optional);
+/*
+ * What the IOMMU does with PCI function @bdf's DMA: "off" (no IOMMU),
+ * "passthrough", "translated", "blocked", "unmanaged" or "unknown"; the
+ * kernel's domain type ("DMA-FQ", ...) in @domain, "" without one.
+ */
+const char *cli_iommu(const char *bdf, char *domain, size_t size);
+/* What such a mode means for direct I/O, in a sentence. */
+const char *cli_iommu_text(const char *mode);
 /* A duration in ns, "12.3us". */
 const char *cli_format_ns(uint64_t ns, char *buf, size_t size);
 

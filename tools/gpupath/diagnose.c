@@ -63,6 +63,7 @@ struct dpath {
 /* What the probe of one path into one provider saw. */
 struct probe {
 	bool done;
+	int landed;			/* a direct read's bytes arrived: 1, 0, -1 unchecked */
 	int error;			/* errno, 0: none */
 	uint32_t mode, reason;
 	uint64_t lat_avg_ns, lat_max_ns;
@@ -70,7 +71,8 @@ struct probe {
 };
 
 struct finding {
-	const char *problem;		/* "misaligned", "no-p2p", "bounced", "probe" */
+	/* "misaligned", "no-p2p", "bounced", "probe", "p2p-data" */
+	const char *problem;
 	char path[64];
 	char text[384];
 	char fix[384];
@@ -274,6 +276,41 @@ static uint64_t now_ns(void)
 	return t.tv_sec * 1000000000ull + t.tv_nsec;
 }
 
+/*
+ * Whether a direct read of @node's first 4 KiB really lands in @buf, the
+ * provider's memory laid with a canary first, against the same read into
+ * host memory: 1, 0, or -1 when it did not go direct (nothing to check).
+ * Where the route does not deliver (an IOMMU that faults a P2P write by bus
+ * address, a switch that does not route it), the read still succeeds and
+ * the device memory keeps what it had. Twice, against a namespace written
+ * meanwhile.
+ */
+static int probe_landed(struct gpupath_buf *buf, const char *node)
+{
+	uint8_t *mem = gpupath_buf_addr(buf);
+	struct gpupath_result res = { 0 };
+	void *host = NULL;
+	int fd, i, landed = -1;
+
+	fd = open(node, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (posix_memalign(&host, 4096, PROBE_LAT_SIZE)) {
+		close(fd);
+		return -1;
+	}
+	for (i = 0; i < 2 && landed != 1; i++) {
+		memset(mem, 0xa5, PROBE_LAT_SIZE);
+		if (gpupath_read(buf, 0, fd, 0, PROBE_LAT_SIZE, GPUPATH_POLICY_DIRECT, &res) ||
+		    pread(fd, host, PROBE_LAT_SIZE, 0) != PROBE_LAT_SIZE)
+			break;
+		landed = !memcmp(mem, host, PROBE_LAT_SIZE);
+	}
+	free(host);
+	close(fd);
+	return landed;
+}
+
 /* Read-only: reads from the namespace into the provider's memory. */
 static void probe(struct diag *d, const struct gpupath_provider *prov, const struct dpath *p,
 		  struct probe *pr)
@@ -287,6 +324,7 @@ static void probe(struct diag *d, const struct gpupath_provider *prov, const str
 
 	memset(pr, 0, sizeof(*pr));
 	pr->done = true;
+	pr->landed = -1;
 	snprintf(node, sizeof(node), "/dev/%s", p->device);
 	fd = open(node, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &size) < 0) {
@@ -320,6 +358,8 @@ static void probe(struct diag *d, const struct gpupath_provider *prov, const str
 	}
 	if (i)
 		pr->lat_avg_ns /= i;
+	if (r == 0 && pr->mode == GPUPATH_MODE_DIRECT)
+		pr->landed = probe_landed(buf, node);
 	start = now_ns();
 	while (r == 0 && pr->bw_bytes + PROBE_BW_SIZE <= size && pr->bw_bytes < PROBE_BW_MAX &&
 	       now_ns() - start < PROBE_NS) {
@@ -588,8 +628,9 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 	bool json = d->cli->json;
 	struct json *j = &d->cli->j;
 	const struct gpupath_topo_dev *ideal = NULL;
-	struct probe pr = { 0 };
+	struct probe pr = { .landed = -1 };
 	uint32_t best = GPUPATH_TOPO_REL_SYSTEM, reason;
+	char domain[32];
 	int rel = gpu ? relation(d, gpu, p, &best, &ideal) : -1;
 
 	/* The memory of an NVIDIA provider is CUDA's: the probe cannot allocate it. */
@@ -605,6 +646,23 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 		snprintf(text, sizeof(text), "path %s cannot DMA into provider %u's memory: %s (%s)",
 			 p->device, prov->id, gpupath_reason_name(reason), gpupath_reason_text(reason));
 		add_finding(d, "no-p2p", p->device, text, reason_fix(reason));
+	}
+	if (pr.landed == 0) {
+		char text[384], fix[384];
+		const char *mode = cli_iommu(p->dma_dev, domain, sizeof(domain));
+
+		snprintf(text, sizeof(text), "direct reads from %s into provider %u's memory do not "
+			 "land: the read succeeds and the device memory keeps other bytes (IOMMU "
+			 "for %s: %s)", p->device, prov->id, p->dma_dev[0] ? p->dma_dev : "it", mode);
+		if (!strcmp(mode, "translated"))
+			snprintf(fix, sizeof(fix), "DMA translation is on for %s: its P2P writes by "
+				 "bus address reach the IOMMU, which drops them (dmesg | grep DMAR). "
+				 "Boot with iommu=pt, as GPUDirect Storage asks too", p->dma_dev);
+		else
+			snprintf(fix, sizeof(fix), "the PCIe route between them does not deliver "
+				 "P2P writes: check the switch's ACS and the firmware's PCIe "
+				 "settings; use the compat mode until then");
+		add_finding(d, "p2p-data", p->device, text, fix);
 	}
 	if (pr.done && pr.error) {
 		char text[384];
@@ -622,10 +680,13 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 			json_str(j, "netdev", p->netdev);
 		else
 			json_null(j, "netdev");
-		if (p->dma_dev[0])
+		if (p->dma_dev[0]) {
 			json_str(j, "dma_dev", p->dma_dev);
-		else
+			json_str(j, "iommu", cli_iommu(p->dma_dev, domain, sizeof(domain)));
+		} else {
 			json_null(j, "dma_dev");
+			json_null(j, "iommu");
+		}
 		if (p->vol)
 			json_str(j, "volume", p->vol->name);
 		else
@@ -651,6 +712,10 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 				json_str(j, "error", strerror(pr.error));
 			} else {
 				json_str(j, "mode", gpupath_mode_name(pr.mode));
+				if (pr.landed >= 0)
+					json_bool(j, "landed", pr.landed);
+				else
+					json_null(j, "landed");
 				json_u64(j, "latency_avg_ns", pr.lat_avg_ns);
 				json_u64(j, "latency_max_ns", pr.lat_max_ns);
 				json_u64(j, "bytes", pr.bw_bytes);
@@ -671,12 +736,15 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 	       rel < 0 || !ideal ? "-" : (uint32_t)rel <= best ? "aligned" : "MISALIGNED",
 	       reason == GPUPATH_REASON_NONE ? "p2p" : gpupath_reason_name(reason));
 	if (pr.done && !pr.error)
-		printf("      probe: %s, 4 KiB latency %.1f us (max %.1f), %.1f MB/s over %" PRIu64
-		       " MiB\n", gpupath_mode_name(pr.mode), pr.lat_avg_ns / 1e3,
-		       pr.lat_max_ns / 1e3, pr.bw_ns ? pr.bw_bytes * 1e3 / pr.bw_ns : 0.0,
-		       pr.bw_bytes >> 20);
+		printf("      probe: %s%s, 4 KiB latency %.1f us (max %.1f), %.1f MB/s over %" PRIu64
+		       " MiB\n", gpupath_mode_name(pr.mode),
+		       !pr.landed ? " (THE DATA DID NOT LAND)" : pr.landed > 0 ? " (data checked)" : "",
+		       pr.lat_avg_ns / 1e3, pr.lat_max_ns / 1e3,
+		       pr.bw_ns ? pr.bw_bytes * 1e3 / pr.bw_ns : 0.0, pr.bw_bytes >> 20);
 	else if (pr.done)
 		printf("      probe: %s\n", strerror(pr.error));
+	if (p->dma_dev[0])
+		printf("      iommu: %s\n", cli_iommu(p->dma_dev, domain, sizeof(domain)));
 	if (p->vpath && p->vpath->ana_state != GPUPATH_ANA_UNKNOWN)
 		printf("      ana: %s (group %u)%s\n", gpupath_ana_state_name(p->vpath->ana_state),
 		       p->vpath->ana_group,
@@ -695,13 +763,15 @@ static void provider_out(struct diag *d, const struct gpupath_provider *prov)
 	struct json *j = &d->cli->j;
 	unsigned int first = d->nfind, i, r;
 	const struct finding *top;
-	char verdict[512], fix[512];
+	char verdict[512], fix[512], domain[32];
+	const char *mode;
 	size_t k;
 
 	if (json) {
 		json_obj_open(j, NULL);
 		json_u64(j, "provider", prov->id);
 		json_str(j, "pci_dev", prov->pci_dev);
+		json_str(j, "iommu", cli_iommu(prov->pci_dev, domain, sizeof(domain)));
 		json_obj_open(j, "rail");
 		if (rail && rail->nic) {
 			json_str(j, "nic", rail->nic->pci_dev);
@@ -718,6 +788,8 @@ static void provider_out(struct diag *d, const struct gpupath_provider *prov)
 	} else {
 		printf("provider %u: %s %s\n", prov->id, gpupath_provider_type_name(prov->type),
 		       prov->pci_dev);
+		mode = cli_iommu(prov->pci_dev, domain, sizeof(domain));
+		printf("  iommu: %s: %s\n", mode, cli_iommu_text(mode));
 		if (rail)
 			printf("  rail: NIC %s via %s, NVMe %s via %s\n",
 			       rail->nic ? first_name(rail->nic) : "none",
@@ -760,15 +832,24 @@ static void provider_out(struct diag *d, const struct gpupath_provider *prov)
 		json_arr_close(j);
 	}
 
-	/* The verdict: the first misalignment, else the first other finding. */
+	/*
+	 * The verdict: data that does not land first (wrong bytes, not a wait),
+	 * then the first misalignment, else the first other finding.
+	 */
 	verdict[0] = fix[0] = '\0';
 	top = NULL;
+	for (i = first; i < d->nfind && !top; i++)
+		if (!strcmp(d->find[i].problem, "p2p-data"))
+			top = &d->find[i];
 	for (i = first; i < d->nfind && !top; i++)
 		if (!strcmp(d->find[i].problem, "misaligned"))
 			top = &d->find[i];
 	if (!top && first < d->nfind)
 		top = &d->find[first];
-	if (top) {
+	if (top && !strcmp(top->problem, "p2p-data")) {
+		snprintf(verdict, sizeof(verdict), "WRONG DATA on %s: %s", top->path, top->text);
+		snprintf(fix, sizeof(fix), "%s", top->fix);
+	} else if (top) {
 		snprintf(verdict, sizeof(verdict), "waits on %s: %s", top->path, top->text);
 		snprintf(fix, sizeof(fix), "%s", top->fix);
 	} else {

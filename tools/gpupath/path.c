@@ -19,6 +19,7 @@
 static void print_path_json(struct json *j, const struct gpupath_path *p)
 {
 	const struct gpupath_path_stats *st = &p->stats;
+	char domain[32];
 
 	json_obj_open(j, NULL);
 	json_u64(j, "id", p->id);
@@ -38,6 +39,8 @@ static void print_path_json(struct json *j, const struct gpupath_path *p)
 		json_str(j, "dma_dev", p->dma_dev);
 	else
 		json_null(j, "dma_dev");
+	json_str(j, "iommu", p->dma_dev[0] ? cli_iommu(p->dma_dev, domain, sizeof(domain)) :
+		 "unknown");
 	json_str(j, "reason", gpupath_reason_name(p->reason));
 	json_obj_open(j, "stats");
 	json_u64(j, "ios", st->ios);
@@ -53,6 +56,7 @@ static void print_path_json(struct json *j, const struct gpupath_path *p)
 void cli_print_path_text(const struct gpupath_path *p, int indent)
 {
 	const struct gpupath_path_stats *st = &p->stats;
+	char domain[32];
 	const struct cli_counter c[] = {
 		CLI_COUNT("ios", st->ios), CLI_COUNT("bytes", st->bytes),
 		CLI_COUNT("errors", st->errors),
@@ -67,6 +71,8 @@ void cli_print_path_text(const struct gpupath_path *p, int indent)
 	printf("%*s    transport %s controller %s dma-dev %s", indent, "",
 	       p->transport[0] ? p->transport : "unknown",
 	       p->controller[0] ? p->controller : "none", p->dma_dev[0] ? p->dma_dev : "none");
+	if (p->dma_dev[0])
+		printf(" iommu %s", cli_iommu(p->dma_dev, domain, sizeof(domain)));
 	if (p->reason != GPUPATH_REASON_NONE)
 		printf(" no-direct %s", gpupath_reason_name(p->reason));
 	if (p->ana_state != GPUPATH_ANA_UNKNOWN)

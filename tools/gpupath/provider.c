@@ -68,6 +68,8 @@ static void print_usage_json(struct json *j, const struct gpupath_provider *p)
 
 static void print_provider_json(struct json *j, const struct gpupath_provider *p)
 {
+	const char *mode;
+	char domain[32];
 	unsigned int i;
 
 	json_obj_open(j, NULL);
@@ -76,6 +78,12 @@ static void print_provider_json(struct json *j, const struct gpupath_provider *p
 	json_str(j, "pci_dev", p->pci_dev);
 	json_str(j, "driver", p->driver);
 	json_bool(j, "owned", p->owned);
+	mode = cli_iommu(p->pci_dev, domain, sizeof(domain));
+	json_str(j, "iommu", mode);
+	if (domain[0])
+		json_str(j, "iommu_domain", domain);
+	else
+		json_null(j, "iommu_domain");
 	if (p->bar >= 0)
 		json_u64(j, "bar", p->bar);
 	else
@@ -148,6 +156,8 @@ static void print_usage_text(const struct gpupath_provider *p)
 
 static void print_provider_text(const struct gpupath_provider *p)
 {
+	const char *mode;
+	char domain[32];
 	unsigned int r;
 
 	printf("provider %u: %s %s (driver %s%s)\n", p->id, gpupath_provider_type_name(p->type),
@@ -159,6 +169,9 @@ static void print_provider_text(const struct gpupath_provider *p)
 	printf("%" PRIu64 " KiB, %" PRIu64 " KiB allocated by gpupath, %" PRIu64
 	       " KiB available\n", p->size >> 10, p->allocated >> 10, p->available >> 10);
 	print_usage_text(p);
+	mode = cli_iommu(p->pci_dev, domain, sizeof(domain));
+	printf("  iommu: %s%s%s%s: %s\n", mode, domain[0] ? " (" : "", domain, domain[0] ? ")" : "",
+	       cli_iommu_text(mode));
 	printf("  P2P peers:");
 	for (r = 0; r < p->npeers; r++)
 		printf(" %s (distance %u)", p->peers[r].pci_dev, p->peers[r].distance);

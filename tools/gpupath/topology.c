@@ -11,10 +11,12 @@
  * names them, from pci.ids through libpci, with their IDs beside.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <pci/pci.h>
 
@@ -180,8 +182,8 @@ static void print_nvidia_text(const struct gpupath_topo_dev *d)
 static void print_tree_dev(const struct topo_providers *p, const struct gpupath_topo_dev *prev,
 			   const struct gpupath_topo_dev *d)
 {
-	char names[256], numa[32] = "", buf[256];
-	const char *model;
+	char names[256], numa[32] = "", buf[256], domain[32];
+	const char *model, *iommu;
 	unsigned int i = 0;
 
 	if (!prev || strcmp(prev->host_bridge, d->host_bridge))
@@ -195,9 +197,11 @@ static void print_tree_dev(const struct topo_providers *p, const struct gpupath_
 		snprintf(numa, sizeof(numa), ", numa node %d", d->numa_node);
 	dev_names(p, d, names, sizeof(names));
 	model = pci_name(p, d, buf, sizeof(buf));
-	printf("%*s%s %s %s%s[%04x:%04x]%s%s%s\n", 2 * (d->nbridges + 1), "", kind_label(d->kind),
-	       d->pci_dev, model ? model : "", model ? " " : "", d->vendor, d->device, numa,
-	       names[0] ? ": " : "", names);
+	iommu = cli_iommu(d->pci_dev, domain, sizeof(domain));
+	printf("%*s%s %s %s%s[%04x:%04x]%s%s%s%s%s\n", 2 * (d->nbridges + 1), "",
+	       kind_label(d->kind), d->pci_dev, model ? model : "", model ? " " : "", d->vendor,
+	       d->device, numa, strcmp(iommu, "off") ? ", iommu " : "",
+	       strcmp(iommu, "off") ? iommu : "", names[0] ? ": " : "", names);
 	print_nvidia_text(d);
 }
 
@@ -294,7 +298,7 @@ static void print_dev_json(struct json *j, const struct topo_providers *p,
 	const char *model;
 	struct nv_gpu g;
 	unsigned int i;
-	char buf[256];
+	char buf[256], domain[32];
 
 	json_obj_open(j, NULL);
 	json_str(j, "kind", gpupath_topo_kind_name(d->kind));
@@ -311,6 +315,7 @@ static void print_dev_json(struct json *j, const struct topo_providers *p,
 		json_u64(j, "numa_node", d->numa_node);
 	else
 		json_null(j, "numa_node");
+	json_str(j, "iommu", cli_iommu(d->pci_dev, domain, sizeof(domain)));
 	if (d->host_bridge[0])
 		json_str(j, "host_bridge", d->host_bridge);
 	else
@@ -414,4 +419,60 @@ out_free:
 	free(p.pci_dev);
 	free(p.list);
 	return r;
+}
+
+/*
+ * What the IOMMU does with the DMA of PCI function @bdf: the kernel's
+ * default domain type of its IOMMU group (in @domain, "" when it has no
+ * group), and what that means, as one of the names below.
+ */
+const char *cli_iommu(const char *bdf, char *domain, size_t size)
+{
+	static const struct {
+		const char *type, *mode;
+	} modes[] = {
+		{ "DMA", "translated" }, { "DMA-FQ", "translated" },
+		{ "identity", "passthrough" }, { "blocked", "blocked" },
+		{ "unmanaged", "unmanaged" },
+	};
+	const char *sys = getenv("GPUPATH_SYSFS");
+	char path[PATH_MAX];
+	size_t i, n;
+	FILE *f;
+
+	domain[0] = 0;
+	if (!bdf || !bdf[0])
+		return "unknown";
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/iommu_group", sys ? sys : "/sys", bdf);
+	if (access(path, F_OK))
+		return errno == ENOENT ? "off" : "unknown";
+	strncat(path, "/type", sizeof(path) - strlen(path) - 1);
+	f = fopen(path, "re");
+	if (!f)
+		return "unknown";
+	if (!fgets(domain, size, f))
+		domain[0] = 0;
+	fclose(f);
+	n = strcspn(domain, "\n");
+	domain[n] = 0;
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(domain, modes[i].type))
+			return modes[i].mode;
+	return "unknown";
+}
+
+const char *cli_iommu_text(const char *mode)
+{
+	if (!strcmp(mode, "off"))
+		return "no IOMMU: the device's DMA addresses reach memory as they are";
+	if (!strcmp(mode, "passthrough"))
+		return "DMA addresses are not translated";
+	if (!strcmp(mode, "translated"))
+		return "every DMA address goes through the IOMMU: P2P through the host bridge is "
+		       "mapped for each I/O, P2P by bus address must stay inside a PCIe switch";
+	if (!strcmp(mode, "blocked"))
+		return "the IOMMU blocks the device's DMA";
+	if (!strcmp(mode, "unmanaged"))
+		return "a driver such as VFIO owns the device's IOMMU domain";
+	return "the kernel does not say";
 }
