@@ -382,12 +382,13 @@ static u32 queue_limit(struct gpupath_volume *vol)
 static int reason_rank(enum gpupath_reason reason)
 {
 	static const u8 rank[] = {
-		[GPUPATH_REASON_NO_P2P_ROUTE] = 1,
-		[GPUPATH_REASON_NO_P2P_QUEUE] = 2,
-		[GPUPATH_REASON_VIRTUAL_DMA] = 3,
-		[GPUPATH_REASON_CPU_COPY] = 4,
-		[GPUPATH_REASON_MULTIPATH_HEAD] = 5,
-		[GPUPATH_REASON_NO_DMA_DEVICE] = 6,
+		[GPUPATH_REASON_IOMMU_BUS_ADDR] = 1,
+		[GPUPATH_REASON_NO_P2P_ROUTE] = 2,
+		[GPUPATH_REASON_NO_P2P_QUEUE] = 3,
+		[GPUPATH_REASON_VIRTUAL_DMA] = 4,
+		[GPUPATH_REASON_CPU_COPY] = 5,
+		[GPUPATH_REASON_MULTIPATH_HEAD] = 6,
+		[GPUPATH_REASON_NO_DMA_DEVICE] = 7,
 	};
 
 	return reason < ARRAY_SIZE(rank) && rank[reason] ? rank[reason] : ARRAY_SIZE(rank);

@@ -8,6 +8,8 @@
  *   echo BDF > /sys/bus/pci/drivers_probe
  */
 #include <linux/delay.h>
+#include <linux/dma-mapping.h>
+#include <linux/iommu.h>
 #include <linux/memremap.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -232,10 +234,35 @@ static int p2p_bar_of(struct pci_dev *pdev)
 	return -1;
 }
 
-/* Bumped whenever a PCI device comes or goes: cached distances are stale. */
+/*
+ * Bumped whenever a PCI device comes or goes, or p2p_past_iommu changes:
+ * cached distances are stale.
+ */
 static atomic_t topology_gen = ATOMIC_INIT(0);
 
+static bool p2p_past_iommu;
+
+static int past_iommu_set(const char *val, const struct kernel_param *kp)
+{
+	int r = param_set_bool(val, kp);
+
+	if (!r)
+		atomic_inc(&topology_gen);
+	return r;
+}
+
+static const struct kernel_param_ops past_iommu_ops = {
+	.set = past_iommu_set,
+	.get = param_get_bool,
+};
+
+module_param_cb(p2p_past_iommu, &past_iommu_ops, &p2p_past_iommu, 0644);
+MODULE_PARM_DESC(p2p_past_iommu,
+		 "P2P by PCI bus address goes direct although the DMA engine's IOMMU translates: only where the PCIe switch routes P2P between its ports (default N: refused, iommu-bus-addr)");
+
 #define DIST_BITS	16
+/* A cached distance is stored plus this: the refusals below 0. */
+#define DIST_BIAS	(-GPUPATH_DIST_IOMMU)
 
 static unsigned long dist_key(struct device *client)
 {
@@ -264,8 +291,39 @@ bool gpupath_provider_distance_cached(struct gpupath_provider *prov, struct devi
 	v = xa_to_value(entry);
 	if ((u32)(v >> DIST_BITS) != (u32)atomic_read(&topology_gen))
 		return false;
-	*dist = (int)(v & GENMASK(DIST_BITS - 1, 0)) - 1;
+	*dist = (int)(v & GENMASK(DIST_BITS - 1, 0)) - DIST_BIAS;
 	return true;
+}
+
+/*
+ * Whether P2P between @prov's memory and @client would pass by a
+ * translating IOMMU: the DMA API maps it by PCI bus address, which lands
+ * only if a PCIe switch routes it to its peer port, while @client's IOMMU
+ * domain translates its DMA. Where the P2P write goes up to the IOMMU
+ * instead, the IOMMU drops it and the I/O completes without an error, the
+ * device memory unchanged. The DMA API is asked itself: one page of the
+ * provider's, mapped for @client and unmapped, with no device access.
+ *
+ * Return: 1 or 0; -EAGAIN while the provider's page map is not known.
+ */
+static int past_iommu(struct gpupath_provider *prov, struct device *client)
+{
+	struct iommu_domain *domain = iommu_get_domain_for_dev(client);
+	struct dev_pagemap *pgmap = READ_ONCE(prov->pgmap);
+	struct scatterlist sg;
+	int bus;
+
+	if (!domain || !iommu_is_dma_domain(domain))
+		return 0;
+	if (!pgmap)
+		return -EAGAIN;
+	sg_init_table(&sg, 1);
+	sg_set_page(&sg, pfn_to_page(PHYS_PFN(pgmap->range.start)), PAGE_SIZE, 0);
+	if (!dma_map_sg_attrs(client, &sg, 1, DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC))
+		return 0;
+	bus = gpupath_compat_sg_bus_address(&sg);
+	dma_unmap_sg_attrs(client, &sg, 1, DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
+	return bus;
 }
 
 /**
@@ -275,9 +333,12 @@ bool gpupath_provider_distance_cached(struct gpupath_provider *prov, struct devi
  *
  * pci_p2pdma_distance() is asked once per function and PCI topology: it
  * walks the tree and, on 6.1, stores into the provider's map-type cache
- * in a way that must not be repeated per I/O. Sleeps.
+ * in a way that must not be repeated per I/O. A pair it allows whose P2P
+ * would pass by a translating IOMMU (past_iommu()) is refused as well,
+ * unless the administrator set p2p_past_iommu. Sleeps.
  *
- * Return: the distance, negative when P2P is refused.
+ * Return: the distance; -1 when pci_p2pdma_distance() refuses P2P,
+ * %GPUPATH_DIST_IOMMU when the IOMMU does.
  */
 int gpupath_provider_distance(struct gpupath_provider *prov, struct device *client)
 {
@@ -290,7 +351,16 @@ int gpupath_provider_distance(struct gpupath_provider *prov, struct device *clie
 	dist = pci_p2pdma_distance_many(prov->pdev, &client, 1, false);
 	if (dist < 0)
 		dist = -1;
-	v = (unsigned long)gen << DIST_BITS | (u16)min(dist + 1, (int)U16_MAX);
+	if (dist >= 0 && !READ_ONCE(p2p_past_iommu)) {
+		int past = past_iommu(prov, client);
+
+		/* Asked again once the page map is known. */
+		if (past < 0)
+			return GPUPATH_DIST_IOMMU;
+		if (past)
+			dist = GPUPATH_DIST_IOMMU;
+	}
+	v = (unsigned long)gen << DIST_BITS | (u16)min(dist + DIST_BIAS, (int)U16_MAX);
 	/*
 	 * Without memory it is asked again next time. No I/O is started to
 	 * find memory: this may run in a volume's submit_bio.

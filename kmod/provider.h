@@ -78,6 +78,8 @@ void gpupath_provider_relearn(struct gpupath_provider *prov, struct dev_pagemap 
 int gpupath_provider_add(struct pci_dev *pdev, u32 type, struct netlink_ext_ack *extack,
 			 struct gpupath_provider **provp);
 int gpupath_provider_del(u32 id, struct netlink_ext_ack *extack);
+/* A distance: P2P refused because it would pass by a translating IOMMU. */
+#define GPUPATH_DIST_IOMMU	(-2)
 bool gpupath_provider_distance_cached(struct gpupath_provider *prov, struct device *client,
 				      int *dist);
 int gpupath_provider_distance(struct gpupath_provider *prov, struct device *client);

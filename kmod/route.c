@@ -311,8 +311,9 @@ void gpupath_dma_put(struct gpupath_dma *dma)
  * @dma: the DMA engine
  * @prov: the provider
  *
- * Return: the distance as pci_p2pdma_distance() counts it, or -1 when the
- * engine cannot DMA into that memory. Sleeps.
+ * Return: the distance as pci_p2pdma_distance() counts it, or negative when
+ * the engine cannot DMA into that memory (gpupath_provider_distance()).
+ * Sleeps.
  */
 int gpupath_dma_distance(const struct gpupath_dma *dma, struct gpupath_provider *prov)
 {
@@ -333,9 +334,14 @@ int gpupath_dma_distance(const struct gpupath_dma *dma, struct gpupath_provider 
 enum gpupath_reason gpupath_dma_reason(const struct gpupath_dma *dma,
 				       struct gpupath_provider *prov)
 {
+	int dist;
+
 	if (dma->reason != GPUPATH_REASON_NONE)
 		return dma->reason;
-	if (gpupath_dma_distance(dma, prov) < 0 && !gpupath_fault_p2p_route())
+	dist = gpupath_dma_distance(dma, prov);
+	if (dist == GPUPATH_DIST_IOMMU)
+		return GPUPATH_REASON_IOMMU_BUS_ADDR;
+	if (dist < 0 && !gpupath_fault_p2p_route())
 		return GPUPATH_REASON_NO_P2P_ROUTE;
 	return GPUPATH_REASON_NONE;
 }

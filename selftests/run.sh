@@ -648,7 +648,7 @@ SECOND_KERNEL="bar datapath datapath-badinput file file-xfs odirect datapath-fab
 	tests-rails/file-volume tests-rails/daemon-auth tests-rails/daemon-ana tests-rails/daemon-autoconnect
 	tests-rails/daemon-mdns
 	tests-rails/daemon-slow-connect tests-rails/volume-partitions tenants-io tenants-quota
-	tenants-stats tests-stack/md-volumes tests-stack/dm-volumes tests-stackmp/head"
+	tenants-stats tests-stack/md-volumes tests-stack/dm-volumes tests-stackmp/head tests-iommu/iommu"
 
 # guest_init DIR: the kernel parameter that boots the guest of DIR with
 # systemd as init, where DIR's tests then start gpupathd from its shipped
@@ -682,11 +682,11 @@ vm_tests() {
 }
 
 # VM_PARTS picks the topologies (default: all of them): switch, flat,
-# rails, stack, stackmp. Two parts of one kernel may run side by side, each
+# rails, stack, stackmp, iommu. Two parts of one kernel may run side by side, each
 # with a VM_WORK_SUFFIX of its own: their module builds take turns.
 suite_vm() {
 	local kimage kmodroot work append start kv name=vm-$KERNEL_SERIES lk rc
-	local parts=" ${VM_PARTS:-switch flat rails stack stackmp} "
+	local parts=" ${VM_PARTS:-switch flat rails stack stackmp iommu} "
 	exec {lk}>"$build/.prepare-$KERNEL_SERIES-$KERNEL_VARIANT.lock"
 	flock "$lk"
 	vm_prepare "$name"
@@ -735,6 +735,37 @@ suite_vm_more() {
 stack_guests() {
 	[[ $parts != *" stack "* ]] || stack_guest "$name" tests-stack N
 	[[ $parts != *" stackmp "* ]] || stack_guest "$name" tests-stackmp Y
+	[[ $parts != *" iommu "* ]] || iommu_guest "$name"
+}
+
+# kernel_config OPTION: whether the kernel booted ($kimage, $kmodroot) was
+# built with OPTION=y (Debian's stock kernels ship their config with the
+# modules; a test kernel's is in its build tree).
+kernel_config() {
+	local c
+	for c in "$kmodroot"/lib/modules/*/config "$(dirname "$kimage")/build/.config"; do
+		[ -f "$c" ] && { grep -q "^$1=y" "$c"; return; }
+	done
+	return 1
+}
+
+# iommu_guest NAME: the tests of tests-iommu in the IOMMU topology (run-vm.sh
+# --topology iommu), on a kernel with an Intel IOMMU driver: Debian's stock
+# 7.3 (the 6.1 and 6.12 test kernels have none).
+iommu_guest() {
+	local w=$work-iommu tests
+	tests=$(vm_tests tests-iommu)
+	[ -n "$tests" ] || return 0
+	if ! kernel_config CONFIG_INTEL_IOMMU; then
+		echo "# $1: no Intel IOMMU driver in this kernel: no IOMMU guest"
+		return 0
+	fi
+	rm -rf "$w"
+	mkdir -p "$w"
+	cp "$work/gpupath.ko" "$w/"
+	run_guest "$1-iommu" "$w" "$tests" --kernel "$kimage" --modroot "$kmodroot" \
+		--topology iommu --append "$append" --timeout 900
+	host_side_checks "$1-iommu" "$w" data-only
 }
 
 # stack_guest NAME DIR MULTIPATH: the tests of DIR (if any are to run) in
@@ -758,7 +789,7 @@ suite_one() {
 	local kimage kmodroot work append t dir topo tests mp kv
 	[ -n "${TESTS:-}" ] || { notok "one: TESTS names no test"; return; }
 	vm_prepare "one-$KERNEL_SERIES" || return
-	for dir in tests tests-flat tests-rails tests-stack tests-stackmp; do
+	for dir in tests tests-flat tests-rails tests-stack tests-stackmp tests-iommu; do
 		tests=
 		for t in $TESTS; do
 			t=${t%.sh}
@@ -773,6 +804,7 @@ suite_one() {
 		tests-flat) topo=flat mp=Y ;;
 		tests-stack) topo=stack mp=N ;;
 		tests-stackmp) topo=stack mp=Y ;;
+		tests-iommu) topo=iommu mp=N ;;
 		*) topo=rails mp=N ;;
 		esac
 		rm -rf "$work-$dir"
@@ -1156,7 +1188,7 @@ suite_vm2a() {
 	KERNEL_SERIES=6.12 ONLY=$SECOND_KERNEL VM_PARTS=$VM2A_PARTS suite_vm
 }
 suite_vm2b() {
-	local p all="switch flat rails stack stackmp" rest=
+	local p all="switch flat rails stack stackmp iommu" rest=
 	for p in $all; do [[ " $VM2A_PARTS " == *" $p "* ]] || rest="$rest $p"; done
 	KERNEL_SERIES=6.12 ONLY=$SECOND_KERNEL VM_PARTS=$rest VM_WORK_SUFFIX=-b suite_vm
 }

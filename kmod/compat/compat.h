@@ -472,6 +472,17 @@ static inline bool gpupath_compat_p2pmem_published(struct pci_dev *pdev)
 #endif
 }
 
+/* Whether a mapped segment is a PCI bus address, renamed in 6.2 (probe). */
+#include <linux/scatterlist.h>
+static inline bool gpupath_compat_sg_bus_address(struct scatterlist *sg)
+{
+#ifdef GPUPATH_COMPAT_SG_DMA_IS_BUS_ADDRESS
+	return sg_dma_is_bus_address(sg);
+#else
+	return sg_is_dma_bus_address(sg);
+#endif
+}
+
 /* A file's attributes, struct file_kattr since 6.17 (probe). */
 #ifndef GPUPATH_COMPAT_FILE_KATTR
 #define file_kattr fileattr

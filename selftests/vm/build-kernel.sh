@@ -76,10 +76,12 @@ while read -r line; do
 	case $line in
 	"# CONFIG_"*" is not set")
 		opt=${line#\# }; opt=${opt%% *}
+		last=$(variant_fragments "$top" | xargs grep -hE "^(# )?$opt[= ]" | tail -1)
+		[ "$line" = "$last" ] || continue
 		grep -q "^$opt=" "$kdir/build/.config" && { echo "not unset: $line" >&2; bad=1; } ;;
 	CONFIG_*)
 		opt=${line%%=*}
-		last=$(variant_fragments "$top" | xargs grep -h "^$opt=" | tail -1)
+		last=$(variant_fragments "$top" | xargs grep -hE "^(# )?$opt[= ]" | tail -1)
 		[ "$line" = "$last" ] || continue
 		grep -qxF "$line" "$kdir/build/.config" || { echo "missing: $line" >&2; bad=1; } ;;
 	esac

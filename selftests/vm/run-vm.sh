@@ -30,6 +30,12 @@
 #                          (stack1.img, stack2.img, 256 MiB each): two
 #                          paths to each, both near the GPU (md arrays over
 #                          volumes, native-multipath heads)
+#                  iommu   the switch's "GPU" (bar.img) and NVMe controller
+#                          (nvme.img), and a second controller on the root
+#                          bus (nvme1.img, 64 MiB), behind QEMU's Intel
+#                          IOMMU (as --iommu intel) on an EPYC CPU (unless
+#                          --cpu): P2P by bus address inside the switch,
+#                          and through the host bridge, IOMMU-mapped
 #   --append S     extra kernel command line
 #   --timeout S    hard limit for the whole run (default 600)
 #   --mem M        guest memory (default 2G)
@@ -89,7 +95,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/vm/lib.sh"
 
 kernel= modroot= modules= workdir= topology=switch append= timeout=600 mem=2G smp=1 icount=
-keep= iommu= cpu=qemu64
+keep= iommu= cpu=qemu64 cpu_given=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -103,7 +109,7 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2; shift 2 ;;
 	--icount) icount=$2; shift 2 ;;
 	--iommu) iommu=$2; shift 2 ;;
-	--cpu) cpu=$2; shift 2 ;;
+	--cpu) cpu=$2 cpu_given=1; shift 2 ;;
 	--keep-images) keep=1; shift ;;
 	--) shift; break ;;
 	*) die "run-vm.sh: unknown option '$1'" ;;
@@ -202,6 +208,13 @@ img() {
 nvme_img=$(img nvme.img 1600M)
 
 devs=()
+if [ "$topology" = iommu ]; then
+	iommu=intel
+	[ -n "$cpu_given" ] || cpu=EPYC
+fi
+# An emulated AMD CPU has none of the microcode the kernel's speculation
+# mitigations look for, and Linux says so with a WARNING line (SRSO).
+case $cpu in EPYC*) append="mitigations=off $append" ;; esac
 case $iommu in
 '') ;;
 # First, before the devices it translates for.
@@ -210,8 +223,8 @@ intel) devs+=(-device intel-iommu,intremap=off) ;;
 esac
 case $cpu in *[!A-Za-z0-9_-]* | '') die "run-vm.sh: --cpu takes a CPU model name" ;; esac
 case $topology in
-switch | flat)
-	if [ "$topology" = switch ]; then
+switch | flat | iommu)
+	if [ "$topology" != flat ]; then
 		devs+=(-device pcie-root-port,id=rp1,chassis=1,slot=1
 		       -device x3130-upstream,id=up1,bus=rp1
 		       -device xio3130-downstream,id=dn1,bus=up1,chassis=2,slot=0
@@ -222,6 +235,9 @@ switch | flat)
 		devs+=(-drive file="$(img vblk.img 16M)",if=none,id=vblk0,format=raw,cache=unsafe
 		       -device virtio-blk-pci,drive=vblk0,bus=dn3)
 		bar_bus=dn1 nvme_bus=dn2
+		[ "$topology" != iommu ] ||
+			devs+=(-drive file="$(img nvme1.img 64M)",if=none,id=nvm1,format=raw,cache=unsafe
+			       -device nvme,serial=gpupath1,drive=nvm1,bus=pcie.0)
 	else
 		bar_bus=pcie.0 nvme_bus=pcie.0
 	fi
@@ -262,7 +278,7 @@ stack)
 		devs+=(-drive file="$(img stack$i.img 256M)",if=none,id=stk$i,format=raw,cache=unsafe
 		       -device nvme-ns,drive=stk$i,bus=nvme0,nsid=$i,shared=on)
 	done ;;
-*) die "run-vm.sh: --topology must be switch, flat, rails or stack" ;;
+*) die "run-vm.sh: --topology must be switch, flat, rails, stack or iommu" ;;
 esac
 
 # One virtual CPU, or several run in turn on one host thread: never two

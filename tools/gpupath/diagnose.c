@@ -453,6 +453,11 @@ static const char *reason_fix(uint32_t reason)
 		       "nvidia-peermem is not needed)";
 	case GPUPATH_REASON_NO_GPU_REGION:
 		return nv_gpu_region_fix;
+	case GPUPATH_REASON_IOMMU_BUS_ADDR:
+		return "boot with iommu=pt (as GPUDirect Storage asks too), or let ACS redirect P2P "
+		       "through a host bridge that allows it; where the PCIe switch does route P2P "
+		       "between its ports (gpupath diagnose checks the data with it set), set "
+		       "gpupath's p2p_past_iommu module parameter";
 	case GPUPATH_REASON_DMA_MAP_FAILED:
 		return "the NVMe driver refused the mapping: check the IOMMU (iommu=pt) and ACS";
 	case GPUPATH_REASON_NO_P2P_QUEUE:

@@ -211,6 +211,10 @@ static const struct {
 		"no-gpu-region",
 		"CUDA memory of a GPU whose BAR has no P2PDMA region (the NVIDIA driver registers one with static BAR1 not write-combined)",
 	},
+	[GPUPATH_REASON_IOMMU_BUS_ADDR] = {
+		"iommu-bus-addr",
+		"the DMA engine's IOMMU translates, and P2P into this memory would go by PCI bus address, past it: that lands only where a PCIe switch routes it to its peer",
+	},
 };
 
 _Static_assert(__GPUPATH_REASON_MAX <= GPUPATH_REASONS_KNOWN,

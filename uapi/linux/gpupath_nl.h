@@ -293,6 +293,13 @@ enum gpupath_portal_discover {
  *   write-combined (NVreg_RegistryDwords=
  *   "RMForceStaticBar1=1;RmForceDisableIomapWC=1"); gpupath registers its own
  *   only where the administrator set its nvidia_bar_region module parameter.
+ * @GPUPATH_REASON_IOMMU_BUS_ADDR: The DMA engine's IOMMU translates its DMA,
+ *   and the kernel would map this memory for it by PCI bus address, which the
+ *   IOMMU does not translate: such P2P lands only if a PCIe switch routes it
+ *   to its peer port, and where it goes up to the IOMMU the write is dropped
+ *   while the I/O completes without an error. Boot with iommu=pt, or let ACS
+ *   redirect P2P through a host bridge that allows it; where the switch does
+ *   route P2P, set gpupath's p2p_past_iommu module parameter.
  */
 enum gpupath_reason {
 	GPUPATH_REASON_NONE,
@@ -318,6 +325,7 @@ enum gpupath_reason {
 	GPUPATH_REASON_FILE_MAPPED,
 	GPUPATH_REASON_STACKED_TRANSFORM,
 	GPUPATH_REASON_NO_GPU_REGION,
+	GPUPATH_REASON_IOMMU_BUS_ADDR,
 
 	/* private: */
 	__GPUPATH_REASON_MAX,
