@@ -204,7 +204,8 @@ $(CUDA_DOUBLE): selftests/cuda/libcuda.c tools/lib/cuda-driver.h
 # Programs on libgpupath-cuda and the CUDA driver API (selftests/cuda/cu.h).
 CUDA_TEST_LIBS := -Ltools/lib -lgpupath-cuda -lgpupath -ldl -pthread \
 	-Wl,-rpath,$(CURDIR)/tools/lib,-rpath,$(CURDIR)/tools/cufile
-selftests/build/gp-cuda: selftests/cuda/cuda-test.c selftests/cuda/cu.h tools/lib/libgpupath-cuda.so
+selftests/build/gp-cuda: selftests/cuda/cuda-test.c selftests/cuda/cu.h tools/lib/busy.h \
+		tools/lib/libgpupath-cuda.so
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -Iselftests/cuda -o $@ $< $(CUDA_TEST_LIBS)
@@ -505,8 +506,16 @@ stress: deps
 # The performance lab: guest instructions per I/O under QEMU's icount, both
 # test kernels, 3 boots each (LAB_KERNELS, LAB_BOOTS, LAB_ONLY; see
 # selftests/lab/run.sh and Documentation/performance.md).
+# make bench NODE=1 NODE_TARGET=DEV|FILE: the same reads on this machine, a
+# GPU node, as root with the module loaded: GB/s, CPU per GB and the link's
+# share (selftests/lab/node.sh).
+ifeq ($(NODE),)
 bench: deps
 	@selftests/lab/run.sh
+else
+bench: userspace test-bins
+	@selftests/lab/node.sh
+endif
 
 demo: deps
 	@selftests/vm/demo.sh

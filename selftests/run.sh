@@ -751,7 +751,7 @@ kernel_config() {
 
 # iommu_guest NAME: the tests of tests-iommu in the IOMMU topology (run-vm.sh
 # --topology iommu), on a kernel with an Intel IOMMU driver: Debian's stock
-# 7.3 (the 6.1 and 6.12 test kernels have none).
+# 7.3 and the 6.12 test kernel (6.1's has none).
 iommu_guest() {
 	local w=$work-iommu tests
 	tests=$(vm_tests tests-iommu)

@@ -28,6 +28,17 @@
  *	are reading), ACTION: wait (until killed), free (cuMemFree under the
  *	I/O, then exit a second later) or exit (the process ends, closing
  *	/dev/gpupath, with I/O in flight). Exit 0 when every thread had read.
+ *   gp-cuda bench TARGET OFF SPAN SIZE IOS
+ *	read-only, for the lab's runs on a GPU node (selftests/lab/node.sh):
+ *	IOS reads of SIZE bytes walking [OFF, OFF + SPAN) of TARGET into a
+ *	cuMemAlloc allocation directly (policy direct), through a bounce
+ *	(compat), and into host memory (a host buffer), each after one
+ *	untimed read (the pin's registration). A JSON line per mode: bytes,
+ *	seconds, GB/s, the busy seconds per GB of all CPUs ($GPUPATH_BUSY_FILE
+ *	in /proc/cpubusy's form, or /proc/stat) and the process's, how the
+ *	reads went (mode, reason, or the error that ended them), and whether
+ *	the last read's bytes are the target's (against a read around the
+ *	page cache). Exit 0 unless a mode that ran read wrong bytes.
  *
  * Exit 4 (skip) without a CUDA driver or device, 2 without the module.
  */
@@ -45,6 +56,7 @@
 #include <unistd.h>
 
 #include "libgpupath.h"
+#include "busy.h"
 #include "pattern.h"
 #include "cu.h"
 
@@ -424,6 +436,122 @@ static int cmd_busy(char **av)
 	_exit(r == (int)n ? 0 : 1);
 }
 
+/* ---- bench -------------------------------------------------------------- */
+
+struct bench {
+	struct gpupath_dev *dev;
+	const char *path;
+	int fd;
+	uint64_t off, span, size;
+	unsigned long ios;
+};
+
+/* One read of mode @m (0 direct, 1 compat, 2 host) at @at. */
+static int bench_read(const struct bench *b, int m, void *d, struct gpupath_buf *hb,
+		      uint64_t at, struct gpupath_result *res)
+{
+	if (m == 2)
+		return gpupath_read(hb, 0, b->fd, at, b->size, GPUPATH_POLICY_AUTO, res);
+	return gpupath_cuda_read(b->dev, d, b->fd, at, b->size,
+				 m ? GPUPATH_POLICY_COMPAT : GPUPATH_POLICY_DIRECT, res);
+}
+
+/* Mode @m's run and its JSON line; false when it read wrong bytes. */
+static bool bench_mode(const struct bench *b, int m)
+{
+	static const char *const names[] = { "direct", "compat", "host" };
+	struct busy_src src = { .file = getenv("GPUPATH_BUSY_FILE") };
+	double t0, c0, b0 = 0, b1 = 0, secs, cpu;
+	struct gpupath_result res = { 0 };
+	uint64_t pos = 0, last = b->off, bytes = 0;
+	struct gpupath_buf *hb = NULL;
+	uint8_t *got = NULL, *want;
+	bool known, landed, wrong = false;
+	unsigned long i;
+	void *d = NULL;
+	int r;
+
+	if (m == 2)
+		r = gpupath_buf_host_alloc(b->dev, b->size, &hb);
+	else
+		r = (d = cu_alloc(b->size)) ? 0 : -ENOMEM;
+	if (!r)
+		r = bench_read(b, m, d, hb, b->off, &res);
+	if (r) {
+		printf("{\"mode\":\"%s\",\"error\":\"%s\",\"reason\":\"%s\"}\n", names[m],
+		       strerror(-r), gpupath_reason_name(res.reason));
+		goto out;
+	}
+	known = busy_seconds(&src, &b0);
+	c0 = bench_cpu_seconds();
+	t0 = bench_now();
+	for (i = 0; i < b->ios && !r; i++) {
+		last = b->off + pos;
+		r = bench_read(b, m, d, hb, last, &res);
+		pos = (pos + b->size) % (b->span - b->span % b->size);
+		bytes += r ? 0 : b->size;
+	}
+	secs = bench_now() - t0;
+	cpu = bench_cpu_seconds() - c0;
+	known = known && busy_seconds(&src, &b1);
+	want = read_back(b->path, last, b->size);
+	if (m == 2) {
+		landed = want && !memcmp(gpupath_buf_addr(hb), want, b->size);
+	} else {
+		got = malloc(b->size);
+		landed = want && got && !cu.dtoh(got, (uintptr_t)d, b->size) &&
+			 !memcmp(got, want, b->size);
+	}
+	printf("{\"mode\":\"%s\",\"got\":\"%s\",\"reason\":\"%s\",\"ios\":%lu,"
+	       "\"bytes\":%llu,\"seconds\":%.6f,\"gbps\":%.6f,\"cpu_s_per_gb\":%.6f,",
+	       names[m], gpupath_mode_name(res.mode), gpupath_reason_name(res.reason), i,
+	       (unsigned long long)bytes, secs, secs > 0 ? bytes / secs / 1e9 : 0,
+	       bytes ? cpu / (bytes / 1e9) : 0);
+	if (known && bytes)
+		printf("\"busy_s_per_gb\":%.6f,\"busy_resolution_ns\":%.0f,",
+		       (b1 - b0) / (bytes / 1e9), src.resolution_ns);
+	printf("\"landed\":%s%s%s%s}\n", landed ? "true" : "false", r ? ",\"error\":\"" : "",
+	       r ? strerror(-r) : "", r ? "\"" : "");
+	free(got);
+	free(want);
+	wrong = !landed;
+out:
+	if (hb)
+		gpupath_buf_free(hb);
+	if (d)
+		cu.free((uintptr_t)d);
+	return !wrong;
+}
+
+static int cmd_bench(char **av)
+{
+	struct bench b = { .path = av[0], .off = num(av[1]), .span = num(av[2]),
+			   .size = num(av[3]), .ios = num(av[4]) };
+	bool ok = true;
+	int m, r;
+
+	if (!b.size || b.size % 65536 || b.span < b.size || !b.ios) {
+		fprintf(stderr, "gp-cuda bench: SIZE a multiple of 64 KiB, SPAN at least SIZE, "
+			"IOS at least 1\n");
+		return 2;
+	}
+	r = gpupath_dev_open(&b.dev);
+	if (r < 0) {
+		printf("SKIP: /dev/gpupath: %s\n", strerror(-r));
+		return 2;
+	}
+	b.fd = open(b.path, O_RDONLY | O_CLOEXEC);
+	if (b.fd < 0) {
+		printf("FAIL: %s: %s\n", b.path, strerror(errno));
+		return 1;
+	}
+	for (m = 0; m < 3; m++)
+		ok = bench_mode(&b, m) && ok;
+	close(b.fd);
+	gpupath_dev_close(b.dev);
+	return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "host")) {
@@ -442,8 +570,13 @@ int main(int argc, char **argv)
 		cu_open();
 		return cmd_busy(argv + 2);
 	}
+	if (argc == 7 && !strcmp(argv[1], "bench")) {
+		cu_open();
+		return cmd_bench(argv + 2);
+	}
 	fprintf(stderr, "usage: gp-cuda host | check TARGET BASE SEED SCRATCH |\n"
 		"       read POLICY TARGET OFF LEN SEED [UID] |\n"
-		"       busy TARGET OFF LEN THREADS wait|free|exit\n");
+		"       busy TARGET OFF LEN THREADS wait|free|exit |\n"
+		"       bench TARGET OFF SPAN SIZE IOS\n");
 	return 2;
 }

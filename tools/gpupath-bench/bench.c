@@ -57,6 +57,7 @@
 #include <linux/fs.h>
 
 #include "libgpupath-admin.h"
+#include "busy.h"
 #include "pattern.h"
 
 enum mode { MODE_DIRECT, MODE_COMPAT, MODE_HOST, NR_MODES };
@@ -73,8 +74,7 @@ struct opts {
 };
 
 /* Where the busy time comes from, and what its figures are worth. */
-static const char *busy_source = "/proc/stat";
-static double busy_resolution_ns;
+static struct busy_src busy = { .file = NULL };
 
 /* A file's holes (and unwritten extents) over the span, as SEEK_HOLE sees them. */
 struct hole {
@@ -106,74 +106,6 @@ struct result {
 	uint32_t reason;
 	int err;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double cpu_seconds(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-/*
- * Busy time of all CPUs together so far, in seconds: from /proc/stat, every
- * CPU's time less its idle and I/O wait (clock ticks); or, with -I, from a
- * file of "now NS" and a "cpuN IDLE_US IOWAIT_US" line per CPU (the lab's
- * cpubusy module). False when the source cannot be read.
- */
-static bool busy_seconds(const struct opts *o, double *busy)
-{
-	unsigned long long v[10] = {}, now = 0, idle, iowait;
-	long tck = sysconf(_SC_CLK_TCK);
-	char line[256];
-	unsigned int ncpu = 0;
-	bool ok = false;
-	FILE *f;
-
-	f = fopen(o->idle_file ? o->idle_file : "/proc/stat", "r");
-	if (!f)
-		return false;
-	if (!o->idle_file) {
-		/* user nice system idle iowait irq softirq steal (guest is in user) */
-		if (fgets(line, sizeof(line), f) && tck > 0 &&
-		    sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
-			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) >= 7) {
-			*busy = (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / tck;
-			ok = true;
-		}
-		while (fgets(line, sizeof(line), f))
-			if (!strncmp(line, "cpu", 3) && line[3] >= '0' && line[3] <= '9')
-				ncpu++;
-		busy_resolution_ns = ncpu * 1e9 / (tck > 0 ? tck : 100);
-		fclose(f);
-		return ok;
-	}
-	*busy = 0;
-	if (fgets(line, sizeof(line), f) && sscanf(line, "now %llu", &now) == 1) {
-		ok = true;
-		while (fgets(line, sizeof(line), f)) {
-			if (sscanf(line, "cpu%*u %llu %llu", &idle, &iowait) != 2) {
-				ok = false;
-				break;
-			}
-			*busy += now / 1e9 - (idle + iowait) / 1e6;
-			ncpu++;
-		}
-	}
-	busy_resolution_ns = ncpu * 1e3;
-	busy_source = o->idle_file;
-	fclose(f);
-	return ok && ncpu;
-}
 
 static uint64_t next_offset(struct worker *w, uint64_t *seq, unsigned int *seed)
 {
@@ -260,7 +192,7 @@ static int find_holes(const char *path, uint64_t span)
 static void record(struct worker *w, double t0)
 {
 	if (w->nlat < w->cap)
-		w->lat[w->nlat++] = (now() - t0) * 1e6;
+		w->lat[w->nlat++] = (bench_now() - t0) * 1e6;
 }
 
 /* One I/O at a time. */
@@ -276,9 +208,9 @@ static int run_sync(struct worker *w, struct gpupath_buf *buf, int fd, double en
 	double t0;
 	int r;
 
-	while (now() < end && (!o->count || w->ios + w->errors < o->count)) {
+	while (bench_now() < end && (!o->count || w->ios + w->errors < o->count)) {
 		off = next_offset(w, &seq, &seed);
-		t0 = now();
+		t0 = bench_now();
 		if (o->odirect) {
 			/* The kernel's O_DIRECT: a refusal (EFAULT, EREMOTEIO...) ends the mode. */
 			if ((o->write ? pwrite(fd, gpupath_buf_addr(buf), o->iosize, off) :
@@ -321,12 +253,12 @@ static int run_batch(struct worker *w, struct gpupath_dev *dev, struct gpupath_b
 	double t0;
 	int r;
 
-	while (now() < end && (!o->count || w->ios + w->errors < o->count)) {
+	while (bench_now() < end && (!o->count || w->ios + w->errors < o->count)) {
 		for (i = 0; i < o->batch; i++)
 			iov[i] = (struct gpupath_iov){ buf, i * o->iosize, fd,
 				o->write ? GPUPATH_IO_WRITE : GPUPATH_IO_READ,
 				next_offset(w, &seq, &seed), o->iosize, i };
-		t0 = now();
+		t0 = bench_now();
 		r = gpupath_submit(dev, iov, o->batch);
 		if (r != (int)o->batch)
 			return r < 0 ? r : -EIO;
@@ -380,8 +312,8 @@ static void *worker_main(void *arg)
 	for (step = 0; step < 4; step++) {
 		pthread_barrier_wait(w->sync);
 		if (step == 1 && !w->err)
-			w->err = o->batch ? run_batch(w, dev, buf, fd, now() + o->seconds) :
-					    run_sync(w, buf, fd, now() + o->seconds);
+			w->err = o->batch ? run_batch(w, dev, buf, fd, bench_now() + o->seconds) :
+					    run_sync(w, buf, fd, bench_now() + o->seconds);
 	}
 	if (buf)
 		gpupath_buf_free(buf);
@@ -446,7 +378,7 @@ static void run_mode(const struct opts *o, enum mode m, struct result *res)
 	double *all, t0, c0, b0 = 0, b1 = 0;
 	size_t n = 0, i, cap = 1 << 20;
 	pthread_barrier_t sync;
-	bool counted, busy;
+	bool counted, known;
 
 	drop_cached(o);
 	counted = provider_counts(o, &d0, &r0);
@@ -458,15 +390,15 @@ static void run_mode(const struct opts *o, enum mode m, struct result *res)
 	}
 	/* Every worker has its buffer: the window opens. */
 	pthread_barrier_wait(&sync);
-	busy = busy_seconds(o, &b0);
-	c0 = cpu_seconds();
-	t0 = now();
+	known = busy_seconds(&busy, &b0);
+	c0 = bench_cpu_seconds();
+	t0 = bench_now();
 	pthread_barrier_wait(&sync);
 	/* Every worker is done: the window closes before any buffer goes. */
 	pthread_barrier_wait(&sync);
-	res->secs = now() - t0;
-	res->cpu = cpu_seconds() - c0;
-	res->busy_known = busy && busy_seconds(o, &b1);
+	res->secs = bench_now() - t0;
+	res->cpu = bench_cpu_seconds() - c0;
+	res->busy_known = known && busy_seconds(&busy, &b1);
 	res->busy = b1 - b0;
 	pthread_barrier_wait(&sync);
 	for (i = 0; i < o->threads; i++)
@@ -593,8 +525,8 @@ static void print_text(const struct opts *o, const struct result *res)
 	printf("%s %s%s, %" PRIu64 " KiB I/Os, %u thread(s)%s, %.0f s per mode\n", o->dev,
 	       o->write ? "write" : "read", o->odirect ? " (O_DIRECT)" : "", o->iosize >> 10,
 	       o->threads, o->random ? ", random" : ", sequential", o->seconds);
-	printf("busy: all CPUs, from %s, resolution %.0f us\n", busy_source,
-	       busy_resolution_ns / 1e3);
+	printf("busy: all CPUs, from %s, resolution %.0f us\n", busy_name(&busy),
+	       busy.resolution_ns / 1e3);
 	printf("%-7s %9s %9s %9s %9s %11s %11s %8s %8s\n", "mode", "GB/s", "IOPS", "p50 us",
 	       "p99 us", "CPU s/GB", "busy s/GB", "GB/s:host", "busy:host");
 	for (m = 0; m < NR_MODES; m++) {
@@ -654,7 +586,7 @@ static void print_json(const struct opts *o, const struct result *res)
 	       "\"batch\":%u,\"random\":%s,\"odirect\":%s,\"busy_source\":\"%s\","
 	       "\"busy_resolution_ns\":%.0f,\"modes\":{", o->dev, o->write ? "write" : "read",
 	       o->iosize, o->threads, o->batch, o->random ? "true" : "false",
-	       o->odirect ? "true" : "false", busy_source, busy_resolution_ns);
+	       o->odirect ? "true" : "false", busy_name(&busy), busy.resolution_ns);
 	for (m = 0; m < NR_MODES; m++) {
 		const struct result *r = &res[m];
 
@@ -789,10 +721,11 @@ int main(int argc, char **argv)
 			"(-m direct,host) and no -q\n");
 		return 2;
 	}
+	busy.file = o.idle_file;
 	if (o.idle_file) {
 		double b;
 
-		if (!busy_seconds(&o, &b)) {
+		if (!busy_seconds(&busy, &b)) {
 			fprintf(stderr, "gpupath-bench: -I %s: no idle times of the form "
 				"\"now NS\" then \"cpuN IDLE_US IOWAIT_US\"\n", o.idle_file);
 			return 2;
