@@ -50,9 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/fs.h>
 
@@ -64,7 +62,7 @@ enum mode { MODE_DIRECT, MODE_COMPAT, MODE_HOST, NR_MODES };
 static const char *const mode_names[NR_MODES] = { "direct", "compat", "host" };
 
 struct opts {
-	const char *dev, *idle_file;
+	const char *dev;
 	uint32_t provider;
 	bool modes[NR_MODES];
 	unsigned int threads, batch;
@@ -680,7 +678,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			  o->batch = v; break;
 		case 'D': o->seconds = atof(optarg); if (o->seconds <= 0) return -1; break;
 		case 'n': if (parse_size(optarg, &o->count) || !o->count) return -1; break;
-		case 'I': o->idle_file = optarg; break;
+		case 'I': busy.file = optarg; break;
 		case 'o': o->odirect = true; break;
 		case 'S': if (parse_size(optarg, &o->span)) return -1; break;
 		case 'r': o->random = true; break;
@@ -721,13 +719,12 @@ int main(int argc, char **argv)
 			"(-m direct,host) and no -q\n");
 		return 2;
 	}
-	busy.file = o.idle_file;
-	if (o.idle_file) {
+	if (busy.file) {
 		double b;
 
 		if (!busy_seconds(&busy, &b)) {
 			fprintf(stderr, "gpupath-bench: -I %s: no idle times of the form "
-				"\"now NS\" then \"cpuN IDLE_US IOWAIT_US\"\n", o.idle_file);
+				"\"now NS\" then \"cpuN IDLE_US IOWAIT_US\"\n", busy.file);
 			return 2;
 		}
 	}

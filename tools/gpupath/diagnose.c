@@ -636,6 +636,7 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 	struct probe pr = { .landed = -1 };
 	uint32_t best = GPUPATH_TOPO_REL_SYSTEM, reason;
 	char domain[32];
+	const char *iommu = p->dma_dev[0] ? cli_iommu(p->dma_dev, domain, sizeof(domain)) : NULL;
 	int rel = gpu ? relation(d, gpu, p, &best, &ideal) : -1;
 
 	/* The memory of an NVIDIA provider is CUDA's: the probe cannot allocate it. */
@@ -654,12 +655,12 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 	}
 	if (pr.landed == 0) {
 		char text[384], fix[384];
-		const char *mode = cli_iommu(p->dma_dev, domain, sizeof(domain));
 
 		snprintf(text, sizeof(text), "direct reads from %s into provider %u's memory do not "
 			 "land: the read succeeds and the device memory keeps other bytes (IOMMU "
-			 "for %s: %s)", p->device, prov->id, p->dma_dev[0] ? p->dma_dev : "it", mode);
-		if (!strcmp(mode, "translated"))
+			 "for %s: %s)", p->device, prov->id, p->dma_dev[0] ? p->dma_dev : "it",
+			 iommu ? iommu : "unknown");
+		if (iommu && !strcmp(iommu, "translated"))
 			snprintf(fix, sizeof(fix), "DMA translation is on for %s: its P2P writes by "
 				 "bus address reach the IOMMU, which drops them (dmesg | grep DMAR). "
 				 "Boot with iommu=pt, as GPUDirect Storage asks too", p->dma_dev);
@@ -687,7 +688,7 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 			json_null(j, "netdev");
 		if (p->dma_dev[0]) {
 			json_str(j, "dma_dev", p->dma_dev);
-			json_str(j, "iommu", cli_iommu(p->dma_dev, domain, sizeof(domain)));
+			json_str(j, "iommu", iommu);
 		} else {
 			json_null(j, "dma_dev");
 			json_null(j, "iommu");
@@ -748,8 +749,8 @@ static void path_out(struct diag *d, const struct gpupath_provider *prov,
 		       pr.bw_ns ? pr.bw_bytes * 1e3 / pr.bw_ns : 0.0, pr.bw_bytes >> 20);
 	else if (pr.done)
 		printf("      probe: %s\n", strerror(pr.error));
-	if (p->dma_dev[0])
-		printf("      iommu: %s\n", cli_iommu(p->dma_dev, domain, sizeof(domain)));
+	if (iommu)
+		printf("      iommu: %s\n", iommu);
 	if (p->vpath && p->vpath->ana_state != GPUPATH_ANA_UNKNOWN)
 		printf("      ana: %s (group %u)%s\n", gpupath_ana_state_name(p->vpath->ana_state),
 		       p->vpath->ana_group,

@@ -21,6 +21,7 @@
 #include <pci/pci.h>
 
 #include "cli.h"
+#include "internal.h"
 
 struct topo_providers {
 	struct gpupath_provider *list;
@@ -437,8 +438,7 @@ const char *cli_iommu(const char *bdf, char *domain, size_t size)
 	};
 	const char *sys = getenv("GPUPATH_SYSFS");
 	char path[PATH_MAX];
-	size_t i, n;
-	FILE *f;
+	size_t i;
 
 	domain[0] = 0;
 	if (!bdf || !bdf[0])
@@ -446,15 +446,8 @@ const char *cli_iommu(const char *bdf, char *domain, size_t size)
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/iommu_group", sys ? sys : "/sys", bdf);
 	if (access(path, F_OK))
 		return errno == ENOENT ? "off" : "unknown";
-	strncat(path, "/type", sizeof(path) - strlen(path) - 1);
-	f = fopen(path, "re");
-	if (!f)
-		return "unknown";
-	if (!fgets(domain, size, f))
+	if (gpupath_sysfs_read(path, "type", domain, size))
 		domain[0] = 0;
-	fclose(f);
-	n = strcspn(domain, "\n");
-	domain[n] = 0;
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		if (!strcmp(domain, modes[i].type))
 			return modes[i].mode;
