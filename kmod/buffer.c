@@ -355,6 +355,34 @@ struct page *gpupath_buf_page(struct gpupath_buf *buf, u64 offset)
 	return buf->pages[offset >> PAGE_SHIFT];
 }
 
+/**
+ * gpupath_buf_contig() - how far a buffer is physically contiguous
+ * @buf: the buffer
+ * @offset: below the buffer's size
+ * @len: bytes from @offset wanted, > 0, within the buffer
+ * @page: out, the page holding the byte at @offset
+ *
+ * A provider's memory is one range of its BAR; pinned pages are compared
+ * with their neighbours (a huge page's run in one step, not page by page
+ * through gpupath_buf_page()).
+ *
+ * Return: the bytes from @offset, at most @len, on physically contiguous
+ * pages.
+ */
+u64 gpupath_buf_contig(struct gpupath_buf *buf, u64 offset, u64 len, struct page **page)
+{
+	unsigned long first = offset >> PAGE_SHIFT, last = (offset + len - 1) >> PAGE_SHIFT;
+	unsigned long n = 1, pfn;
+
+	*page = gpupath_buf_page(buf, offset);
+	if (buf->type == GPUPATH_BUF_DEVICE)
+		return len;
+	pfn = page_to_pfn(*page);
+	while (first + n <= last && page_to_pfn(buf->pages[first + n]) == pfn + n)
+		n++;
+	return min_t(u64, len, ((u64)n << PAGE_SHIFT) - offset_in_page(offset));
+}
+
 static void vma_open(struct vm_area_struct *vma)
 {
 	struct gpupath_buf *buf = vma->vm_private_data;

@@ -169,7 +169,8 @@ int gpupath_file_check(struct file *file, const struct gpupath_io *io, struct gp
  * @nr: out, the entries
  *
  * Physically contiguous pages share an entry, so that the file system's
- * bios carry few, large segments.
+ * bios carry few, large segments; the table is built a contiguous run at a
+ * time (gpupath_buf_contig()), not a page at a time.
  *
  * Return: the table (kvfree() it), or NULL without memory.
  */
@@ -183,22 +184,15 @@ struct bio_vec *gpupath_file_bvecs(struct gpupath_buf *buf, u64 off, u64 len,
 	if (!bv)
 		return NULL;
 	while (len) {
-		struct page *page = gpupath_buf_page(buf, off);
-		unsigned int po = offset_in_page(off);
-		unsigned int chunk = min_t(u64, len, PAGE_SIZE - po);
-		struct bio_vec *last = n ? &bv[n - 1] : NULL;
+		struct page *page;
+		/* An entry's length is an unsigned int: whole pages to a run. */
+		unsigned int chunk = min_t(u64, gpupath_buf_contig(buf, off, len, &page),
+					   UINT_MAX & PAGE_MASK);
 
-		if (last && !po && !offset_in_page(last->bv_offset + last->bv_len) &&
-		    page_to_pfn(page) == page_to_pfn(last->bv_page) +
-					 (last->bv_offset + last->bv_len) / PAGE_SIZE &&
-		    last->bv_len <= UINT_MAX - chunk) {
-			last->bv_len += chunk;
-		} else {
-			bv[n].bv_page = page;
-			bv[n].bv_offset = po;
-			bv[n].bv_len = chunk;
-			n++;
-		}
+		bv[n].bv_page = page;
+		bv[n].bv_offset = offset_in_page(off);
+		bv[n].bv_len = chunk;
+		n++;
 		off += chunk;
 		len -= chunk;
 	}
