@@ -16,9 +16,10 @@
 #           CLI, daemon, NVMe-oF over soft-RoCE and TCP, the BAR device;
 #           vm/tests/ with GPU and NVMe behind one PCIe switch, tests-flat/
 #           on the root bus, tests-rails/ with two switches (run-vm.sh)
-#   lab     make bench's smoke run: one short boot of the performance lab
-#           (6.1, the raw namespace and a one-path volume); it checks that
-#           the lab runs and reports, and asserts no figure
+#   lab     make bench's smoke run: two short boots of the performance lab
+#           (6.1: the raw namespace and a one-path volume over nvme-loop;
+#           the reads from QEMU's NVMe into host memory and the BAR); it
+#           checks that the lab runs and reports, and asserts no figure
 #   dkms    DKMS build against Debian's stock headers of 6.1 and 6.12
 #           (P2PDMA off), each stock kernel booted with that module; a kernel
 #           outside the supported range skipped by DKMS
@@ -1175,6 +1176,21 @@ suite_lab() {
 		notok "lab: median repetition: $(jq -c .t "$out/median.json" 2>&1 | head -c 300)"
 	fi
 	sed -n '/instructions added/,/^$/{/^$/d;s/^/# /p}' "$out/report.txt"
+	# The reads from QEMU's emulated NVMe (selftests/lab/pcie.sh): one boot,
+	# the namespace into host memory and into the BAR directly (the guest
+	# checks every byte of direct went direct).
+	start=$(date +%s)
+	if LAB_KERNELS=6.1 LAB_BOOTS=1 LAB_MODES=pcie LAB_REPS=1 LAB_ONLY=ns-host,ns-direct \
+		LAB_OUT=$out-pcie selftests/lab/run.sh >"$log.pcie" 2>&1 &&
+		jq -e '."6.1" | [."ns-host", ."ns-direct"] |
+			all(."pcie-1m".instructions_per_gb > 0 and ."pcie-128k".instructions_per_gb > 0)' \
+			"$out-pcie/lab.json" >/dev/null 2>&1; then
+		ok "lab: reads from QEMU's NVMe into host memory and the BAR counted ($(( $(date +%s) - start )) s)"
+		sed -n '/from QEMU/,/^$/{/^$/d;s/^/# /p}' "$out-pcie/report.txt"
+	else
+		sed 's/^/# /' "$log.pcie" | tail -30
+		notok "lab: reads from QEMU's NVMe (log: ${log#"$top"/}.pcie)"
+	fi
 }
 
 suite_vm2() {

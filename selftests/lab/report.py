@@ -20,6 +20,11 @@ from collections import defaultdict
 # Spread (%) above which a figure is marked as not repeating.
 UNSTABLE_PCT = 0.5
 BLOCK_JOBS = ["randread-4k-qd1", "randread-4k-qd16", "read-128k-qd16", "randwrite-4k-qd1"]
+# Reads from QEMU's emulated NVMe into the BAR (selftests/lab/pcie.sh).
+PCIE_JOBS = {"pcie-1m": "1 MiB", "pcie-128k": "128 KiB"}
+PCIE_TARGETS = ["ns", "vol-1", "vol-2", "md0-raw", "md0-vol", "head-2", "vol-head", "md0-head",
+                "iommu-off", "iommu-pt", "iommu"]
+PCIE_WAYS = ["host", "direct", "compat", "odirect-host", "odirect-direct"]
 POLICIES = ["round-robin", "queue-depth", "service-time", "weighted", "gpu-affinity"]
 
 
@@ -77,7 +82,8 @@ def median_of_boot(recs):
         groups[(r["kernel"], r["boot"], r.get("mode"), r["config"], r["job"])].append(r)
     out = []
     for rs in groups.values():
-        rs.sort(key=lambda r: r["iops"])
+        # The reads from QEMU's NVMe: the costlier middle one.
+        rs.sort(key=lambda r: -r["io_ns"] / r["bytes"] if "io_ns" in r else r["iops"])
         out.append(rs[(len(rs) - 1) // 2])
     return out
 
@@ -95,6 +101,20 @@ def summarize(recs):
         groups[(r["kernel"], r["config"], r["job"])].append(r)
     out = defaultdict(dict)
     for (k, c, j), rs in groups.items():
+        if j.startswith("span-"):
+            # Nanoseconds per I/O timed by kretprobes (pcie.sh's spans).
+            per_io = [r["ns_per_io"] / scale for r in rs]
+            mean, spread = stats(per_io)
+            out[k].setdefault(c, {})[j] = {"instructions_per_io": round(mean, 1),
+                                           "spread_pct": round(spread, 3), "boots": len(rs)}
+            continue
+        if j in PCIE_JOBS:
+            # What the reader pays for, not guest time (selftests/lab/pcie.sh).
+            per_gb = [r["io_ns"] / r["bytes"] * 1e9 / scale for r in rs]
+            mean, spread = stats(per_gb)
+            out[k].setdefault(c, {})[j] = {"instructions_per_gb": round(mean),
+                                           "spread_pct": round(spread, 3), "boots": len(rs)}
+            continue
         instr = [1e9 / r["iops"] / scale for r in rs]
         mean, spread = stats(instr)
         e = {"instructions_per_io": round(mean, 1), "spread_pct": round(spread, 3),
@@ -163,58 +183,119 @@ def report(out):
         order = sorted(cfgs, key=config_order)
         block = [c for c in order if any(j in cfgs[c] for j in BLOCK_JOBS)]
         boots = max(e["boots"] for c in cfgs.values() for e in c.values())
-        print(f"\nLinux {k}: guest instructions per I/O, fio included "
-              f"(mean of {boots} boots, spread across them)")
-        print(table([[c] + [cell(cfgs[c].get(j), "abs") for j in BLOCK_JOBS] for c in block],
-                    ["device"] + BLOCK_JOBS))
-        print(f"\nLinux {k}: instructions added per I/O over the raw namespace "
-              "(vol-head: over the head, vol-tcp and vol-rdma: over that namespace, "
-              "md0-vol and md0-head: over md RAID0 on the raw namespaces); "
-              "(Nx): against what the native head adds")
-        print(table([[c] + [cell(cfgs[c].get(j), "add") for j in BLOCK_JOBS]
-                     for c in block if c not in ("raw", "tcp-raw", "rdma-raw")],
-                    ["device"] + BLOCK_JOBS))
-        vols = [c for c in block if c.startswith("vol-") and
-                c not in ("vol-head", "vol-tcp", "vol-rdma")]
-        if "head-1" in cfgs and vols:
-            print(f"\nLinux {k}: QD16 IOPS against the native head (one path)")
-            print(table([[c] + [f"{cfgs[c][j]['iops_vs_head']:.3f}" if "iops_vs_head" in
-                                cfgs[c].get(j, {}) else "-"
-                                for j in ("randread-4k-qd16", "read-128k-qd16")] for c in vols],
-                        ["device", "randread-4k-qd16", "read-128k-qd16"]))
-        flat = []
-        for p in POLICIES:
-            one, eight = cfgs.get(f"vol-{p}-1"), cfgs.get(f"vol-{p}-8")
-            if not one or not eight:
-                continue
-            row = [p]
-            for j in ("randread-4k-qd1", "randread-4k-qd16"):
-                a, b = one.get(j, {}).get("added"), eight.get(j, {}).get("added")
-                row.append(f"{b / a:.3f}" if a and b is not None else "-")
-            flat.append(row)
-        if flat:
-            print(f"\nLinux {k}: 8 paths against 1 (instructions added, ratio)")
-            print(table(flat, ["policy", "randread-4k-qd1", "randread-4k-qd16"]))
-        data = [c for c in order if "read-1m" in cfgs[c]]
-        if data:
-            print(f"\nLinux {k}: reads of 1 MiB (gpupath-bench), guest instructions per GB moved")
-            rows = []
-            for c in data:
-                e = cfgs[c]["read-1m"]
-                rows.append([c, f"{e['instructions_per_gb']:,}", f"{e['spread_pct']:.2f}%{mark(e)}"])
-            print(table(rows, ["source-mode", "per GB", "spread"]))
-            for src in ("ns", "mem", "file"):
-                h, b = cfgs.get(f"{src}-host"), cfgs.get(f"{src}-compat")
-                if h and b:
-                    d = b["read-1m"]["instructions_per_gb"] - h["read-1m"]["instructions_per_gb"]
-                    print(f"  the bounce ({src}): {d:+,} instructions per GB "
-                          f"({b['read-1m']['instructions_per_gb'] / h['read-1m']['instructions_per_gb']:.2f}x host)")
+        if block:
+            print(f"\nLinux {k}: guest instructions per I/O, fio included "
+                  f"(mean of {boots} boots, spread across them)")
+            print(table([[c] + [cell(cfgs[c].get(j), "abs") for j in BLOCK_JOBS] for c in block],
+                        ["device"] + BLOCK_JOBS))
+            print(f"\nLinux {k}: instructions added per I/O over the raw namespace "
+                  "(vol-head: over the head, vol-tcp and vol-rdma: over that namespace, "
+                  "md0-vol and md0-head: over md RAID0 on the raw namespaces); "
+                  "(Nx): against what the native head adds")
+            print(table([[c] + [cell(cfgs[c].get(j), "add") for j in BLOCK_JOBS]
+                         for c in block if c not in ("raw", "tcp-raw", "rdma-raw")],
+                        ["device"] + BLOCK_JOBS))
+            vols = [c for c in block if c.startswith("vol-") and
+                    c not in ("vol-head", "vol-tcp", "vol-rdma")]
+            if "head-1" in cfgs and vols:
+                print(f"\nLinux {k}: QD16 IOPS against the native head (one path)")
+                print(table([[c] + [f"{cfgs[c][j]['iops_vs_head']:.3f}" if "iops_vs_head" in
+                                    cfgs[c].get(j, {}) else "-"
+                                    for j in ("randread-4k-qd16", "read-128k-qd16")] for c in vols],
+                            ["device", "randread-4k-qd16", "read-128k-qd16"]))
+            flat = []
+            for p in POLICIES:
+                one, eight = cfgs.get(f"vol-{p}-1"), cfgs.get(f"vol-{p}-8")
+                if not one or not eight:
+                    continue
+                row = [p]
+                for j in ("randread-4k-qd1", "randread-4k-qd16"):
+                    a, b = one.get(j, {}).get("added"), eight.get(j, {}).get("added")
+                    row.append(f"{b / a:.3f}" if a and b is not None else "-")
+                flat.append(row)
+            if flat:
+                print(f"\nLinux {k}: 8 paths against 1 (instructions added, ratio)")
+                print(table(flat, ["policy", "randread-4k-qd1", "randread-4k-qd16"]))
+            data = [c for c in order if "read-1m" in cfgs[c]]
+            if data:
+                print(f"\nLinux {k}: reads of 1 MiB (gpupath-bench), guest instructions per GB moved")
+                rows = []
+                for c in data:
+                    e = cfgs[c]["read-1m"]
+                    rows.append([c, f"{e['instructions_per_gb']:,}", f"{e['spread_pct']:.2f}%{mark(e)}"])
+                print(table(rows, ["source-mode", "per GB", "spread"]))
+                for src in ("ns", "mem", "file"):
+                    h, b = cfgs.get(f"{src}-host"), cfgs.get(f"{src}-compat")
+                    if h and b:
+                        d = b["read-1m"]["instructions_per_gb"] - h["read-1m"]["instructions_per_gb"]
+                        print(f"  the bounce ({src}): {d:+,} instructions per GB "
+                              f"({b['read-1m']['instructions_per_gb'] / h['read-1m']['instructions_per_gb']:.2f}x host)")
+        pcie_report(k, cfgs)
+        spans_report(k, cfgs)
         worst = max(e["spread_pct"] for c in cfgs.values() for e in c.values())
         print(f"\nLinux {k}: the largest spread across boots is {worst:.3f}%")
         loose = sorted(f"{c} {j}" for c, jobs in cfgs.items() for j, e in jobs.items() if mark(e))
         if loose:
             print(f"Linux {k}: spread over {UNSTABLE_PCT}% (marked !, not to be compared): "
                   + ", ".join(loose))
+
+
+SPAN_PARTS = [("clone", "the clone (bio_alloc_clone)"),
+              ("acct", "diskstats (bio_start_io_acct, bio_end_io_acct_remapped)"),
+              ("pick", "the pick (pick_path, round-robin, one path)"),
+              ("blkg", "the clone's cgroup (bio_associate_blkg_from_css)"),
+              ("submit-rest", "the rest of submit_bio: checks, the device-memory test, hand-off"),
+              ("end-rest", "the rest of the completion: ending the bio received, freeing the clone"),
+              ("total", "all of gpupath's own")]
+
+
+def spans_report(k, cfgs):
+    """Where a one-path volume's instructions per I/O go (pcie.sh's spans)."""
+    vol = cfgs.get("vol-1", {})
+    if "span-total" not in vol:
+        return
+    boots = vol["span-total"]["boots"]
+    rows = [[text, f"{vol[f'span-{p}']['instructions_per_io']:,.0f}{mark(vol[f'span-{p}'])}"]
+            for p, text in SPAN_PARTS if f"span-{p}" in vol]
+    up = cfgs.get("ns", {}).get("span-upper")
+    if up:
+        rows.append(["for comparison: the upper layer's completion (block/fops.c), "
+                     "the namespace's reads", f"{up['instructions_per_io']:,.0f}"])
+    print(f"\nLinux {k}: where a one-path volume's instructions per 4 KiB read go, "
+          f"timed by kretprobes, their own cost taken out (mean of {boots} boots)")
+    print(table(rows, ["part", "instructions per I/O"]))
+
+
+def pcie_report(k, cfgs):
+    """The reads from QEMU's NVMe: per target, each way's instructions per
+    GB, and direct and the bounce against host memory the same way in."""
+    def per_gb(t, way, j):
+        return cfgs.get(f"{t}-{way}", {}).get(j)
+
+    def fig(e, base=None):
+        if e is None:
+            return "-"
+        s = f"{e['instructions_per_gb'] / 1e6:,.2f}M{mark(e)}"
+        if base is not None:
+            s += f" ({e['instructions_per_gb'] / base['instructions_per_gb']:.3f}x)"
+        return s
+
+    for j, size in PCIE_JOBS.items():
+        rows = []
+        for t in PCIE_TARGETS:
+            h, oh = per_gb(t, "host", j), per_gb(t, "odirect-host", j)
+            row = [t, fig(h), fig(per_gb(t, "direct", j), h), fig(per_gb(t, "compat", j), h),
+                   fig(oh), fig(per_gb(t, "odirect-direct", j), oh)]
+            if any(x != "-" for x in row[1:]):
+                rows.append(row)
+        if not rows:
+            continue
+        boots = max(e["boots"] for c in cfgs.values() for jj, e in c.items() if jj == j)
+        print(f"\nLinux {k}: reads of {size} from QEMU's NVMe, instructions per GB the reader "
+              f"pays for: its threads, interrupts out, and the controllers' interrupt handlers "
+              f"(mean of {boots} boots; (x): against host memory the same way in)")
+        print(table(rows, ["target", "host", "direct", "compat (bounce)", "O_DIRECT host",
+                           "O_DIRECT direct"]))
 
 
 def load_summary(path):
@@ -249,7 +330,8 @@ def against(out, old, path):
         for c, jobs in out[k].items():
             for j, e in jobs.items():
                 o = old[k].get(c, {}).get(j)
-                what = "instructions_per_gb" if j == "read-1m" else "instructions_per_io"
+                what = ("instructions_per_gb" if j == "read-1m" or j in PCIE_JOBS
+                        else "instructions_per_io")
                 if not o or what not in o or not o[what]:
                     missing += 1
                 elif mark(e) or mark(o):

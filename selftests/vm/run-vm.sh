@@ -44,6 +44,14 @@
 #   --icount SHIFT count instead of time: guest time advances 2^SHIFT ns per
 #                  instruction and never while the vCPU sleeps (QEMU's
 #                  -icount shift=SHIFT,sleep=off; the lab: selftests/lab)
+#   --icount-sleep with --icount: guest time follows host time while the
+#                  vCPU sleeps (sleep=on), so that a wait on an emulated
+#                  device does not jump over the guest's timers
+#   --nvme-latency NS  the stack topology's namespaces, and the iommu
+#                  topology's controller on the root bus, read zeroes
+#                  (null-co) and complete each I/O NS nanoseconds of host
+#                  time late: always after the guest has gone idle (the
+#                  lab's reads from emulated NVMe, selftests/lab/pcie.sh)
 #   --iommu intel  an emulated Intel IOMMU (intel-iommu, DMA translation on,
 #                  no interrupt remapping): a kernel with CONFIG_INTEL_IOMMU
 #                  translates every device's DMA (Debian's default), unless
@@ -95,7 +103,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/vm/lib.sh"
 
 kernel= modroot= modules= workdir= topology=switch append= timeout=600 mem=2G smp=1 icount=
-keep= iommu= cpu=qemu64 cpu_given=
+keep= iommu= cpu=qemu64 cpu_given= nvme_latency= icount_sleep=off
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -111,6 +119,8 @@ while [ $# -gt 0 ]; do
 	--iommu) iommu=$2; shift 2 ;;
 	--cpu) cpu=$2 cpu_given=1; shift 2 ;;
 	--keep-images) keep=1; shift ;;
+	--nvme-latency) nvme_latency=$2; shift 2 ;;
+	--icount-sleep) icount_sleep=on; shift ;;
 	--) shift; break ;;
 	*) die "run-vm.sh: unknown option '$1'" ;;
 	esac
@@ -203,6 +213,16 @@ img() {
 	[ "$images" = "$workdir" ] || ln -s "$images/$1" "$workdir/$1"
 	echo "$workdir/$1"
 }
+# nvme_drive ID IMAGE SIZE: a drive for an emulated namespace, from a sparse
+# image; with --nvme-latency, a null-co drive of SIZE instead, which reads
+# zeroes and completes each I/O that many nanoseconds (host time) late.
+nvme_drive() {
+	if [ -n "$nvme_latency" ]; then
+		devs+=(-drive driver=null-co,size="$3",latency-ns="$nvme_latency",read-zeroes=on,if=none,id="$1")
+	else
+		devs+=(-drive file="$(img "$2" "$3")",if=none,id="$1",format=raw,cache=unsafe)
+	fi
+}
 # Sparse: 1600 MiB so that the file benchmark's 1 GiB file has room in a
 # partition above what the other tests use (tests/bench.sh).
 nvme_img=$(img nvme.img 1600M)
@@ -236,8 +256,7 @@ switch | flat | iommu)
 		       -device virtio-blk-pci,drive=vblk0,bus=dn3)
 		bar_bus=dn1 nvme_bus=dn2
 		[ "$topology" != iommu ] ||
-			devs+=(-drive file="$(img nvme1.img 64M)",if=none,id=nvm1,format=raw,cache=unsafe
-			       -device nvme,serial=gpupath1,drive=nvm1,bus=pcie.0)
+			{ nvme_drive nvm1 nvme1.img 64M; devs+=(-device nvme,serial=gpupath1,drive=nvm1,bus=pcie.0); }
 	else
 		bar_bus=pcie.0 nvme_bus=pcie.0
 	fi
@@ -275,8 +294,8 @@ stack)
 	       -device nvme,id=nvme1,serial=stack,subsys=subsys0,bus=dn3)
 	# Created after both controllers, so attached to both (shared=on).
 	for i in 1 2; do
-		devs+=(-drive file="$(img stack$i.img 256M)",if=none,id=stk$i,format=raw,cache=unsafe
-		       -device nvme-ns,drive=stk$i,bus=nvme0,nsid=$i,shared=on)
+		nvme_drive stk$i stack$i.img 256M
+		devs+=(-device nvme-ns,drive=stk$i,bus=nvme0,nsid=$i,shared=on)
 	done ;;
 *) die "run-vm.sh: --topology must be switch, flat, rails, stack or iommu" ;;
 esac
@@ -299,7 +318,7 @@ accel=tcg
 agent=$!
 set +e
 timeout -k 10 "$timeout" qemu-system-x86_64 -accel "$accel" -M q35 -cpu "$cpu",+rdrand -m "$mem" -smp "$smp" \
-	${icount:+-icount "shift=$icount,sleep=off"} \
+	${icount:+-icount "shift=$icount,sleep=$icount_sleep"} \
 	-display none -monitor none -no-reboot -nic none \
 	-qmp unix:"$stage/qmp.sock",server=on,wait=off \
 	-global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off \

@@ -38,7 +38,10 @@
  * CPU time, the busy time of all CPUs together is counted over that window
  * (interrupts and softirqs included, wherever they ran), from /proc/stat's
  * clock ticks, or with -I from a file of each CPU's idle time in
- * microseconds (selftests/lab's cpubusy module, /proc/cpubusy).
+ * microseconds (selftests/lab's cpubusy module, /proc/cpubusy). Where that
+ * file also gives the I/O's own part (cpubusy's io_irq=: user tasks with
+ * interrupts taken out, and the storage device's interrupt handlers), it is
+ * reported as "io" beside busy.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -96,8 +99,8 @@ struct worker {
 };
 
 struct result {
-	bool ran, counted, busy_known;
-	double secs, cpu, busy;
+	bool ran, counted, busy_known, io_known;
+	double secs, cpu, busy, io;
 	uint64_t ios, bytes, errors, mismatches, hole_bytes;
 	uint64_t mod_direct, mod_refused;	/* the provider's counters, this mode */
 	double p50, p99;
@@ -373,7 +376,7 @@ static void run_mode(const struct opts *o, enum mode m, struct result *res)
 {
 	struct worker *w = calloc(o->threads, sizeof(*w));
 	uint64_t d0 = 0, r0 = 0, d1, r1;
-	double *all, t0, c0, b0 = 0, b1 = 0;
+	double *all, t0, c0, b0 = 0, b1 = 0, io0;
 	size_t n = 0, i, cap = 1 << 20;
 	pthread_barrier_t sync;
 	bool counted, known;
@@ -389,6 +392,7 @@ static void run_mode(const struct opts *o, enum mode m, struct result *res)
 	/* Every worker has its buffer: the window opens. */
 	pthread_barrier_wait(&sync);
 	known = busy_seconds(&busy, &b0);
+	io0 = busy.io_known ? busy.io : -1;
 	c0 = bench_cpu_seconds();
 	t0 = bench_now();
 	pthread_barrier_wait(&sync);
@@ -398,6 +402,8 @@ static void run_mode(const struct opts *o, enum mode m, struct result *res)
 	res->cpu = bench_cpu_seconds() - c0;
 	res->busy_known = known && busy_seconds(&busy, &b1);
 	res->busy = b1 - b0;
+	res->io_known = res->busy_known && io0 >= 0 && busy.io_known;
+	res->io = busy.io - io0;
 	pthread_barrier_wait(&sync);
 	for (i = 0; i < o->threads; i++)
 		pthread_join(w[i].tid, NULL);
@@ -557,6 +563,17 @@ static void print_text(const struct opts *o, const struct result *res)
 	for (m = 0; m < NR_MODES; m++) {
 		const struct result *r = &res[m];
 
+		if (!r->ran || r->err || !r->io_known || !r->bytes)
+			continue;
+		printf("%-7s io (this process and the device's interrupts): %.4f s/GB",
+		       mode_names[m], r->io / (r->bytes / 1e9));
+		if (m != MODE_HOST && base->ran && !base->err && base->io_known && base->io > 0)
+			printf(", %.3fx host", r->io / r->bytes / (base->io / base->bytes));
+		printf("\n");
+	}
+	for (m = 0; m < NR_MODES; m++) {
+		const struct result *r = &res[m];
+
 		if (!r->ran || r->err || (!r->counted && !o->is_file) || m == MODE_HOST)
 			continue;
 		printf("%-7s", mode_names[m]);
@@ -606,6 +623,9 @@ static void print_json(const struct opts *o, const struct result *res)
 		if (r->busy_known)
 			printf(",\"busy_ns\":%.0f,\"busy_s_per_gb\":%.6f", r->busy * 1e9,
 			       r->bytes ? r->busy / (r->bytes / 1e9) : 0);
+		if (r->io_known)
+			printf(",\"io_ns\":%.0f,\"io_s_per_gb\":%.6f", r->io * 1e9,
+			       r->bytes ? r->io / (r->bytes / 1e9) : 0);
 		if (r->counted)
 			printf(",\"module_direct_bytes\":%" PRIu64 ",\"module_refused_bytes\":%" PRIu64,
 			       r->mod_direct, r->mod_refused);

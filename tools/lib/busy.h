@@ -5,7 +5,10 @@
  * interrupts, softirqs and kernel threads count wherever they ran. From
  * /proc/stat (clock ticks: 10 ms per CPU), or from a file of "now NS" and a
  * "cpuN IDLE_US IOWAIT_US" line per CPU (selftests/lab/cpubusy's
- * /proc/cpubusy: microseconds).
+ * /proc/cpubusy: microseconds). That file may end with "io USER_NS IRQ_NS":
+ * the time CPUs ran user tasks (interrupts excluded) and the time in the
+ * storage device's interrupt handlers, the part of busy time an I/O's reader
+ * pays for (cpubusy's io_irq=).
  */
 #ifndef GPUPATH_BUSY_H
 #define GPUPATH_BUSY_H
@@ -39,6 +42,8 @@ static inline double bench_cpu_seconds(void)
 struct busy_src {
 	const char *file;	/* NULL: /proc/stat */
 	double resolution_ns;	/* set by busy_seconds() */
+	bool io_known;		/* set by busy_seconds(): the file has an io line */
+	double io;		/* ... its two times together, in seconds */
 };
 
 static inline const char *busy_name(const struct busy_src *b)
@@ -75,10 +80,16 @@ static inline bool busy_seconds(struct busy_src *b, double *busy)
 		return ok;
 	}
 	*busy = 0;
+	b->io_known = false;
 	if (fgets(line, sizeof(line), f) && sscanf(line, "now %llu", &now) == 1) {
 		ok = true;
 		while (fgets(line, sizeof(line), f)) {
-			if (sscanf(line, "cpu%*u %llu %llu", &idle, &iowait) != 2) {
+			if (sscanf(line, "io %llu %llu", &idle, &iowait) == 2) {
+				b->io = (idle + iowait) / 1e9;
+				b->io_known = true;
+				continue;
+			}
+			if (b->io_known || sscanf(line, "cpu%*u %llu %llu", &idle, &iowait) != 2) {
 				ok = false;
 				break;
 			}

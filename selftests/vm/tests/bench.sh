@@ -33,6 +33,20 @@ jq -e '.busy_source == "/proc/stat" and .busy_resolution_ns > 0 and
 	fail "bench -n 40 -t 2: not 80 I/Os in each mode, or no busy time"
 gpupath-bench -d $NS -p "$prov" -n 1 -I /proc/nonexistent 2>/tmp/bn.err && fail "-I of no file ran"
 grep -q 'no idle times' /tmp/bn.err || fail "-I of no file: $(cat /tmp/bn.err)"
+# An idle-time file whose last line gives the I/O's own part (the lab's
+# cpubusy io_irq=): a fixed one here, so both parts are 0 over the window.
+printf 'now 5000000000\ncpu0 1000 0\nio 700000 20000\n' >/tmp/idle.txt
+gpupath-bench -d $NS -p "$prov" -n 2 -s 128K -S 64M -I /tmp/idle.txt -j >/tmp/bn.json ||
+	fail "bench -I with an io line: $(cat /tmp/bn.json)"
+jq -e '[.modes[] | .busy_ns == 0 and .io_ns == 0 and .io_s_per_gb == 0] | all' /tmp/bn.json \
+	>/dev/null || fail "bench -I with an io line: $(cat /tmp/bn.json)"
+gpupath-bench -d $NS -p "$prov" -n 2 -s 128K -S 64M -I /tmp/idle.txt -m direct,host |
+	grep -q '^direct  io (this process and the device.s interrupts): 0.0000 s/GB' ||
+	fail "bench -I with an io line: no io line in the text"
+# Only as the last line.
+printf 'now 5000000000\nio 700000 20000\ncpu0 1000 0\n' >/tmp/idle.txt
+gpupath-bench -d $NS -p "$prov" -n 1 -I /tmp/idle.txt 2>/tmp/bn.err && fail "-I with io first ran"
+grep -q 'no idle times' /tmp/bn.err || fail "-I with io first: $(cat /tmp/bn.err)"
 gpupath-bench -d $NS -p "$prov" -o -m compat 2>/tmp/bn.err && fail "-o compat ran"
 grep -q -- '-o takes the direct and host modes' /tmp/bn.err || fail "-o compat: $(cat /tmp/bn.err)"
 
