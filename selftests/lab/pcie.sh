@@ -18,8 +18,9 @@
 # LAB_MODE=pcie-head (nvme_core.multipath=Y): the native head with its two
 #   paths (round-robin), a one-path volume over it, md RAID0 over the two
 #   heads.
-# LAB_MODE=iommu, iommu-pt, iommu-off (run-vm.sh --topology iommu, the
-#   kernel told nothing, iommu=pt, intel_iommu=off): the namespace of the
+# LAB_MODE=iommu, iommu-strict, iommu-pt, iommu-off (run-vm.sh --topology
+#   iommu, the kernel told nothing, iommu.strict=1, iommu=pt,
+#   intel_iommu=off): the namespace of the
 #   controller on the root bus, whose direct reads reach the BAR through the
 #   host bridge, mapped by the IOMMU where it translates.
 # LAB_MODE=spans (nvme_core.multipath=N): where a one-path volume's

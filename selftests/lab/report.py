@@ -23,7 +23,7 @@ BLOCK_JOBS = ["randread-4k-qd1", "randread-4k-qd16", "read-128k-qd16", "randwrit
 # Reads from QEMU's emulated NVMe into the BAR (selftests/lab/pcie.sh).
 PCIE_JOBS = {"pcie-1m": "1 MiB", "pcie-128k": "128 KiB"}
 PCIE_TARGETS = ["ns", "vol-1", "vol-2", "md0-raw", "md0-vol", "head-2", "vol-head", "md0-head",
-                "iommu-off", "iommu-pt", "iommu"]
+                "iommu-off", "iommu-pt", "iommu", "iommu-strict"]
 PCIE_WAYS = ["host", "direct", "compat", "odirect-host", "odirect-direct"]
 POLICIES = ["round-robin", "queue-depth", "service-time", "weighted", "gpu-affinity"]
 

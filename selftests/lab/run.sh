@@ -15,9 +15,10 @@
 #   LAB_MODES    which boots (default all): "paths" and "head" (nvme-loop,
 #                selftests/lab/guest.sh), "pcie" and "pcie-head" (reads
 #                from QEMU's emulated NVMe into the BAR: direct, host, the
-#                bounce; selftests/lab/pcie.sh), "iommu", "iommu-pt" and
-#                "iommu-off" (the same from a controller on the root bus
-#                behind QEMU's Intel IOMMU, translating, in passthrough, and
+#                bounce; selftests/lab/pcie.sh), "iommu", "iommu-strict",
+#                "iommu-pt" and "iommu-off" (the same from a controller on
+#                the root bus behind QEMU's Intel IOMMU, translating with
+#                lazy and with strict invalidation, in passthrough, and
 #                unused; on kernels with an Intel IOMMU driver), "spans"
 #                (where a one-path volume's instructions per I/O go, timed
 #                by kretprobes)
@@ -44,7 +45,7 @@ cd "$top"
 
 kernels=${LAB_KERNELS:-6.1 6.12 7.3}
 boots=${LAB_BOOTS:-3}
-modes=${LAB_MODES:-paths head pcie pcie-head iommu iommu-pt iommu-off spans}
+modes=${LAB_MODES:-paths head pcie pcie-head iommu iommu-strict iommu-pt iommu-off spans}
 shift_=${LAB_SHIFT:-1}
 ms=${LAB_MS:-500}
 warm=${LAB_WARMUP_MS:-3000}
@@ -62,8 +63,8 @@ case $only in *[!a-z0-9,-]*) die "LAB_ONLY: configuration names, comma-separated
 	die "LAB_AGAINST: $against is no summary of a lab run (lab.json)"
 for m in $modes; do
 	case $m in
-	paths | head | pcie | pcie-head | iommu | iommu-pt | iommu-off | spans) ;;
-	*) die "LAB_MODES: paths, head, pcie, pcie-head, iommu, iommu-pt, iommu-off or spans, not '$m'" ;;
+	paths | head | pcie | pcie-head | iommu | iommu-strict | iommu-pt | iommu-off | spans) ;;
+	*) die "LAB_MODES: paths, head, pcie, pcie-head, iommu, iommu-strict, iommu-pt, iommu-off or spans, not '$m'" ;;
 	esac
 done
 # Kept aside first: it may be the last run's, in $out.
@@ -121,6 +122,7 @@ for series in $kernels; do
 				fi
 				script=pcie.sh vm=(--topology iommu)
 				case $mode in
+				iommu-strict) extra=" iommu.strict=1" ;;
 				iommu-pt) extra=" iommu=pt" ;;
 				iommu-off) extra=" intel_iommu=off" ;;
 				esac ;;

@@ -197,26 +197,31 @@ static void iotime_fold(void *unused)
 	local_irq_restore(flags);
 }
 
+/*
+ * Registered in this order: every exit before its entry, so that no span
+ * can begin whose end is not yet watched (an exit seen without its entry
+ * is ignored); the scheduler's last. The first five are needed.
+ */
 static const struct {
 	const char *name;
 	void *probe;
 } probes[] = {
-	{ "sched_switch", probe_switch },
-	{ "irq_handler_entry", probe_irq_enter },
 	{ "irq_handler_exit", probe_irq_exit },
-	{ "softirq_entry", probe_vec_enter },
 	{ "softirq_exit", probe_vec_exit },
+	{ "irq_handler_entry", probe_irq_enter },
+	{ "softirq_entry", probe_vec_enter },
+	{ "sched_switch", probe_switch },
 	/* x86's system vectors, which bypass irq_handler_entry. */
-	{ "local_timer_entry", probe_vec_enter },
 	{ "local_timer_exit", probe_vec_exit },
-	{ "reschedule_entry", probe_vec_enter },
 	{ "reschedule_exit", probe_vec_exit },
-	{ "call_function_entry", probe_vec_enter },
 	{ "call_function_exit", probe_vec_exit },
-	{ "call_function_single_entry", probe_vec_enter },
 	{ "call_function_single_exit", probe_vec_exit },
-	{ "irq_work_entry", probe_vec_enter },
 	{ "irq_work_exit", probe_vec_exit },
+	{ "local_timer_entry", probe_vec_enter },
+	{ "reschedule_entry", probe_vec_enter },
+	{ "call_function_entry", probe_vec_enter },
+	{ "call_function_single_entry", probe_vec_enter },
+	{ "irq_work_entry", probe_vec_enter },
 };
 
 static struct tracepoint *tps[ARRAY_SIZE(probes)];
@@ -230,11 +235,12 @@ static void find_tp(struct tracepoint *tp, void *unused)
 			tps[i] = tp;
 }
 
+/* Entries before exits, the reverse of iotime_start(). */
 static void iotime_stop(void)
 {
-	unsigned int i;
+	unsigned int i = ARRAY_SIZE(probes);
 
-	for (i = 0; i < ARRAY_SIZE(probes); i++)
+	while (i--)
 		if (tps[i])
 			tracepoint_probe_unregister(tps[i], probes[i].probe, NULL);
 	tracepoint_synchronize_unregister();
@@ -247,7 +253,10 @@ static int iotime_start(void)
 
 	for_each_kernel_tracepoint(find_tp, NULL);
 	/* The scheduler's and the device interrupts' are needed; x86's vectors where there. */
-	if (!tps[0] || !tps[1] || !tps[2] || !tps[3] || !tps[4]) {
+	for (i = 0; i < 5; i++)
+		if (!tps[i])
+			break;
+	if (i < 5) {
 		pr_err("cpubusy: the kernel has no sched_switch, irq_handler or softirq tracepoints\n");
 		return -EOPNOTSUPP;
 	}
