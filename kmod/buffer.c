@@ -348,7 +348,7 @@ int gpupath_buf_free(struct gpupath_file *f, u64 handle)
  *
  * Return: the page.
  */
-struct page *gpupath_buf_page(struct gpupath_buf *buf, u64 offset)
+static struct page *gpupath_buf_page(struct gpupath_buf *buf, u64 offset)
 {
 	if (buf->type == GPUPATH_BUF_DEVICE)
 		return virt_to_page(buf->mem.kaddr + offset);

@@ -112,7 +112,6 @@ int gpupath_buf_reg_host(struct gpupath_file *f, struct gpupath_host_reg *req);
 int gpupath_buf_free(struct gpupath_file *f, u64 handle);
 struct gpupath_buf *gpupath_buf_get(struct gpupath_file *f, u64 handle);
 void gpupath_buf_put(struct gpupath_buf *buf);
-struct page *gpupath_buf_page(struct gpupath_buf *buf, u64 offset);
 u64 gpupath_buf_contig(struct gpupath_buf *buf, u64 offset, u64 len, struct page **page);
 int gpupath_buf_insert(struct gpupath_file *f, struct gpupath_buf *buf, u64 *handle);
 int gpupath_buf_mmap(struct gpupath_file *f, struct vm_area_struct *vma);

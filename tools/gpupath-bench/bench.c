@@ -39,8 +39,9 @@
  * (interrupts and softirqs included, wherever they ran), from /proc/stat's
  * clock ticks, or with -I from a file of each CPU's idle time in
  * microseconds (selftests/lab's cpubusy module, /proc/cpubusy). Where that
- * file also gives the I/O's own part (cpubusy's io_irq=: user tasks with
- * interrupts taken out, and the storage device's interrupt handlers), it is
+ * file also gives the I/O's own part (cpubusy's io_irq=: this process's
+ * threads with interrupts taken out, and the storage device's interrupt
+ * handlers), it is
  * reported as "io" beside busy.
  */
 #define _GNU_SOURCE

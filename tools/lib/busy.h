@@ -6,8 +6,8 @@
  * /proc/stat (clock ticks: 10 ms per CPU), or from a file of "now NS" and a
  * "cpuN IDLE_US IOWAIT_US" line per CPU (selftests/lab/cpubusy's
  * /proc/cpubusy: microseconds). That file may end with "io USER_NS IRQ_NS":
- * the time CPUs ran user tasks (interrupts excluded) and the time in the
- * storage device's interrupt handlers, the part of busy time an I/O's reader
+ * the time CPUs ran the reading process's threads (interrupts excluded) and
+ * the time in the storage device's interrupt handlers, the part of busy time an I/O's reader
  * pays for (cpubusy's io_irq=).
  */
 #ifndef GPUPATH_BUSY_H
@@ -54,7 +54,7 @@ static inline const char *busy_name(const struct busy_src *b)
 /* Busy seconds of all CPUs so far; false when the source cannot be read. */
 static inline bool busy_seconds(struct busy_src *b, double *busy)
 {
-	unsigned long long v[8] = { 0 }, now = 0, idle, iowait;
+	unsigned long long v[8] = { 0 }, now = 0, idle, iowait, user, irq;
 	long tck = sysconf(_SC_CLK_TCK);
 	unsigned int ncpu = 0;
 	char line[256];
@@ -84,8 +84,8 @@ static inline bool busy_seconds(struct busy_src *b, double *busy)
 	if (fgets(line, sizeof(line), f) && sscanf(line, "now %llu", &now) == 1) {
 		ok = true;
 		while (fgets(line, sizeof(line), f)) {
-			if (sscanf(line, "io %llu %llu", &idle, &iowait) == 2) {
-				b->io = (idle + iowait) / 1e9;
+			if (sscanf(line, "io %llu %llu", &user, &irq) == 2) {
+				b->io = (user + irq) / 1e9;
 				b->io_known = true;
 				continue;
 			}
