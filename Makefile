@@ -124,7 +124,7 @@ UNIT_BINS := selftests/build/json_test selftests/build/model_test selftests/buil
 	selftests/build/mdns_test selftests/build/text_test selftests/build/cufile_batch_test \
 	selftests/build/dcb_test selftests/build/cufile-cuda-check
 
-.PHONY: all userspace test-bins unit-bins module module-or-skip clean install install-user \
+.PHONY: all userspace test-bins unit-bins unit-tests unit module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
 	vm-test dkms-test fuzz-vm stress bench demo checkpatch fuzz fuzz-bins gpu-check
 
@@ -251,6 +251,15 @@ daemon/gpupathd: $(DAEMON_OBJS) tools/lib/libgpupath-private.a tools/lib/libgpup
 test-bins: $(TEST_BINS) $(CUDA_DOUBLE)
 
 unit-bins: $(UNIT_BINS) $(UNIT_BINS_CUDA) $(CUDA_DOUBLE)
+
+# The unit tests of selftests/unit/*_test.c, built and run with only what
+# the build needs (no kernel sources, no QEMU): make unit [TEST="ledger dcb"].
+UNIT_TESTS := $(patsubst selftests/unit/%.c,selftests/build/%,$(wildcard selftests/unit/*_test.c))
+
+unit-tests: $(UNIT_TESTS)
+
+unit: unit-tests
+	@selftests/unit/run.sh $(TEST)
 
 # The test programs: one source each, some linked with libgpupath (and
 # then libnl), headers as dependencies only.
