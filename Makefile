@@ -91,7 +91,7 @@ Q := @
 quiet = @printf '  %-8s %s\n'
 endif
 
-LIB_OBJS := tools/lib/names.o tools/lib/dev.o tools/lib/ctl.o tools/lib/nl-policy-gen.o \
+LIB_OBJS := tools/lib/names.o tools/lib/names-gen.o tools/lib/dev.o tools/lib/ctl.o tools/lib/nl-policy-gen.o \
 	tools/lib/topo.o \
 	tools/lib/stats.o tools/lib/text.o
 # The shared library has the versions of the first release's interface too

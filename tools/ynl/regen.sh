@@ -12,6 +12,8 @@
 #                              the split ops and the multicast groups
 #   tools/lib/nl-policy-gen.[ch] libnl policies of every attribute set, for
 #                              the library's decoders (tools/ynl/user-policy.py)
+#   tools/lib/names-gen.[ch]   the names of every enum's and flag's values and
+#                              of the commands, for the tools (tools/ynl/names.py)
 #
 #   tools/ynl/regen.sh           regenerate (commit the result)
 #   tools/ynl/regen.sh --check   fail if a generated file differs from
@@ -80,10 +82,12 @@ compare() {
 generate uapi header "$tspec" uapi/linux/gpupath_nl.h
 generate kernel header "$kspec" kmod/netlink-gen.h
 generate kernel source "$kspec" kmod/netlink-gen.c
-for m in header source; do
-	f=tools/lib/nl-policy-gen.$([ $m = header ] && echo h || echo c)
-	/usr/bin/python3 "$top/tools/ynl/user-policy.py" "$spec" --$m "$tmp/$(basename "$f")" ||
-		{ echo "error: tools/ynl/user-policy.py failed on $spec" >&2; exit 1; }
-	compare "$f"
+for g in user-policy:nl-policy-gen names:names-gen; do
+	for m in header source; do
+		f=tools/lib/${g#*:}.$([ $m = header ] && echo h || echo c)
+		/usr/bin/python3 "$top/tools/ynl/${g%:*}.py" "$spec" --$m "$tmp/$(basename "$f")" ||
+			{ echo "error: tools/ynl/${g%:*}.py failed on $spec" >&2; exit 1; }
+		compare "$f"
+	done
 done
 exit $status
