@@ -122,7 +122,7 @@ TEST_BINS := selftests/build/gp-pattern selftests/build/nl-check selftests/build
 UNIT_BINS := selftests/build/json_test selftests/build/model_test selftests/build/ledger_test \
 	selftests/build/secret_test selftests/build/ana_test selftests/build/libnvme_fix_test \
 	selftests/build/mdns_test selftests/build/text_test selftests/build/cufile_batch_test \
-	selftests/build/dcb_test selftests/build/cufile-cuda-check
+	selftests/build/dcb_test selftests/build/ifaddr_test selftests/build/cufile-cuda-check
 
 .PHONY: all userspace test-bins unit-bins unit-tests unit module module-or-skip clean install install-user \
 	install-module dkms-install dkms-uninstall deps kernel test host-test deb \
@@ -340,6 +340,11 @@ selftests/build/text_test: selftests/unit/text_test.c daemon/disclog.o \
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) $(shell pkg-config --cflags libnvme 2>/dev/null) -o $@ $^ $(NL_LIBS)
+
+selftests/build/ifaddr_test: selftests/unit/ifaddr_test.c tools/lib/libgpupath.a
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(LDFLAGS) $(CFLAGS) -o $@ $^ $(NL_LIBS)
 
 selftests/build/model_test: selftests/unit/model_test.c tools/lib/libgpupath.a
 	@mkdir -p $(@D)

@@ -337,52 +337,10 @@ static bool same(const char *a, const char *b)
 	return !strcmp(a ? a : "", b ? b : "");
 }
 
-/* "KEY=VALUE" of a controller's sysfs address, into @buf ("" if absent). */
-static void address_field(nvme_ctrl_t c, const char *key, char *buf, size_t size)
-{
-	const char *a = nvme_ctrl_get_address(c), *v;
-	size_t klen = strlen(key), n;
-
-	buf[0] = 0;
-	for (v = a; v && *v; v += *v == ',') {
-		if (!strncmp(v, key, klen) && v[klen] == '=') {
-			n = strcspn(v + klen + 1, ",");
-			snprintf(buf, size, "%.*s", (int)n, v + klen + 1);
-			return;
-		}
-		v += strcspn(v, ",");
-	}
-}
-
 /* Whether an address of @iface is on the subnet of @addr (IPv4 or IPv6). */
 static bool iface_subnet_has(const char *iface, const char *addr)
 {
-	unsigned char want[16], have[16], mask[16];
-	const struct ifaddrs *i;
-	size_t len, k;
-	int fam;
-
-	fam = strchr(addr, ':') ? AF_INET6 : AF_INET;
-	len = fam == AF_INET ? 4 : 16;
-	if (!addrs || inet_pton(fam, addr, want) != 1)
-		return false;
-	for (i = addrs; i; i = i->ifa_next) {
-		if (!i->ifa_addr || !i->ifa_netmask || i->ifa_addr->sa_family != fam ||
-		    strcmp(i->ifa_name, iface))
-			continue;
-		if (fam == AF_INET) {
-			memcpy(have, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, 4);
-			memcpy(mask, &((struct sockaddr_in *)i->ifa_netmask)->sin_addr, 4);
-		} else {
-			memcpy(have, &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr, 16);
-			memcpy(mask, &((struct sockaddr_in6 *)i->ifa_netmask)->sin6_addr, 16);
-		}
-		for (k = 0; k < len && !((have[k] ^ want[k]) & mask[k]); k++)
-			;
-		if (k == len)
-			return true;
-	}
-	return false;
+	return gpupath_ifaddr_subnet_in(addrs, iface, addr, NULL, 0);
 }
 
 /*
@@ -401,7 +359,7 @@ static bool on_rail(nvme_ctrl_t c, const struct gpupath_portal_rail *rail)
 	bool bound = hif && hif[0];
 	unsigned int i;
 
-	address_field(c, "src_addr", src, sizeof(src));
+	gpupath_addr_field(nvme_ctrl_get_address(c), "src_addr", src, sizeof(src));
 	used[1] = src;
 	if (!rail->iface[0] && !rail->addr[0])
 		return true;

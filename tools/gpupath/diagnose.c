@@ -20,7 +20,6 @@
  * into its memory, and if not why, with the fix.
  */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -131,46 +130,19 @@ static int snapshot_get(struct gpupath_ctl *ctl, struct snapshot *st, const char
 
 /* ---- sysfs ------------------------------------------------------------------ */
 
-/* "key=value" of an nvme controller's address attribute. */
-static bool addr_field(const char *addr, const char *key, char *val, size_t size)
-{
-	size_t klen = strlen(key);
-	const char *p = addr, *end;
-
-	while (p && *p) {
-		if (!strncmp(p, key, klen) && p[klen] == '=') {
-			p += klen + 1;
-			end = strchr(p, ',');
-			snprintf(val, size, "%.*s", (int)(end ? end - p : (long)strlen(p)), p);
-			return true;
-		}
-		p = strchr(p, ',');
-		if (p)
-			p++;
-	}
-	return false;
-}
-
-/* The interface whose IPv4 subnet holds @ip (a route's choice); "" if none. */
+/*
+ * The interface whose subnet holds @ip (a route's choice), IPv4 or IPv6;
+ * "" if none, or the loopback (no NIC DMAs for it).
+ */
 static void subnet_netdev(const char *ip, char *name, size_t size)
 {
-	struct ifaddrs *ifa, *i;
-	struct in_addr a;
+	struct ifaddrs *ifa;
 
 	name[0] = '\0';
-	if (inet_pton(AF_INET, ip, &a) != 1 || getifaddrs(&ifa))
+	if (getifaddrs(&ifa))
 		return;
-	for (i = ifa; i; i = i->ifa_next) {
-		struct sockaddr_in *ia = (struct sockaddr_in *)i->ifa_addr;
-		struct sockaddr_in *nm = (struct sockaddr_in *)i->ifa_netmask;
-
-		if (!ia || ia->sin_family != AF_INET || !nm || !strcmp(i->ifa_name, "lo"))
-			continue;
-		if (!((ia->sin_addr.s_addr ^ a.s_addr) & nm->sin_addr.s_addr)) {
-			snprintf(name, size, "%s", i->ifa_name);
-			break;
-		}
-	}
+	if (gpupath_ifaddr_subnet_in(ifa, NULL, ip, name, size) && !strcmp(name, "lo"))
+		name[0] = '\0';
 	freeifaddrs(ifa);
 }
 
@@ -206,13 +178,14 @@ static void describe(const struct diag *d, struct dpath *p)
 	} else {
 		if (gpupath_sysfs_read(path, "address", addr, sizeof(addr)) < 0)
 			return;
-		if (addr_field(addr, "host_iface", val, sizeof(val)) && val[0] &&
+		if (gpupath_addr_field(addr, "host_iface", val, sizeof(val)) && val[0] &&
 		    strcmp(val, "none"))
 			snprintf(p->netdev, sizeof(p->netdev), "%.*s", IFNAMSIZ - 1, val);
-		else if (addr_field(addr, "host_traddr", val, sizeof(val)) && strcmp(val, "none"))
+		else if (gpupath_addr_field(addr, "host_traddr", val, sizeof(val)) &&
+			 strcmp(val, "none"))
 			gpupath_ifaddr_find(NULL, val, AF_UNSPEC, p->netdev, sizeof(p->netdev),
 					    NULL, 0);
-		if (!p->netdev[0] && addr_field(addr, "traddr", val, sizeof(val)))
+		if (!p->netdev[0] && gpupath_addr_field(addr, "traddr", val, sizeof(val)))
 			subnet_netdev(val, p->netdev, sizeof(p->netdev));
 		fn = topo_named(d, GPUPATH_TOPO_NIC, p->netdev);
 	}

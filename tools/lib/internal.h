@@ -115,6 +115,22 @@ bool gpupath_ifaddr_find_in(const struct ifaddrs *ifa, const char *iface, const 
 			    int family, char *iface_out, size_t iface_size, char *addr_out,
 			    size_t addr_size);
 
+/*
+ * Whether an address of the host on interface @iface (NULL: any), in @ifa,
+ * has @addr (IPv4 or IPv6, as text) on its subnet; the first such
+ * interface into @iface_out (may be NULL). An address of the other family
+ * never does.
+ */
+bool gpupath_ifaddr_subnet_in(const struct ifaddrs *ifa, const char *iface, const char *addr,
+			      char *iface_out, size_t iface_size);
+
+/*
+ * The value of "KEY=VALUE" in @addr, the comma-separated address attribute
+ * of an NVMe controller in sysfs, into @val ("" when absent). Whether
+ * there is one.
+ */
+bool gpupath_addr_field(const char *addr, const char *key, char *val, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

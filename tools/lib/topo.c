@@ -579,6 +579,22 @@ bool gpupath_ifaddr_find(const char *iface, const char *addr, int family, char *
 	return found;
 }
 
+/* The address bytes of @sa, of family @fam (AF_INET or AF_INET6). */
+static const unsigned char *inet_bytes(const struct sockaddr *sa, int fam)
+{
+	if (fam == AF_INET)
+		return (const void *)&((const struct sockaddr_in *)sa)->sin_addr;
+	return (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
+}
+
+/* The family of @i's address, AF_UNSPEC when it is neither IPv4 nor IPv6. */
+static int inet_family(const struct ifaddrs *i)
+{
+	int fam = i->ifa_addr ? i->ifa_addr->sa_family : AF_UNSPEC;
+
+	return fam == AF_INET || fam == AF_INET6 ? fam : AF_UNSPEC;
+}
+
 bool gpupath_ifaddr_find_in(const struct ifaddrs *ifa, const char *iface, const char *addr,
 			    int family, char *iface_out, size_t iface_size, char *addr_out,
 			    size_t addr_size)
@@ -586,19 +602,14 @@ bool gpupath_ifaddr_find_in(const struct ifaddrs *ifa, const char *iface, const 
 	char buf[INET6_ADDRSTRLEN];
 	const struct ifaddrs *i;
 	bool found = false;
-	const void *a;
 	int fam;
 
 	for (i = ifa; i && !found; i = i->ifa_next) {
-		fam = i->ifa_addr ? i->ifa_addr->sa_family : AF_UNSPEC;
-		if (fam == AF_INET)
-			a = &((struct sockaddr_in *)i->ifa_addr)->sin_addr;
-		else if (fam == AF_INET6)
-			a = &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
-		else
-			continue;
-		if ((family != AF_UNSPEC && fam != family) || (iface && strcmp(i->ifa_name, iface)) ||
-		    !inet_ntop(fam, a, buf, sizeof(buf)) || (addr && strcmp(buf, addr)))
+		fam = inet_family(i);
+		if (fam == AF_UNSPEC || (family != AF_UNSPEC && fam != family) ||
+		    (iface && strcmp(i->ifa_name, iface)) ||
+		    !inet_ntop(fam, inet_bytes(i->ifa_addr, fam), buf, sizeof(buf)) ||
+		    (addr && strcmp(buf, addr)))
 			continue;
 		found = true;
 		if (iface_out)
@@ -607,4 +618,60 @@ bool gpupath_ifaddr_find_in(const struct ifaddrs *ifa, const char *iface, const 
 			snprintf(addr_out, addr_size, "%s", buf);
 	}
 	return found;
+}
+
+/* Whether @want and @have are equal under @mask, over @len bytes. */
+static bool masked_equal(const unsigned char *want, const unsigned char *have,
+			 const unsigned char *mask, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		if ((want[k] ^ have[k]) & mask[k])
+			return false;
+	return true;
+}
+
+bool gpupath_ifaddr_subnet_in(const struct ifaddrs *ifa, const char *iface, const char *addr,
+			      char *iface_out, size_t iface_size)
+{
+	unsigned char want[sizeof(struct in6_addr)];
+	const struct ifaddrs *i;
+	int fam = AF_INET;
+	size_t len;
+
+	if (inet_pton(fam, addr, want) != 1) {
+		fam = AF_INET6;
+		if (inet_pton(fam, addr, want) != 1)
+			return false;
+	}
+	len = fam == AF_INET ? sizeof(struct in_addr) : sizeof(struct in6_addr);
+	for (i = ifa; i; i = i->ifa_next) {
+		if (inet_family(i) != fam || !i->ifa_netmask ||
+		    (iface && strcmp(i->ifa_name, iface)) ||
+		    !masked_equal(want, inet_bytes(i->ifa_addr, fam),
+				  inet_bytes(i->ifa_netmask, fam), len))
+			continue;
+		if (iface_out)
+			snprintf(iface_out, iface_size, "%s", i->ifa_name);
+		return true;
+	}
+	return false;
+}
+
+bool gpupath_addr_field(const char *addr, const char *key, char *val, size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p;
+
+	val[0] = 0;
+	for (p = addr; p && *p; p += *p == ',') {
+		if (!strncmp(p, key, klen) && p[klen] == '=') {
+			p += klen + 1;
+			snprintf(val, size, "%.*s", (int)strcspn(p, ","), p);
+			return true;
+		}
+		p += strcspn(p, ",");
+	}
+	return false;
 }
