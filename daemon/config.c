@@ -88,7 +88,12 @@ static void qos_conf_of(const struct gpupath_qos *q, struct gpupath_qos_conf *c)
 	c->ets = q->ets;
 }
 
-static int apply_qos(struct pass *p, const struct gpupath_conf_qos *want)
+/*
+ * The module's class @want->name given the file's settings (added when it
+ * has none), the change pushed for a rollback. Its settings on the host's
+ * devices are the fabric's work (qos.c), at the next pass.
+ */
+static int set_module_qos(struct pass *p, const struct gpupath_conf_qos *want)
 {
 	const struct gpupath_qos *have = qos_named(p, want->name);
 	const struct gpupath_qos_conf *c = &want->conf;
@@ -266,7 +271,8 @@ static int push_portal(struct pass *p, int op, const struct gpupath_portal *have
 	return 0;
 }
 
-static int apply_portal(struct pass *p, const struct gpupath_conf_portal *want)
+/* The module's portal @want->name given the file's settings, as set_module_qos(). */
+static int set_module_portal(struct pass *p, const struct gpupath_conf_portal *want)
 {
 	const struct gpupath_portal *have = portal_named(p, want->name);
 	const struct gpupath_portal_conf *c = &want->conf;
@@ -601,9 +607,9 @@ int config_apply(struct gpupath_ctl *ctl, const struct gpupath_conf *conf, const
 	/* Dropped portals, then classes (portals name them), then portals. */
 	r = drop_portals(&p, conf, list);
 	for (i = 0; r >= 0 && i < conf->nqos; i++)
-		r = apply_qos(&p, &conf->qos[i]);
+		r = set_module_qos(&p, &conf->qos[i]);
 	for (i = 0; r >= 0 && i < conf->nportals; i++)
-		r = apply_portal(&p, &conf->portals[i]);
+		r = set_module_portal(&p, &conf->portals[i]);
 	if (r < 0) {
 		if (p.nundo)
 			log_warn("%s: undoing the %zu change%s made", file, p.nundo,

@@ -3,6 +3,12 @@
  * Fabric connections and path assembly: the portals the module keeps,
  * connected once per rail through libnvme, and the namespaces found on
  * their controllers pushed to the module as volumes and paths.
+ *
+ * Called from the daemon's loop, in its main thread. A connect, and a
+ * discovery controller's connect and log page reads, run in a child
+ * process each (they may wait on the network for minutes), whose end
+ * wakes the loop (fabric_fd()). fabric-internal.h says how the pieces
+ * divide the work.
  */
 #ifndef GPUPATHD_FABRIC_H
 #define GPUPATHD_FABRIC_H
@@ -43,8 +49,8 @@ struct mdns;
 void fabric_set_mdns(struct fabric *f, struct mdns *m);
 
 /*
- * Readable when a connect under way (each runs in a child process) has
- * ended: a pass takes its result.
+ * Readable when a child (a connect or a discovery, each in a process of
+ * its own) has ended: a pass takes its result.
  */
 int fabric_fd(struct fabric *f);
 
