@@ -292,7 +292,7 @@ int setup_mdns(struct daemon *d)
 	return 0;
 }
 
-/* A connect (in a child process) ended: a pass takes its result. */
+/* A connect or discovery child ended: a pass takes its result. */
 static int on_connect(sd_event_source *s, int fd, uint32_t events, void *userdata)
 {
 	struct daemon *d = userdata;

@@ -18,7 +18,7 @@
  * it scans and sends it an Identify, a command per namespace and per scan
  * on the daemon's loop (with 128 namespaces under emulation, a pass took
  * 15 s, and one on a busy host outlasted the watchdog). gpupathd reads the
- * namespaces it needs from sysfs (ctrl_namespaces() in fabric.c).
+ * namespaces it needs from sysfs (ctrl_namespaces() in paths.c).
  */
 #define _GNU_SOURCE	/* scandir64() */
 #include <dirent.h>

@@ -67,7 +67,8 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void
 		/*
 		 * A connect or discovery child ended: its result (or its
 		 * death, which left none) is taken at a pass now, not at the
-		 * next periodic one. The pass reaps it (fabric.c).
+		 * next periodic one. The pass reaps it (connect.c,
+		 * discovery.c).
 		 */
 		if (d->loaded)
 			soon(d, SOON_MS);
