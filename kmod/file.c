@@ -59,7 +59,7 @@ static enum gpupath_reason ext4_reason(struct file *file, u32 op, const struct f
 }
 
 /**
- * gpupath_file_reason() - whether the file system would move a file's data
+ * gpupath_fileio_reason() - whether the file system would move a file's data
  *	by DMA to and from its device
  * @file: a regular file
  * @op: GPUPATH_IO_READ or GPUPATH_IO_WRITE
@@ -70,7 +70,7 @@ static enum gpupath_reason ext4_reason(struct file *file, u32 op, const struct f
  *
  * Return: %GPUPATH_REASON_NONE, or why not.
  */
-enum gpupath_reason gpupath_file_reason(struct file *file, u32 op)
+enum gpupath_reason gpupath_fileio_reason(struct file *file, u32 op)
 {
 	struct inode *inode = file_inode(file);
 	struct file_kattr fa = {};
@@ -96,29 +96,29 @@ enum gpupath_reason gpupath_file_reason(struct file *file, u32 op)
 }
 
 /**
- * gpupath_file_bdev() - the block device a file's data lives on
+ * gpupath_fileio_bdev() - the block device a file's data lives on
  * @file: a regular file
  *
  * Return: the file system's device, or NULL when it has none.
  */
-struct block_device *gpupath_file_bdev(struct file *file)
+struct block_device *gpupath_fileio_bdev(struct file *file)
 {
 	return file_inode(file)->i_sb->s_bdev;
 }
 
 /**
- * gpupath_file_rdonly() - whether a file's mount or file system is read-only
+ * gpupath_fileio_rdonly() - whether a file's mount or file system is read-only
  * @file: a regular file
  *
  * Return: true when no write can reach it.
  */
-bool gpupath_file_rdonly(struct file *file)
+bool gpupath_fileio_rdonly(struct file *file)
 {
 	return sb_rdonly(file_inode(file)->i_sb) || (file->f_path.mnt->mnt_flags & MNT_READONLY);
 }
 
 /**
- * gpupath_file_check() - a file I/O's bad input, before anything is done
+ * gpupath_fileio_check() - a file I/O's bad input, before anything is done
  * @file: a regular file, open for @io's direction
  * @io: the request
  * @buf: its buffer
@@ -130,15 +130,15 @@ bool gpupath_file_rdonly(struct file *file)
  * Return: 0, -EINVAL (alignment, range, an O_APPEND file written), -EROFS,
  * -EPERM (immutable or append-only), -ETXTBSY (a swap file) or -EFBIG.
  */
-int gpupath_file_check(struct file *file, const struct gpupath_io *io, struct gpupath_buf *buf)
+int gpupath_fileio_check(struct file *file, const struct gpupath_io *io, struct gpupath_buf *buf)
 {
 	struct inode *inode = file_inode(file);
-	struct block_device *bdev = gpupath_file_bdev(file);
+	struct block_device *bdev = gpupath_fileio_bdev(file);
 	unsigned int align = bdev ? bdev_logical_block_size(bdev) : SECTOR_SIZE;
 	u64 bend, fend;
 
 	if (io->op == GPUPATH_IO_WRITE) {
-		if (gpupath_file_rdonly(file))
+		if (gpupath_fileio_rdonly(file))
 			return -EROFS;
 		if (IS_IMMUTABLE(inode) || IS_APPEND(inode))
 			return -EPERM;
@@ -162,7 +162,7 @@ int gpupath_file_check(struct file *file, const struct gpupath_io *io, struct gp
 }
 
 /**
- * gpupath_file_bvecs() - a bvec table over part of a buffer
+ * gpupath_fileio_bvecs() - a bvec table over part of a buffer
  * @buf: the buffer
  * @off: where in it
  * @len: bytes, > 0
@@ -174,8 +174,8 @@ int gpupath_file_check(struct file *file, const struct gpupath_io *io, struct gp
  *
  * Return: the table (kvfree() it), or NULL without memory.
  */
-struct bio_vec *gpupath_file_bvecs(struct gpupath_buf *buf, u64 off, u64 len,
-				   unsigned int *nr)
+struct bio_vec *gpupath_fileio_bvecs(struct gpupath_buf *buf, u64 off, u64 len,
+				     unsigned int *nr)
 {
 	unsigned int max = DIV_ROUND_UP(offset_in_page(off) + len, PAGE_SIZE), n = 0;
 	struct bio_vec *bv;
@@ -201,13 +201,13 @@ struct bio_vec *gpupath_file_bvecs(struct gpupath_buf *buf, u64 off, u64 len,
 }
 
 /**
- * gpupath_file_done() - what a file I/O's completion must do first
+ * gpupath_fileio_done() - what a file I/O's completion must do first
  * @iocb: its kiocb
  * @ret: bytes, or a negative errno
  *
  * Any context (the file system may complete in bio end_io).
  */
-void gpupath_file_done(struct kiocb *iocb, long ret)
+void gpupath_fileio_done(struct kiocb *iocb, long ret)
 {
 	if (iocb->ki_flags & IOCB_WRITE) {
 		if (ret > 0)
@@ -217,7 +217,7 @@ void gpupath_file_done(struct kiocb *iocb, long ret)
 }
 
 /**
- * gpupath_file_start() - start a direct read or write of a file
+ * gpupath_fileio_start() - start a direct read or write of a file
  * @iocb: a kiocb, to outlive the I/O
  * @file: the file
  * @op: GPUPATH_IO_READ or GPUPATH_IO_WRITE
@@ -227,13 +227,13 @@ void gpupath_file_done(struct kiocb *iocb, long ret)
  * @len: bytes
  * @complete: called once with the result, unless this returns something
  *	else than -EIOCBQUEUED, which then is the result; it must call
- *	gpupath_file_done() first
+ *	gpupath_fileio_done() first
  *
  * Return: -EIOCBQUEUED, or the result: bytes or a negative errno.
  */
-ssize_t gpupath_file_start(struct kiocb *iocb, struct file *file, u32 op, u64 pos,
-			   struct bio_vec *bv, unsigned int nr, size_t len,
-			   void (*complete)(struct kiocb *iocb, long ret))
+ssize_t gpupath_fileio_start(struct kiocb *iocb, struct file *file, u32 op, u64 pos,
+			     struct bio_vec *bv, unsigned int nr, size_t len,
+			     void (*complete)(struct kiocb *iocb, long ret))
 {
 	struct iov_iter iter;
 	ssize_t ret;
@@ -256,6 +256,6 @@ ssize_t gpupath_file_start(struct kiocb *iocb, struct file *file, u32 op, u64 po
 	gpupath_compat_kiocb_start_write(iocb);
 	ret = file->f_op->write_iter(iocb, &iter);
 	if (ret != -EIOCBQUEUED)
-		gpupath_file_done(iocb, ret);
+		gpupath_fileio_done(iocb, ret);
 	return ret;
 }

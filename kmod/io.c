@@ -226,7 +226,7 @@ static void iocb_end_io(struct kiocb *iocb, long ret)
 {
 	struct gpupath_req *req = container_of(iocb, struct gpupath_req, iocb);
 
-	gpupath_file_done(iocb, ret);
+	gpupath_fileio_done(iocb, ret);
 	if (ret < 0) {
 		if (req->io.mode == GPUPATH_MODE_DIRECT &&
 		    (ret == -EREMOTEIO || ret == -ENOLINK || ret == -EIO || ret == -EOPNOTSUPP))
@@ -247,11 +247,11 @@ static int submit_iocb(struct gpupath_req *req)
 	unsigned int nr;
 	ssize_t ret;
 
-	req->bvec = gpupath_file_bvecs(req->buf, req->io.buf_offset, req->io.len, &nr);
+	req->bvec = gpupath_fileio_bvecs(req->buf, req->io.buf_offset, req->io.len, &nr);
 	if (!req->bvec)
 		return -ENOMEM;
-	ret = gpupath_file_start(&req->iocb, req->target, req->io.op, req->io.dev_offset,
-				 req->bvec, nr, req->io.len, iocb_end_io);
+	ret = gpupath_fileio_start(&req->iocb, req->target, req->io.op, req->io.dev_offset,
+				   req->bvec, nr, req->io.len, iocb_end_io);
 	if (ret != -EIOCBQUEUED)
 		iocb_end_io(&req->iocb, ret);
 	return 0;
@@ -320,7 +320,7 @@ static int start(struct gpupath_req *req)
 	int ret;
 
 	if (req->is_file)
-		ret = gpupath_file_check(req->target, io, req->buf);
+		ret = gpupath_fileio_check(req->target, io, req->buf);
 	else
 		ret = check_range(io, req->buf, bdev);
 	if (ret)
@@ -331,7 +331,7 @@ static int start(struct gpupath_req *req)
 	req->begun = true;
 	/* Host memory too needs a file system that does direct I/O. */
 	if (req->is_file)
-		io->reason = gpupath_file_reason(req->target, io->op);
+		io->reason = gpupath_fileio_reason(req->target, io->op);
 	/*
 	 * A block device's direct write finishes through its page cache when
 	 * it cannot drop the range's pages (a process has them mapped): that
@@ -394,7 +394,7 @@ static struct block_device *target_bdev(struct file *target, bool *is_file)
 		return ERR_PTR(-EISDIR);
 	if (!S_ISREG(mode))
 		return ERR_PTR(-ENOTBLK);
-	return gpupath_file_bdev(target);
+	return gpupath_fileio_bdev(target);
 }
 
 /* A block device, or a regular file on a file system with a device. */
@@ -424,7 +424,7 @@ int gpupath_io_route(struct file *target, struct gpupath_provider *prov, u32 op,
 	route->bdev = target_bdev(target, &is_file);
 	if (IS_ERR(route->bdev))
 		return PTR_ERR(route->bdev);
-	route->reason = is_file ? gpupath_file_reason(target, op) : GPUPATH_REASON_NONE;
+	route->reason = is_file ? gpupath_fileio_reason(target, op) : GPUPATH_REASON_NONE;
 	if (route->reason != GPUPATH_REASON_NONE)
 		return 0;
 	if (!route->bdev) {
@@ -488,7 +488,7 @@ static int req_new(struct gpupath_file *f, const struct gpupath_io *io,
 	ret = target_type(req);
 	if (!ret && !(req->target->f_mode & need))
 		ret = io->op == GPUPATH_IO_WRITE && req->is_file &&
-		      gpupath_file_rdonly(req->target) ? -EROFS : -EBADF;
+		      gpupath_fileio_rdonly(req->target) ? -EROFS : -EBADF;
 	if (!ret && io->op == GPUPATH_IO_WRITE && !req->is_file)
 		ret = may_write(req->target);
 	if (ret)
