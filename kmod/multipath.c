@@ -1252,9 +1252,9 @@ void gpupath_multipath_refresh_soon(struct gpupath_volume *vol)
  * path gone now, not at the path's next I/O error, which may never come.
  * Under the block layer's holder lock: only queues work (see compat.h).
  */
-void gpupath_bdev_dead(void *holder)
+static void bdev_dead(struct gpupath_compat_holder *holder)
 {
-	struct gpupath_volume *vol = holder;
+	struct gpupath_volume *vol = container_of(holder, struct gpupath_volume, holder);
 
 	mod_delayed_work(system_wq, &vol->probe_work, 0);
 }
@@ -1327,6 +1327,7 @@ int gpupath_multipath_setup(struct gpupath_volume *vol)
 	INIT_WORK(&vol->event_work, event_work);
 	INIT_DELAYED_WORK(&vol->probe_work, probe_work);
 	INIT_DELAYED_WORK(&vol->refresh_work, refresh_work);
+	vol->holder.dead = bdev_dead;
 	return percpu_ref_init(&vol->io_ref, io_drained, 0, GFP_KERNEL);
 }
 

@@ -133,6 +133,7 @@ struct gpupath_p2p_mem {
 int gpupath_provider_alloc(struct gpupath_provider *prov, struct gpupath_p2p_mem *mem);
 void gpupath_provider_free(struct gpupath_provider *prov, struct gpupath_p2p_mem *mem);
 u64 gpupath_provider_size(struct gpupath_provider *prov);
+bool gpupath_p2pmem_published_attr(struct pci_dev *pdev);
 u64 gpupath_provider_available(struct gpupath_provider *prov);
 
 #endif /* _GPUPATH_PROVIDER_H */

@@ -402,7 +402,7 @@ int gpupath_volume_set(struct gpupath_volume *vol, const struct gpupath_volume_c
 
 static void path_free(struct gpupath_path *path)
 {
-	gpupath_compat_bdev_close(&path->dev, path->vol);
+	gpupath_compat_bdev_close(&path->dev, &path->vol->holder);
 	gpupath_dma_put(&path->dma);
 	put_device(path->ctrl);
 	kfree(path);
@@ -698,7 +698,7 @@ int gpupath_path_add(struct gpupath_volume *vol, const char *device,
 		return -ENOMEM;
 	path->vol = vol;
 	path->weight = 1;
-	ret = gpupath_compat_bdev_open(device, vol, &path->dev);
+	ret = gpupath_compat_bdev_open(device, &vol->holder, &path->dev);
 	if (ret) {
 		if (ret == -EBUSY)
 			NL_SET_ERR_MSG(extack, "the device is in use (mounted, or in a volume)");
@@ -783,7 +783,7 @@ err_put:
 	gpupath_dma_put(&path->dma);
 	put_device(path->ctrl);
 err_close:
-	gpupath_compat_bdev_close(&path->dev, vol);
+	gpupath_compat_bdev_close(&path->dev, &vol->holder);
 	kfree(path);
 	return ret;
 }

@@ -155,6 +155,7 @@ struct gpupath_volume_stats {
  * @refresh_work: looks at the paths' size and cache every few seconds
  * @del_work: finishes a deletion whose caller was killed while waiting
  * @stats: counters
+ * @holder: what holds the paths' devices (told of a device's death)
  */
 struct gpupath_volume {
 	struct list_head node;
@@ -196,6 +197,7 @@ struct gpupath_volume {
 	struct delayed_work refresh_work;
 	struct work_struct del_work;
 	struct gpupath_volume_stats stats;
+	struct gpupath_compat_holder holder;
 };
 
 /* Settings of VOLUME_NEW and VOLUME_SET; a negative value is "not given". */

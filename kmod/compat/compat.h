@@ -51,14 +51,14 @@ static inline long gpupath_compat_pin_user_pages(unsigned long start, unsigned l
 /*
  * Opening a block device exclusively for a holder: blkdev_get_by_path() with
  * fmode_t until 6.5, with blk_mode_t and holder ops until 6.8, a handle in
- * 6.8, a struct file from 6.9.
+ * 6.8, a struct file from 6.9 (compat.c).
  *
  * The holder hears of its device's death (del_gendisk(), a controller
- * deleted) through gpupath_bdev_dead(), from the holder ops' mark_dead where
- * it is called with bd_holder_lock held and must release it (probe: that
- * rule came with the freeze and thaw ops, 6.8). gpupath_bdev_dead() runs
- * under that lock: it may not sleep on the holder's own locks. Older
- * kernels tell nothing; the holder sees the dead disk on its next I/O.
+ * deleted) through its @dead, from the holder ops' mark_dead where it is
+ * called with bd_holder_lock held, which compat.c releases after it (probe:
+ * that rule came with the freeze and thaw ops, 6.8). @dead runs under that
+ * lock: it may not sleep on the holder's own locks. Older kernels tell
+ * nothing; the holder sees the dead disk on its next I/O.
  */
 #include <linux/backing-dev-defs.h>
 #include <linux/blk-mq.h>
@@ -69,289 +69,45 @@ struct gpupath_compat_bdev {
 	void *priv;
 };
 
-void gpupath_bdev_dead(void *holder);
-
-#ifdef GPUPATH_COMPAT_HOLDER_DEAD
-static inline void gpupath_compat_mark_dead(struct block_device *bdev, bool surprise)
-{
-	gpupath_bdev_dead(bdev->bd_holder);
-	mutex_unlock(&bdev->bd_holder_lock);
-}
-
-static const struct blk_holder_ops gpupath_compat_hops = {
-	.mark_dead = gpupath_compat_mark_dead,
+/**
+ * struct gpupath_compat_holder - who holds block devices open exclusively
+ * @dead: told that one of them is going (may be NULL)
+ */
+struct gpupath_compat_holder {
+	void (*dead)(struct gpupath_compat_holder *holder);
 };
 
-#define GPUPATH_COMPAT_HOPS	(&gpupath_compat_hops)
+#ifdef GPUPATH_COMPAT_HOLDER_DEAD
 #define GPUPATH_COMPAT_BDEV_DEAD	1
 #else
-#define GPUPATH_COMPAT_HOPS	NULL
 #define GPUPATH_COMPAT_BDEV_DEAD	0
 #endif
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
-#define GPUPATH_COMPAT_BDEV_MODE	(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
-static inline int gpupath_compat_bdev_open(const char *path, void *holder,
-					   struct gpupath_compat_bdev *h)
-{
-	h->bdev = blkdev_get_by_path(path, GPUPATH_COMPAT_BDEV_MODE, holder);
-	return PTR_ERR_OR_ZERO(h->bdev);
-}
-
-static inline void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h, void *holder)
-{
-	blkdev_put(h->bdev, GPUPATH_COMPAT_BDEV_MODE);
-}
-#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
-static inline int gpupath_compat_bdev_open(const char *path, void *holder,
-					   struct gpupath_compat_bdev *h)
-{
-	h->bdev = blkdev_get_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE, holder, NULL);
-	return PTR_ERR_OR_ZERO(h->bdev);
-}
-
-static inline void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h, void *holder)
-{
-	blkdev_put(h->bdev, holder);
-}
-#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
-static inline int gpupath_compat_bdev_open(const char *path, void *holder,
-					   struct gpupath_compat_bdev *h)
-{
-	struct bdev_handle *handle;
-
-	handle = bdev_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE, holder,
-				   GPUPATH_COMPAT_HOPS);
-	if (IS_ERR(handle))
-		return PTR_ERR(handle);
-	h->priv = handle;
-	h->bdev = handle->bdev;
-	return 0;
-}
-
-static inline void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h, void *holder)
-{
-	bdev_release(h->priv);
-}
-#else
-static inline int gpupath_compat_bdev_open(const char *path, void *holder,
-					   struct gpupath_compat_bdev *h)
-{
-	struct file *file;
-
-	file = bdev_file_open_by_path(path, BLK_OPEN_READ | BLK_OPEN_WRITE, holder,
-				      GPUPATH_COMPAT_HOPS);
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	h->priv = file;
-	h->bdev = file_bdev(file);
-	return 0;
-}
-
-static inline void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h, void *holder)
-{
-	fput(h->priv);
-}
-#endif
+int gpupath_compat_bdev_open(const char *path, struct gpupath_compat_holder *holder,
+			     struct gpupath_compat_bdev *h);
+void gpupath_compat_bdev_close(struct gpupath_compat_bdev *h,
+			       struct gpupath_compat_holder *holder);
 
 /*
  * A look at a block device by number, opened for reading and not claimed:
  * what gpupath_compat_bdev_open() opens, without a holder.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
-static inline int gpupath_compat_bdev_open_dev(dev_t dev, struct gpupath_compat_bdev *h)
-{
-	h->bdev = blkdev_get_by_dev(dev, FMODE_READ, NULL);
-	return PTR_ERR_OR_ZERO(h->bdev);
-}
-
-static inline void gpupath_compat_bdev_close_dev(struct gpupath_compat_bdev *h)
-{
-	blkdev_put(h->bdev, FMODE_READ);
-}
-#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
-static inline int gpupath_compat_bdev_open_dev(dev_t dev, struct gpupath_compat_bdev *h)
-{
-	h->bdev = blkdev_get_by_dev(dev, BLK_OPEN_READ, NULL, NULL);
-	return PTR_ERR_OR_ZERO(h->bdev);
-}
-
-static inline void gpupath_compat_bdev_close_dev(struct gpupath_compat_bdev *h)
-{
-	blkdev_put(h->bdev, NULL);
-}
-#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
-static inline int gpupath_compat_bdev_open_dev(dev_t dev, struct gpupath_compat_bdev *h)
-{
-	struct bdev_handle *handle = bdev_open_by_dev(dev, BLK_OPEN_READ, NULL, NULL);
-
-	if (IS_ERR(handle))
-		return PTR_ERR(handle);
-	h->priv = handle;
-	h->bdev = handle->bdev;
-	return 0;
-}
-
-static inline void gpupath_compat_bdev_close_dev(struct gpupath_compat_bdev *h)
-{
-	bdev_release(h->priv);
-}
-#else
-static inline int gpupath_compat_bdev_open_dev(dev_t dev, struct gpupath_compat_bdev *h)
-{
-	struct file *file = bdev_file_open_by_dev(dev, BLK_OPEN_READ, NULL, NULL);
-
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	h->priv = file;
-	h->bdev = file_bdev(file);
-	return 0;
-}
-
-static inline void gpupath_compat_bdev_close_dev(struct gpupath_compat_bdev *h)
-{
-	fput(h->priv);
-}
-#endif
+int gpupath_compat_bdev_open_dev(dev_t dev, struct gpupath_compat_bdev *h);
+void gpupath_compat_bdev_close_dev(struct gpupath_compat_bdev *h);
 
 /*
  * A bio-based disk that stacks on other block devices, and its features
- * (write cache, FUA, stable pages, no-wait submission, P2PDMA pages). Until 6.11 features
- * are queue flags set on the live queue; from 6.11 they are bits of the
- * queue limits (probe: BLK_FEAT_NOWAIT), changed in an update of the limits
- * (probe: queue_limits_stack_bdev, 6.9), which from 6.9 blk_alloc_disk()
- * also takes (probe). Each returns the disk or an ERR_PTR.
+ * (write cache, FUA, stable pages, no-wait submission, P2PDMA pages). Until
+ * 6.11 features are queue flags set on the live queue; from 6.11 they are
+ * bits of the queue limits (probe: BLK_FEAT_NOWAIT), changed in an update of
+ * the limits (probe: queue_limits_stack_bdev, 6.9), which from 6.9
+ * blk_alloc_disk() also takes (probe). compat.c.
  */
-#ifdef GPUPATH_COMPAT_ALLOC_DISK_LIMITS
-static inline struct gendisk *gpupath_compat_alloc_stacking_disk(void)
-{
-	struct queue_limits lim;
-
-	blk_set_stacking_limits(&lim);
-	/*
-	 * The limits are checked before any path stacks on them: a disk that
-	 * is not zoned has no zone append size (stacking would make it 0).
-	 */
-	lim.max_zone_append_sectors = 0;
-	return blk_alloc_disk(&lim, NUMA_NO_NODE);
-}
-#else
-static inline struct gendisk *gpupath_compat_alloc_stacking_disk(void)
-{
-	struct gendisk *disk = blk_alloc_disk(NUMA_NO_NODE);
-
-	if (!disk)
-		return ERR_PTR(-ENOMEM);
-	blk_set_stacking_limits(&disk->queue->limits);
-	return disk;
-}
-#endif
-
-#ifdef GPUPATH_COMPAT_BLK_FEATURES
-/*
- * A bio-based disk keeps I/O statistics (diskstats) only when asked:
- * QUEUE_FLAG_IO_STAT, from 6.11 the feature BLK_FEAT_IO_STAT. Asked once,
- * when the disk is made: the user may turn them off (queue/iostats), and
- * no later change of features undoes that.
- */
-static inline void gpupath_compat_disk_io_stat(struct gendisk *disk)
-{
-	struct queue_limits lim = queue_limits_start_update(disk->queue);
-
-	lim.features |= BLK_FEAT_IO_STAT;
-	WARN_ON_ONCE(queue_limits_commit_update(disk->queue, &lim));
-}
-
-static inline blk_features_t gpupath_compat_features(blk_features_t f, bool wc, bool fua,
-						     bool stable, bool nowait)
-{
-	f &= ~(BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA | BLK_FEAT_STABLE_WRITES | BLK_FEAT_NOWAIT |
-	       BLK_FEAT_ROTATIONAL);
-	f |= BLK_FEAT_PCI_P2PDMA;
-	if (wc)
-		f |= BLK_FEAT_WRITE_CACHE | (fua ? BLK_FEAT_FUA : 0);
-	if (stable)
-		f |= BLK_FEAT_STABLE_WRITES;
-	if (nowait)
-		f |= BLK_FEAT_NOWAIT;
-	return f;
-}
-
-/*
- * Only features change: the limits are those the paths gave. Nothing is
- * committed when nothing changes, and the read-ahead the administrator set
- * stays (a commit sets it from the I/O size again).
- */
-static inline void gpupath_compat_disk_features(struct gendisk *disk, bool wc, bool fua,
-						bool stable, bool nowait)
-{
-	struct queue_limits lim;
-	unsigned long ra;
-
-	if (gpupath_compat_features(disk->queue->limits.features, wc, fua, stable, nowait) ==
-	    disk->queue->limits.features)
-		return;
-	lim = queue_limits_start_update(disk->queue);
-	lim.features = gpupath_compat_features(lim.features, wc, fua, stable, nowait);
-	ra = disk->bdi->ra_pages;
-	WARN_ON_ONCE(queue_limits_commit_update(disk->queue, &lim));
-	disk->bdi->ra_pages = ra;
-}
-#else
-static inline void gpupath_compat_queue_flag(struct request_queue *q, unsigned int flag, bool on)
-{
-	if (on)
-		blk_queue_flag_set(flag, q);
-	else
-		blk_queue_flag_clear(flag, q);
-}
-
-static inline void gpupath_compat_disk_io_stat(struct gendisk *disk)
-{
-	blk_queue_flag_set(QUEUE_FLAG_IO_STAT, disk->queue);
-}
-
-static inline void gpupath_compat_disk_features(struct gendisk *disk, bool wc, bool fua,
-						bool stable, bool nowait)
-{
-	blk_queue_write_cache(disk->queue, wc, wc && fua);
-	gpupath_compat_queue_flag(disk->queue, QUEUE_FLAG_STABLE_WRITES, stable);
-	gpupath_compat_queue_flag(disk->queue, QUEUE_FLAG_NOWAIT, nowait);
-	gpupath_compat_queue_flag(disk->queue, QUEUE_FLAG_NONROT, true);
-	gpupath_compat_queue_flag(disk->queue, QUEUE_FLAG_PCI_P2PDMA, true);
-}
-#endif
-
-/*
- * The disk takes a device's limits (the strictest of both) with its queue
- * frozen; its read-ahead follows the new I/O size.
- */
-#ifdef GPUPATH_COMPAT_LIMITS_UPDATE
-static inline int gpupath_compat_stack_bdev(struct gendisk *disk, struct block_device *bdev)
-{
-	struct queue_limits lim = queue_limits_start_update(disk->queue);
-	int ret;
-
-	queue_limits_stack_bdev(&lim, bdev, 0, disk->disk_name);
-#ifdef GPUPATH_COMPAT_COMMIT_FROZEN
-	ret = queue_limits_commit_update_frozen(disk->queue, &lim);
-#else
-	blk_mq_freeze_queue(disk->queue);
-	ret = queue_limits_commit_update(disk->queue, &lim);
-	blk_mq_unfreeze_queue(disk->queue);
-#endif
-	return ret;
-}
-#else
-static inline int gpupath_compat_stack_bdev(struct gendisk *disk, struct block_device *bdev)
-{
-	blk_mq_freeze_queue(disk->queue);
-	blk_stack_limits(&disk->queue->limits, &bdev_get_queue(bdev)->limits, 0);
-	blk_mq_unfreeze_queue(disk->queue);
-	disk_update_readahead(disk);
-	return 0;
-}
-#endif
+struct gendisk *gpupath_compat_alloc_stacking_disk(void);
+void gpupath_compat_disk_io_stat(struct gendisk *disk);
+void gpupath_compat_disk_features(struct gendisk *disk, bool wc, bool fua, bool stable,
+				  bool nowait);
+int gpupath_compat_stack_bdev(struct gendisk *disk, struct block_device *bdev);
 
 /* Whether a block device's driver takes P2PDMA pages in its requests. */
 static inline bool gpupath_compat_bdev_p2pdma(struct block_device *bdev)
@@ -409,25 +165,6 @@ static inline vm_fault_t gpupath_compat_p2p_insert(struct vm_area_struct *vma,
 	return VM_FAULT_NOPAGE;
 }
 
-/*
- * A new allocation of @size bytes at @kaddr: one page map reference and one
- * page reference a page. The pool's free pages hold one reference up to
- * 6.14; from 6.15 on they hold none (the mm stopped initialising P2PDMA
- * pages' counts, no header says so), and the allocator sets it to one, as
- * the PCI core's own p2pmem mappings do.
- */
-static inline void gpupath_compat_p2p_own(void *kaddr, size_t size)
-{
-	size_t off;
-
-	for (off = 0; off < size; off += PAGE_SIZE)
-		if (!page_ref_count(virt_to_page(kaddr + off)))
-			set_page_count(virt_to_page(kaddr + off), 1);
-	if (size > PAGE_SIZE)
-		percpu_ref_get_many(&gpupath_compat_page_pgmap(virt_to_page(kaddr))->ref,
-				    (size >> PAGE_SHIFT) - 1);
-}
-
 /* Each page goes back to the pool when its last user drops it. */
 static inline void gpupath_compat_p2p_free(struct pci_dev *pdev, void *kaddr, size_t size)
 {
@@ -446,10 +183,6 @@ static inline vm_fault_t gpupath_compat_p2p_insert(struct vm_area_struct *vma,
 	return vmf_insert_pfn(vma, addr, page_to_pfn(page));
 }
 
-static inline void gpupath_compat_p2p_own(void *kaddr, size_t size)
-{
-}
-
 static inline void gpupath_compat_p2p_free(struct pci_dev *pdev, void *kaddr, size_t size)
 {
 	pci_free_p2pmem(pdev, kaddr, size);
@@ -457,20 +190,18 @@ static inline void gpupath_compat_p2p_free(struct pci_dev *pdev, void *kaddr, si
 #endif
 
 /*
+ * A new allocation of @size bytes at @kaddr: one page map reference and one
+ * page reference a page, where the pages are mapped as pages (compat.c).
+ */
+void gpupath_compat_p2p_own(void *kaddr, size_t size);
+
+/*
  * Whether a device's driver published its P2P memory for others to use:
  * pci_has_p2pmem() until it became static (probe), then the PCI core's
- * p2pmem/published attribute, which tells the same (provider.c; a sysfs
- * read: never under the device lock).
+ * p2pmem/published attribute, which tells the same (a sysfs read: never
+ * under the device lock). compat.c.
  */
-bool gpupath_p2pmem_published_attr(struct pci_dev *pdev);
-static inline bool gpupath_compat_p2pmem_published(struct pci_dev *pdev)
-{
-#ifdef GPUPATH_COMPAT_HAS_P2PMEM
-	return pci_has_p2pmem(pdev);
-#else
-	return gpupath_p2pmem_published_attr(pdev);
-#endif
-}
+bool gpupath_compat_p2pmem_published(struct pci_dev *pdev);
 
 /* Whether a mapped segment is a PCI bus address, renamed in 6.2 (probe). */
 #include <linux/scatterlist.h>
@@ -549,12 +280,10 @@ static inline void gpupath_compat_kiocb_end_write(struct kiocb *iocb)
 /*
  * Generic netlink operations: split do and dump ops from 6.2 (probe: struct
  * genl_split_ops). 6.1 takes one struct genl_ops per command, whose fields
- * are those of a split op: there the generated split table is folded into
- * one op per command, the do's request policy serving its dump as well
- * (they are the same where both take one).
+ * are those of a split op: gpupath_compat_genl_ops() folds the generated
+ * split table into them (compat.c).
  */
 #include <net/genetlink.h>
-#include <linux/slab.h>
 
 /* The generated policies' ranges are const; 6.1's nla_policy points at them without. */
 #ifndef GPUPATH_COMPAT_CONST_RANGE
@@ -566,63 +295,13 @@ static inline void gpupath_compat_kiocb_end_write(struct kiocb *iocb)
 }
 #endif
 
-#ifdef GPUPATH_COMPAT_GENL_SPLIT_OPS
-static inline int gpupath_compat_genl_ops(struct genl_family *fam,
-					  const struct genl_split_ops *ops, unsigned int n)
-{
-	fam->split_ops = ops;
-	fam->n_split_ops = n;
-	return 0;
-}
-
-static inline void gpupath_compat_genl_ops_free(struct genl_family *fam)
-{
-}
-#else
+#ifndef GPUPATH_COMPAT_GENL_SPLIT_OPS
 #define genl_split_ops genl_ops
-#define GPUPATH_COMPAT_GENL_CAPS	(GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP | GENL_CMD_CAP_HASPOL)
-
-static inline int gpupath_compat_genl_ops(struct genl_family *fam, const struct genl_ops *ops,
-					  unsigned int n)
-{
-	struct genl_ops *one;
-	unsigned int i, j, k = 0;
-
-	one = kcalloc(n, sizeof(*one), GFP_KERNEL);
-	if (!one)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < k && one[j].cmd != ops[i].cmd; j++)
-			;
-		if (j == k)
-			one[k++].cmd = ops[i].cmd;
-		one[j].flags |= ops[i].flags & ~GPUPATH_COMPAT_GENL_CAPS;
-		one[j].validate |= ops[i].validate;
-		if (ops[i].flags & GENL_CMD_CAP_DO) {
-			one[j].doit = ops[i].doit;
-			one[j].policy = ops[i].policy;
-			one[j].maxattr = ops[i].maxattr;
-		}
-		if (ops[i].flags & GENL_CMD_CAP_DUMP) {
-			one[j].start = ops[i].start;
-			one[j].dumpit = ops[i].dumpit;
-			one[j].done = ops[i].done;
-			if (!one[j].policy) {
-				one[j].policy = ops[i].policy;
-				one[j].maxattr = ops[i].maxattr;
-			}
-		}
-	}
-	fam->ops = one;
-	fam->n_ops = k;
-	return 0;
-}
-
-static inline void gpupath_compat_genl_ops_free(struct genl_family *fam)
-{
-	kfree(fam->ops);
-}
 #endif
+
+int gpupath_compat_genl_ops(struct genl_family *fam, const struct genl_split_ops *ops,
+			    unsigned int n);
+void gpupath_compat_genl_ops_free(struct genl_family *fam);
 
 /* Per-CPU workqueues are asked for by name from 6.17 on; before, by default. */
 #ifdef GPUPATH_COMPAT_WQ_PERCPU
