@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The generic-netlink family itself: the policies, split ops and multicast
- * groups generated from Documentation/netlink/specs/gpupath.yaml
- * (netlink-gen.c, built here, where its static groups are in scope), and
- * their registration. The handlers are in netlink.c.
+ * The generic-netlink family itself: its multicast groups, and the
+ * registration of the policies and split ops generated from
+ * Documentation/netlink/specs/gpupath.yaml (netlink-gen.c). The handlers
+ * are in netlink*.c.
  */
-#include "netlink-gen.c"
-
 #include "family.h"
+
+static const struct genl_multicast_group gpupath_nl_mcgrps[] = {
+	[GPUPATH_NLGRP_CONFIG] = { .name = GPUPATH_MCGRP_CONFIG, },
+	[GPUPATH_NLGRP_EVENTS] = { .name = GPUPATH_MCGRP_EVENTS, },
+};
 
 struct genl_family gpupath_genl_family __ro_after_init = {
 	.name = GPUPATH_GENL_NAME,

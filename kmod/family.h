@@ -6,6 +6,12 @@
 
 #include "netlink-gen.h"
 
+/* The multicast groups, in the order user space finds them (uapi names). */
+enum {
+	GPUPATH_NLGRP_CONFIG,
+	GPUPATH_NLGRP_EVENTS,
+};
+
 extern struct genl_family gpupath_genl_family;
 
 int gpupath_family_register(void);

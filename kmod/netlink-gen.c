@@ -533,8 +533,3 @@ const struct genl_split_ops gpupath_nl_ops[29] = {
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };
-
-static const struct genl_multicast_group gpupath_nl_mcgrps[] = {
-	[GPUPATH_NLGRP_CONFIG] = { "config", },
-	[GPUPATH_NLGRP_EVENTS] = { "events", },
-};

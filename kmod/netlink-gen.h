@@ -79,9 +79,4 @@ int gpupath_nl_cgroup_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb);
 int gpupath_nl_stack_set_doit(struct sk_buff *skb, struct genl_info *info);
 
-enum {
-	GPUPATH_NLGRP_CONFIG,
-	GPUPATH_NLGRP_EVENTS,
-};
-
 #endif /* _LINUX_GPUPATH_GEN_H */

@@ -261,12 +261,15 @@ static void path_cfg(struct nlattr **tb, struct gpupath_path_cfg *cfg)
 }
 
 /* The volume named by the request's GPUPATH_A_VOLUME_ID. */
-static struct gpupath_volume *volume_from_info(struct genl_info *info, struct nlattr **tb)
+static struct gpupath_volume *volume_from_info(struct genl_info *info,
+					       const struct nla_policy *policy, int maxtype,
+					       struct nlattr **tb)
 {
 	struct gpupath_volume *vol;
 	int ret;
 
-	ret = gpupath_nl_parse_nest(info, GPUPATH_A_VOLUME, GPUPATH_A_VOLUME_MAX, tb);
+	ret = gpupath_nl_parse_info(info, GPUPATH_A_VOLUME, policy, maxtype, tb,
+				    GPUPATH_A_VOLUME_MAX);
 	if (ret)
 		return ERR_PTR(ret);
 	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_VOLUME], tb,
@@ -285,7 +288,8 @@ int gpupath_nl_volume_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct gpupath_volume *vol;
 	int ret;
 
-	vol = volume_from_info(info, tb);
+	vol = volume_from_info(info, gpupath_volume_get_request_nl_policy,
+			       ARRAY_SIZE(gpupath_volume_get_request_nl_policy) - 1, tb);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
 	ret = gpupath_nl_reply(info, put_volume_obj, vol);
@@ -323,7 +327,10 @@ int gpupath_nl_volume_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (ret)
 		return ret;
 	if (info->attrs[GPUPATH_A_VOLUME]) {
-		ret = gpupath_nl_parse_nest(info, GPUPATH_A_VOLUME, GPUPATH_A_VOLUME_MAX, tb);
+		ret = gpupath_nl_parse_info(info, GPUPATH_A_VOLUME,
+					    gpupath_volume_new_request_nl_policy,
+					    ARRAY_SIZE(gpupath_volume_new_request_nl_policy) - 1,
+					    tb, GPUPATH_A_VOLUME_MAX);
 		if (ret)
 			return ret;
 	}
@@ -360,7 +367,8 @@ int gpupath_nl_volume_set_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = gpupath_nl_need_sys_admin(skb, info);
 	if (ret)
 		return ret;
-	vol = volume_from_info(info, tb);
+	vol = volume_from_info(info, gpupath_volume_set_request_nl_policy,
+			       ARRAY_SIZE(gpupath_volume_set_request_nl_policy) - 1, tb);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
 	volume_cfg(tb, &cfg);
@@ -381,7 +389,8 @@ int gpupath_nl_volume_del_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = gpupath_nl_need_sys_admin(skb, info);
 	if (ret)
 		return ret;
-	vol = volume_from_info(info, tb);
+	vol = volume_from_info(info, gpupath_volume_del_request_nl_policy,
+			       ARRAY_SIZE(gpupath_volume_del_request_nl_policy) - 1, tb);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
 	ret = gpupath_nl_refused_at(info->extack, tb[GPUPATH_A_VOLUME_ID],
@@ -391,13 +400,14 @@ int gpupath_nl_volume_del_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* The volume of the path named by the request's GPUPATH_A_PATH_ID. */
-static struct gpupath_volume *path_from_info(struct genl_info *info, struct nlattr **tb,
-					     u32 *id)
+static struct gpupath_volume *path_from_info(struct genl_info *info,
+					     const struct nla_policy *policy, int maxtype,
+					     struct nlattr **tb, u32 *id)
 {
 	struct gpupath_volume *vol;
 	int ret;
 
-	ret = gpupath_nl_parse_nest(info, GPUPATH_A_PATH, GPUPATH_A_PATH_MAX, tb);
+	ret = gpupath_nl_parse_info(info, GPUPATH_A_PATH, policy, maxtype, tb, GPUPATH_A_PATH_MAX);
 	if (ret)
 		return ERR_PTR(ret);
 	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_PATH], tb, GPUPATH_A_PATH_ID))
@@ -432,7 +442,8 @@ int gpupath_nl_path_get_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int ret;
 
-	vol = path_from_info(info, tb, &id);
+	vol = path_from_info(info, gpupath_path_get_request_nl_policy,
+			     ARRAY_SIZE(gpupath_path_get_request_nl_policy) - 1, tb, &id);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
 	ret = -ENOMEM;
@@ -483,9 +494,10 @@ int gpupath_nl_path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	u32 only = 0;
 
 	if (attrs[GPUPATH_A_PATH]) {
-		if (gpupath_nl_parse_req_nest(attrs[GPUPATH_A_PATH], GPUPATH_CMD_PATH_GET,
-					      GENL_CMD_CAP_DUMP, GPUPATH_A_PATH, GPUPATH_A_PATH_MAX,
-					      tb, cb->extack))
+		if (gpupath_nl_parse_policy(attrs[GPUPATH_A_PATH],
+					    gpupath_path_get_request_nl_policy,
+					    ARRAY_SIZE(gpupath_path_get_request_nl_policy) - 1,
+					    tb, GPUPATH_A_PATH_MAX, cb->extack))
 			return -EINVAL;
 		if (tb[GPUPATH_A_PATH_VOLUME])
 			only = nla_get_u32(tb[GPUPATH_A_PATH_VOLUME]);
@@ -521,7 +533,9 @@ int gpupath_nl_path_new_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = gpupath_nl_need_sys_admin(skb, info);
 	if (ret)
 		return ret;
-	ret = gpupath_nl_parse_nest(info, GPUPATH_A_PATH, GPUPATH_A_PATH_MAX, tb);
+	ret = gpupath_nl_parse_info(info, GPUPATH_A_PATH, gpupath_path_new_request_nl_policy,
+				    ARRAY_SIZE(gpupath_path_new_request_nl_policy) - 1,
+				    tb, GPUPATH_A_PATH_MAX);
 	if (ret)
 		return ret;
 	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_PATH], tb,
@@ -573,7 +587,8 @@ int gpupath_nl_path_set_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = gpupath_nl_need_sys_admin(skb, info);
 	if (ret)
 		return ret;
-	vol = path_from_info(info, tb, &id);
+	vol = path_from_info(info, gpupath_path_set_request_nl_policy,
+			     ARRAY_SIZE(gpupath_path_set_request_nl_policy) - 1, tb, &id);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
 	path_cfg(tb, &cfg);
@@ -593,7 +608,8 @@ int gpupath_nl_path_del_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = gpupath_nl_need_sys_admin(skb, info);
 	if (ret)
 		return ret;
-	vol = path_from_info(info, tb, &id);
+	vol = path_from_info(info, gpupath_path_del_request_nl_policy,
+			     ARRAY_SIZE(gpupath_path_del_request_nl_policy) - 1, tb, &id);
 	if (IS_ERR(vol))
 		return PTR_ERR(vol);
 	ret = gpupath_nl_refused_at(info->extack, tb[GPUPATH_A_PATH_ID],

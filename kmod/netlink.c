@@ -19,6 +19,7 @@
 #include "nl.h"
 #include "notify.h"
 #include "provider.h"
+#include "stack.h"
 #include "version.h"
 
 /*
@@ -164,14 +165,6 @@ static int put_peers(struct sk_buff *skb, struct gpupath_provider *prov)
 	return 0;
 }
 
-static const struct gpupath_quota_attrs quota_attrs = {
-	.user_limit = GPUPATH_A_PROVIDER_USER_LIMIT,
-	.cgroup_limit = GPUPATH_A_PROVIDER_CGROUP_LIMIT,
-	.usage = GPUPATH_A_PROVIDER_USAGE,
-	.override = GPUPATH_A_PROVIDER_CGROUP_OVERRIDE,
-	.pad = GPUPATH_A_PROVIDER_PAD,
-};
-
 static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov,
 			const struct gpupath_viewer *who)
 {
@@ -194,7 +187,7 @@ static int put_provider(struct sk_buff *skb, struct gpupath_provider *prov,
 	    (prov->bar >= 0 && nla_put_u32(skb, GPUPATH_A_PROVIDER_BAR, prov->bar)) ||
 	    put_peers(skb, prov) ||
 	    gpupath_nl_put_stats(skb, GPUPATH_A_PROVIDER_STATS, &prov->stats) ||
-	    gpupath_quota_put(skb, &prov->quota, &quota_attrs, who)) {
+	    gpupath_nl_put_quota(skb, &prov->quota, who)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -313,30 +306,26 @@ void gpupath_notify_provider(struct gpupath_provider *prov, u8 cmd)
 				     GPUPATH_NLGRP_CONFIG);
 }
 
-/*
- * The policy the generated ops give nest @type of command @cmd's do or
- * dump (@cap, GENL_CMD_CAP_*): what that command takes inside its nest.
+/**
+ * gpupath_nl_parse_policy() - a request's nest, parsed
+ * @nest: the nest
+ * @policy: what its command takes inside it: the generated
+ *	gpupath_<command>_request_nl_policy
+ * @maxtype: @policy's largest attribute
+ * @tb: the attributes, @max + 1 entries (those above @maxtype NULL)
+ * @max: the largest attribute of the nest's set
+ * @extack: for errors
+ *
+ * Return: 0 or the error of nla_parse_nested().
  */
-static const struct nla_policy *nest_policy(u8 cmd, u8 cap, int type)
+int gpupath_nl_parse_policy(const struct nlattr *nest, const struct nla_policy *policy,
+			    int maxtype, struct nlattr **tb, int max,
+			    struct netlink_ext_ack *extack)
 {
-	const struct genl_split_ops *op;
-
-	for (op = gpupath_nl_ops; op < gpupath_nl_ops + ARRAY_SIZE(gpupath_nl_ops); op++)
-		if (op->cmd == cmd && (op->flags & cap) && op->policy && type <= op->maxattr)
-			return &op->policy[type];
-	return NULL;
-}
-
-/* @nest, of command @cmd's do or dump, parsed into @tb (@max + 1 entries). */
-int gpupath_nl_parse_req_nest(const struct nlattr *nest, u8 cmd, u8 cap, int type, int max,
-			      struct nlattr **tb, struct netlink_ext_ack *extack)
-{
-	const struct nla_policy *pol = nest_policy(cmd, cap, type);
-
 	memset(tb, 0, (max + 1) * sizeof(*tb));
-	if (WARN_ON_ONCE(!pol || pol->len > max))
+	if (WARN_ON_ONCE(maxtype > max))
 		return -EINVAL;
-	return nla_parse_nested(tb, pol->len, nest, pol->nested_policy, extack);
+	return nla_parse_nested(tb, maxtype, nest, policy, extack);
 }
 
 /*
@@ -350,23 +339,25 @@ int gpupath_nl_refused_at(struct netlink_ext_ack *extack, const struct nlattr *a
 	return ret;
 }
 
-/* The request's nest @type, parsed with its command's policy into @tb. */
-int gpupath_nl_parse_nest(struct genl_info *info, int type, int max, struct nlattr **tb)
+/* The request's nest @type, which it must have, parsed as gpupath_nl_parse_policy() does. */
+int gpupath_nl_parse_info(struct genl_info *info, int type, const struct nla_policy *policy,
+			  int maxtype, struct nlattr **tb, int max)
 {
 	if (GENL_REQ_ATTR_CHECK(info, type))
 		return -EINVAL;
-	return gpupath_nl_parse_req_nest(info->attrs[type], info->genlhdr->cmd, GENL_CMD_CAP_DO,
-					 type, max, tb, info->extack);
+	return gpupath_nl_parse_policy(info->attrs[type], policy, maxtype, tb, max, info->extack);
 }
 
 /* The provider named by the request's GPUPATH_A_PROVIDER_ID. */
 static struct gpupath_provider *provider_from_info(struct genl_info *info,
+						   const struct nla_policy *policy, int maxtype,
 						   struct nlattr **tb)
 {
 	struct gpupath_provider *prov;
 	int ret;
 
-	ret = gpupath_nl_parse_nest(info, GPUPATH_A_PROVIDER, GPUPATH_A_PROVIDER_MAX, tb);
+	ret = gpupath_nl_parse_info(info, GPUPATH_A_PROVIDER, policy, maxtype, tb,
+				    GPUPATH_A_PROVIDER_MAX);
 	if (ret)
 		return ERR_PTR(ret);
 	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_PROVIDER], tb,
@@ -385,7 +376,8 @@ int gpupath_nl_provider_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct gpupath_provider *prov;
 	int ret;
 
-	prov = provider_from_info(info, tb);
+	prov = provider_from_info(info, gpupath_provider_get_request_nl_policy,
+				  ARRAY_SIZE(gpupath_provider_get_request_nl_policy) - 1, tb);
 	if (IS_ERR(prov))
 		return PTR_ERR(prov);
 	ret = reply_provider(skb, info, prov);
@@ -505,7 +497,10 @@ int gpupath_nl_provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = gpupath_nl_need_sys_admin(skb, info);
 	if (ret)
 		return ret;
-	ret = gpupath_nl_parse_nest(info, GPUPATH_A_PROVIDER, GPUPATH_A_PROVIDER_MAX, tb);
+	ret = gpupath_nl_parse_info(info, GPUPATH_A_PROVIDER,
+				    gpupath_provider_new_request_nl_policy,
+				    ARRAY_SIZE(gpupath_provider_new_request_nl_policy) - 1,
+				    tb, GPUPATH_A_PROVIDER_MAX);
 	if (ret)
 		return ret;
 	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_PROVIDER], tb,
@@ -556,11 +551,12 @@ int gpupath_nl_provider_new_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* The provider a change names, for a caller who may change providers. */
 static struct gpupath_provider *provider_to_change(struct sk_buff *skb, struct genl_info *info,
+						   const struct nla_policy *policy, int maxtype,
 						   struct nlattr **tb)
 {
 	int ret = gpupath_nl_need_sys_admin(skb, info);
 
-	return ret ? ERR_PTR(ret) : provider_from_info(info, tb);
+	return ret ? ERR_PTR(ret) : provider_from_info(info, policy, maxtype, tb);
 }
 
 int gpupath_nl_provider_del_doit(struct sk_buff *skb, struct genl_info *info)
@@ -569,7 +565,8 @@ int gpupath_nl_provider_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct gpupath_provider *prov;
 	u32 id;
 
-	prov = provider_to_change(skb, info, tb);
+	prov = provider_to_change(skb, info, gpupath_provider_del_request_nl_policy,
+				  ARRAY_SIZE(gpupath_provider_del_request_nl_policy) - 1, tb);
 	if (IS_ERR(prov))
 		return PTR_ERR(prov);
 	id = prov->id;
@@ -638,7 +635,8 @@ int gpupath_nl_provider_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct gpupath_provider *prov;
 	int ret;
 
-	prov = provider_to_change(skb, info, tb);
+	prov = provider_to_change(skb, info, gpupath_provider_set_request_nl_policy,
+				  ARRAY_SIZE(gpupath_provider_set_request_nl_policy) - 1, tb);
 	if (IS_ERR(prov))
 		return PTR_ERR(prov);
 	ret = set_limits(prov, tb, info->extack);
@@ -729,7 +727,9 @@ int gpupath_nl_route_get_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
-	ret = gpupath_nl_parse_nest(info, GPUPATH_A_ROUTE, GPUPATH_A_ROUTE_MAX, tb);
+	ret = gpupath_nl_parse_info(info, GPUPATH_A_ROUTE, gpupath_route_get_request_nl_policy,
+				    ARRAY_SIZE(gpupath_route_get_request_nl_policy) - 1,
+				    tb, GPUPATH_A_ROUTE_MAX);
 	if (ret)
 		return ret;
 	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_ROUTE], tb,
@@ -770,6 +770,72 @@ out_file:
 out_prov:
 	gpupath_provider_put(prov);
 	return ret;
+}
+
+/* ---- dm disks ------------------------------------------------------- */
+
+/* The dm disk a stack-set names: its sequence number must be the one given. */
+static int told_disk(struct nlattr **tb, struct netlink_ext_ack *extack, u64 *diskseq)
+{
+	u32 major = nla_get_u32(tb[GPUPATH_A_STACK_MAJOR]);
+	u32 minor = nla_get_u32(tb[GPUPATH_A_STACK_MINOR]);
+
+	if (major >= 1U << (32 - MINORBITS)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MAJOR], "not a major number");
+		return -EINVAL;
+	}
+	if (minor > MINORMASK) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MINOR], "not a minor number");
+		return -EINVAL;
+	}
+	if (gpupath_stack_dm_diskseq(MKDEV(major, minor), diskseq)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MINOR],
+				    "no device-mapper disk has this number");
+		return -ENODEV;
+	}
+	if (*diskseq != nla_get_u64(tb[GPUPATH_A_STACK_DISKSEQ])) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_DISKSEQ],
+				    "that disk is gone: this one has another sequence number");
+		return -ESTALE;
+	}
+	return 0;
+}
+
+int gpupath_nl_stack_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[GPUPATH_A_STACK_MAX + 1];
+	enum gpupath_stack_kind kind;
+	u64 diskseq;
+	int ret;
+
+	ret = gpupath_nl_need_sys_admin(skb, info);
+	if (ret)
+		return ret;
+	ret = gpupath_nl_parse_info(info, GPUPATH_A_STACK, gpupath_stack_set_request_nl_policy,
+				    ARRAY_SIZE(gpupath_stack_set_request_nl_policy) - 1,
+				    tb, GPUPATH_A_STACK_MAX);
+	if (ret)
+		return ret;
+	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
+			      GPUPATH_A_STACK_MAJOR) ||
+	    NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
+			      GPUPATH_A_STACK_MINOR) ||
+	    NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
+			      GPUPATH_A_STACK_DISKSEQ) ||
+	    NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
+			      GPUPATH_A_STACK_KIND))
+		return -EINVAL;
+	ret = told_disk(tb, info->extack, &diskseq);
+	if (ret)
+		return ret;
+	kind = nla_get_u32(tb[GPUPATH_A_STACK_KIND]);
+	gpupath_stack_tell(diskseq, kind, genl_info_net(info), info->snd_portid);
+	pr_debug("dm disk %u:%u (diskseq %llu): %s (%s)\n",
+		 nla_get_u32(tb[GPUPATH_A_STACK_MAJOR]), nla_get_u32(tb[GPUPATH_A_STACK_MINOR]),
+		 diskseq, kind == GPUPATH_STACK_KIND_REMAP ? "remaps" :
+		 kind == GPUPATH_STACK_KIND_TRANSFORM ? "transforms" : "other",
+		 tb[GPUPATH_A_STACK_TARGETS] ? (char *)nla_data(tb[GPUPATH_A_STACK_TARGETS]) : "");
+	return 0;
 }
 
 /* Dumps start with room for the largest object (netlink allocates that). */

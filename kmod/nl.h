@@ -26,9 +26,11 @@ int gpupath_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 void gpupath_nl_multicast(struct sk_buff *msg, unsigned int grp);
 struct gpupath_stats;
 int gpupath_nl_put_stats(struct sk_buff *skb, int type, struct gpupath_stats *st);
-int gpupath_nl_parse_req_nest(const struct nlattr *nest, u8 cmd, u8 cap, int type, int max,
-			      struct nlattr **tb, struct netlink_ext_ack *extack);
-int gpupath_nl_parse_nest(struct genl_info *info, int type, int max, struct nlattr **tb);
+int gpupath_nl_parse_policy(const struct nlattr *nest, const struct nla_policy *policy,
+			    int maxtype, struct nlattr **tb, int max,
+			    struct netlink_ext_ack *extack);
+int gpupath_nl_parse_info(struct genl_info *info, int type, const struct nla_policy *policy,
+			  int maxtype, struct nlattr **tb, int max);
 int gpupath_nl_refused_at(struct netlink_ext_ack *extack, const struct nlattr *attr, int ret);
 int gpupath_nl_need_sys_admin(struct sk_buff *skb, struct genl_info *info);
 
@@ -53,5 +55,9 @@ struct gpupath_viewer {
 void gpupath_viewer_init(struct gpupath_viewer *v, struct sk_buff *skb);
 void gpupath_viewer_release(struct gpupath_viewer *v);
 bool gpupath_viewer_sees(const struct gpupath_viewer *v, struct cgroup *cgrp, kuid_t uid);
+
+struct gpupath_quota;
+int gpupath_nl_put_quota(struct sk_buff *skb, struct gpupath_quota *q,
+			 const struct gpupath_viewer *who);
 
 #endif /* _GPUPATH_NL_H */

@@ -4,9 +4,6 @@
 
 #include <linux/if.h>
 #include <linux/list.h>
-#include <linux/netlink.h>
-#include <linux/skbuff.h>
-#include <net/netlink.h>
 #include <linux/gpupath.h>
 
 /* A host interface the portal is connected from. */
@@ -114,26 +111,89 @@ struct gpupath_qos {
 	struct gpupath_qos_applied *applied;
 };
 
-struct gpupath_qos *gpupath_qos_find_locked(struct nlattr **tb, struct netlink_ext_ack *extack);
-struct gpupath_qos *gpupath_qos_next_locked(u32 after);
-int gpupath_qos_put(struct sk_buff *skb, struct gpupath_qos *qos);
-int gpupath_qos_add_locked(struct nlattr **tb, struct netlink_ext_ack *extack,
-			   struct gpupath_qos **qosp);
-int gpupath_qos_set_locked(struct gpupath_qos *qos, const struct nlattr *nest,
-			   struct nlattr **tb, struct netlink_ext_ack *extack);
-int gpupath_qos_del_locked(struct gpupath_qos *qos, struct netlink_ext_ack *extack);
+/**
+ * struct gpupath_portal_config - a new portal, as PORTAL_NEW gives it
+ * @name: unique name
+ * @transport: enum gpupath_transport
+ * @traddr: the target's address ("" when discovered by mDNS)
+ * @trsvcid: the target's port
+ * @subsysnqn: the subsystem, "" (or the discovery NQN) for a discovery portal
+ * @discover: enum gpupath_portal_discover
+ * @nrails: entries in @rails
+ * @rails: host interfaces to connect from
+ * @set: the settings, from gpupath_portal_config_init()'s defaults
+ */
+struct gpupath_portal_config {
+	char name[GPUPATH_NAME_LEN];
+	u32 transport;
+	char traddr[GPUPATH_ADDR_LEN];
+	u32 trsvcid;
+	char subsysnqn[GPUPATH_NQN_LEN];
+	u32 discover;
+	u32 nrails;
+	struct gpupath_portal_rail rails[GPUPATH_PORTAL_RAILS_MAX];
+	struct gpupath_portal_settings set;
+};
+
+/**
+ * struct gpupath_portal_change - what PORTAL_SET changes of a portal
+ * @set: the settings, all of them (those not changed as they were)
+ * @new_rails: @rails replace the portal's
+ * @nrails: entries in @rails
+ * @rails: host interfaces to connect from
+ * @new_conns: @conns replace the portal's connections
+ * @nconns: entries in @conns
+ * @conns: the connections (kmalloc()ed, the portal's once given), or NULL
+ */
+struct gpupath_portal_change {
+	struct gpupath_portal_settings set;
+	bool new_rails;
+	u32 nrails;
+	struct gpupath_portal_rail rails[GPUPATH_PORTAL_RAILS_MAX];
+	bool new_conns;
+	u32 nconns;
+	struct gpupath_portal_conn *conns;
+};
+
+/**
+ * struct gpupath_qos_config - what QOS_NEW and QOS_SET give a QoS class
+ * @dscp: 0..63, or -1 to leave it
+ * @priority: 0..7, or -1
+ * @pfc: 0 or 1, or -1
+ * @ets: 0..100, or -1
+ * @new_applied: @applied replaces the daemon's report
+ * @napplied: entries in @applied
+ * @applied: the report (kmalloc()ed, the class's once given), or NULL
+ */
+struct gpupath_qos_config {
+	s64 dscp;
+	s64 priority;
+	s64 pfc;
+	s64 ets;
+	bool new_applied;
+	u32 napplied;
+	struct gpupath_qos_applied *applied;
+};
 
 void gpupath_portal_lock(void);
 void gpupath_portal_unlock(void);
 u32 gpupath_portal_generation(void);
-struct gpupath_portal *gpupath_portal_find_locked(struct nlattr **tb,
-						  struct netlink_ext_ack *extack);
+
+struct gpupath_qos *gpupath_qos_find_locked(const char *name);
+struct gpupath_qos *gpupath_qos_next_locked(u32 after);
+u32 gpupath_qos_users_locked(const struct gpupath_qos *qos);
+int gpupath_qos_add_locked(const char *name, const struct gpupath_qos_config *cfg,
+			   struct gpupath_qos **qosp);
+void gpupath_qos_set_locked(struct gpupath_qos *qos, const struct gpupath_qos_config *cfg);
+int gpupath_qos_del_locked(struct gpupath_qos *qos);
+
+struct gpupath_portal *gpupath_portal_find_locked(s64 id, const char *name);
 struct gpupath_portal *gpupath_portal_next_locked(u32 after);
-int gpupath_portal_put(struct sk_buff *skb, struct gpupath_portal *portal, bool secrets);
-int gpupath_portal_add_locked(const struct nlattr *nest, struct nlattr **tb,
-			      struct netlink_ext_ack *extack, struct gpupath_portal **portalp);
-int gpupath_portal_set_locked(struct gpupath_portal *portal, const struct nlattr *nest,
-			      struct nlattr **tb, struct netlink_ext_ack *extack);
+void gpupath_portal_config_init(struct gpupath_portal_config *cfg);
+int gpupath_portal_add_locked(const struct gpupath_portal_config *cfg,
+			      struct gpupath_portal **portalp);
+void gpupath_portal_set_locked(struct gpupath_portal *portal,
+			       const struct gpupath_portal_change *chg);
 void gpupath_portal_del_locked(struct gpupath_portal *portal);
 void gpupath_portal_uninit(void);
 

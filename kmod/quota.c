@@ -13,43 +13,11 @@
  */
 #include <linux/cgroup.h>
 #include <linux/cred.h>
-#include <linux/nsproxy.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <net/netlink.h>
 
-#include <uapi/linux/gpupath_nl.h>
-
-#include "nl.h"
 #include "quota.h"
-
-/**
- * struct gpupath_charge - what one user or one cgroup holds of a provider
- * @node: in gpupath_quota.charges
- * @uid: the user, for a user's entry
- * @cgrp: the cgroup (a reference), NULL for a user's entry
- * @bytes: held now
- * @buffers: allocations held now
- */
-struct gpupath_charge {
-	struct list_head node;
-	kuid_t uid;
-	struct cgroup *cgrp;
-	u64 bytes;
-	u32 buffers;
-};
-
-/**
- * struct gpupath_override - a cgroup's own limit
- * @node: in gpupath_quota.overrides
- * @cgrp: the cgroup (a reference)
- * @limit: bytes it (with its descendants) may hold, 0: no limit
- */
-struct gpupath_override {
-	struct list_head node;
-	struct cgroup *cgrp;
-	u64 limit;
-};
 
 void gpupath_quota_init(struct gpupath_quota *q)
 {
@@ -353,96 +321,4 @@ int gpupath_quota_set_cgroup(struct gpupath_quota *q, const char *path, s64 limi
 	if (cgrp)
 		cgroup_put(cgrp);
 	return 0;
-}
-
-/* A cgroup's id and path into a usage nest. */
-static int put_cgroup(struct sk_buff *skb, struct cgroup *cgrp, char *path)
-{
-	if (cgroup_path_ns(cgrp, path, PATH_MAX, current->nsproxy->cgroup_ns) < 0)
-		path[0] = '\0';
-	if (nla_put_u64_64bit(skb, GPUPATH_A_USAGE_CGROUP_ID, cgroup_id(cgrp),
-			      GPUPATH_A_USAGE_PAD) ||
-	    (path[0] && nla_put_string(skb, GPUPATH_A_USAGE_CGROUP, path)))
-		return -EMSGSIZE;
-	return 0;
-}
-
-static int put_override(struct sk_buff *skb, struct gpupath_override *o, char *path, int type)
-{
-	struct nlattr *nest = nla_nest_start(skb, type);
-
-	if (!nest)
-		return -EMSGSIZE;
-	if (put_cgroup(skb, o->cgrp, path) ||
-	    nla_put_u64_64bit(skb, GPUPATH_A_USAGE_LIMIT, o->limit, GPUPATH_A_USAGE_PAD)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
-static int put_charge(struct sk_buff *skb, struct gpupath_charge *c, char *path, int type)
-{
-	struct nlattr *nest = nla_nest_start(skb, type);
-
-	if (!nest)
-		return -EMSGSIZE;
-	if (c->cgrp) {
-		if (put_cgroup(skb, c->cgrp, path))
-			goto cancel;
-	} else if (nla_put_u32(skb, GPUPATH_A_USAGE_UID,
-			       from_kuid_munged(&init_user_ns, c->uid))) {
-		goto cancel;
-	}
-	if (nla_put_u64_64bit(skb, GPUPATH_A_USAGE_BYTES, c->bytes, GPUPATH_A_USAGE_PAD) ||
-	    nla_put_u32(skb, GPUPATH_A_USAGE_BUFFERS, c->buffers))
-		goto cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
-}
-
-/**
- * gpupath_quota_put() - the limits and the usage, into a provider's nest
- * @skb: the message
- * @q: the provider's quota
- * @a: the provider's attributes for them
- * @who: the reader: users and cgroups other than its own are left out
- *	unless it may see them all; NULL: none (a notification)
- *
- * Return: 0, -EMSGSIZE, -ENOMEM.
- */
-int gpupath_quota_put(struct sk_buff *skb, struct gpupath_quota *q,
-		      const struct gpupath_quota_attrs *a, const struct gpupath_viewer *who)
-{
-	struct gpupath_override *o;
-	struct gpupath_charge *c;
-	char *path;
-	int ret = 0;
-
-	path = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!path)
-		return -ENOMEM;
-	mutex_lock(&q->lock);
-	if (nla_put_u64_64bit(skb, a->user_limit, q->user_limit, a->pad) ||
-	    nla_put_u64_64bit(skb, a->cgroup_limit, q->cgroup_limit, a->pad))
-		ret = -EMSGSIZE;
-	list_for_each_entry(c, &q->charges, node) {
-		if (ret)
-			break;
-		if (gpupath_viewer_sees(who, c->cgrp, c->uid))
-			ret = put_charge(skb, c, path, a->usage);
-	}
-	list_for_each_entry(o, &q->overrides, node) {
-		if (ret)
-			break;
-		if (gpupath_viewer_sees(who, o->cgrp, INVALID_UID))
-			ret = put_override(skb, o, path, a->override);
-	}
-	mutex_unlock(&q->lock);
-	kfree(path);
-	return ret;
 }

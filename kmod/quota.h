@@ -5,10 +5,37 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
-#include <linux/skbuff.h>
 #include <linux/uidgid.h>
 
 struct cgroup;
+
+/**
+ * struct gpupath_charge - what one user or one cgroup holds of a provider
+ * @node: in gpupath_quota.charges
+ * @uid: the user, for a user's entry
+ * @cgrp: the cgroup (a reference), NULL for a user's entry
+ * @bytes: held now
+ * @buffers: allocations held now
+ */
+struct gpupath_charge {
+	struct list_head node;
+	kuid_t uid;
+	struct cgroup *cgrp;
+	u64 bytes;
+	u32 buffers;
+};
+
+/**
+ * struct gpupath_override - a cgroup's own limit
+ * @node: in gpupath_quota.overrides
+ * @cgrp: the cgroup (a reference)
+ * @limit: bytes it (with its descendants) may hold, 0: no limit
+ */
+struct gpupath_override {
+	struct list_head node;
+	struct cgroup *cgrp;
+	u64 limit;
+};
 
 /**
  * struct gpupath_quota - a provider's limits on its device memory
@@ -49,15 +76,5 @@ int gpupath_quota_set(struct gpupath_quota *q, s64 user_limit, s64 cgroup_limit,
 		      struct netlink_ext_ack *extack);
 int gpupath_quota_set_cgroup(struct gpupath_quota *q, const char *path, s64 limit, u64 max,
 			     struct netlink_ext_ack *extack);
-
-/* The provider's attributes gpupath_quota_put() fills. */
-struct gpupath_quota_attrs {
-	int user_limit, cgroup_limit, usage, override, pad;
-};
-
-struct gpupath_viewer;
-
-int gpupath_quota_put(struct sk_buff *skb, struct gpupath_quota *q,
-		      const struct gpupath_quota_attrs *a, const struct gpupath_viewer *who);
 
 #endif

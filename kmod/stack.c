@@ -41,12 +41,9 @@
 #include <linux/module.h>
 #include <linux/netlink.h>
 #include <linux/slab.h>
-#include <net/genetlink.h>
 
 #include "compat/compat.h"
 #include "devattr.h"
-#include "netlink-gen.h"
-#include "nl.h"
 #include "provider.h"
 #include "route.h"
 #include "stack.h"
@@ -145,8 +142,16 @@ static enum gpupath_stack_kind told_kind(u64 diskseq)
 	return kind;
 }
 
-/* Keep @kind for @diskseq, said by socket @portid of @net; forget the answers given before it. */
-static void tell(u64 diskseq, enum gpupath_stack_kind kind, struct net *net, u32 portid)
+/**
+ * gpupath_stack_tell() - what a dm disk is, as its user says
+ * @diskseq: the disk's sequence number
+ * @kind: enum gpupath_stack_kind
+ * @net: the network namespace of the socket that said it
+ * @portid: that socket (what it said goes when it closes)
+ *
+ * The answers given before it are forgotten.
+ */
+void gpupath_stack_tell(u64 diskseq, enum gpupath_stack_kind kind, struct net *net, u32 portid)
 {
 	struct stack_told *t = &stack_told[0];
 	int i;
@@ -423,12 +428,18 @@ enum gpupath_reason gpupath_stack_reason(struct block_device *bdev,
 	return stack_reason(bdev->bd_disk, prov, 0, distance);
 }
 
-/*
- * The sequence number of the dm disk of @devt, found through device mapper
- * itself (dm_mod's exports, taken only while used): opening the disk would
- * make a dmsetup remove meanwhile fail with EBUSY. -ENODEV: no such disk.
+/**
+ * gpupath_stack_dm_diskseq() - the sequence number of a dm disk
+ * @devt: the disk's number
+ * @diskseq: its sequence number
+ *
+ * Found through device mapper itself (dm_mod's exports, taken only while
+ * used): opening the disk would make a dmsetup remove meanwhile fail with
+ * EBUSY.
+ *
+ * Return: 0, or -ENODEV when no dm disk has this number.
  */
-static int dm_diskseq(dev_t devt, u64 *diskseq)
+int gpupath_stack_dm_diskseq(dev_t devt, u64 *diskseq)
 {
 	struct mapped_device *(*get_md)(dev_t dev) = symbol_get(dm_get_md);
 	struct gendisk *(*disk_of)(struct mapped_device *md) = symbol_get(dm_disk);
@@ -450,66 +461,4 @@ static int dm_diskseq(dev_t devt, u64 *diskseq)
 	if (put)
 		symbol_put(dm_put);
 	return ret;
-}
-
-/* The dm disk a stack-set names: its sequence number must be the one given. */
-static int told_disk(struct nlattr **tb, struct netlink_ext_ack *extack, u64 *diskseq)
-{
-	u32 major = nla_get_u32(tb[GPUPATH_A_STACK_MAJOR]);
-	u32 minor = nla_get_u32(tb[GPUPATH_A_STACK_MINOR]);
-
-	if (major >= 1U << (32 - MINORBITS)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MAJOR], "not a major number");
-		return -EINVAL;
-	}
-	if (minor > MINORMASK) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MINOR], "not a minor number");
-		return -EINVAL;
-	}
-	if (dm_diskseq(MKDEV(major, minor), diskseq)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_MINOR],
-				    "no device-mapper disk has this number");
-		return -ENODEV;
-	}
-	if (*diskseq != nla_get_u64(tb[GPUPATH_A_STACK_DISKSEQ])) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_STACK_DISKSEQ],
-				    "that disk is gone: this one has another sequence number");
-		return -ESTALE;
-	}
-	return 0;
-}
-
-int gpupath_nl_stack_set_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr *tb[GPUPATH_A_STACK_MAX + 1];
-	enum gpupath_stack_kind kind;
-	u64 diskseq;
-	int ret;
-
-	ret = gpupath_nl_need_sys_admin(skb, info);
-	if (ret)
-		return ret;
-	ret = gpupath_nl_parse_nest(info, GPUPATH_A_STACK, GPUPATH_A_STACK_MAX, tb);
-	if (ret)
-		return ret;
-	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
-			      GPUPATH_A_STACK_MAJOR) ||
-	    NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
-			      GPUPATH_A_STACK_MINOR) ||
-	    NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
-			      GPUPATH_A_STACK_DISKSEQ) ||
-	    NL_REQ_ATTR_CHECK(info->extack, info->attrs[GPUPATH_A_STACK], tb,
-			      GPUPATH_A_STACK_KIND))
-		return -EINVAL;
-	ret = told_disk(tb, info->extack, &diskseq);
-	if (ret)
-		return ret;
-	kind = nla_get_u32(tb[GPUPATH_A_STACK_KIND]);
-	tell(diskseq, kind, genl_info_net(info), info->snd_portid);
-	pr_debug("dm disk %u:%u (diskseq %llu): %s (%s)\n",
-		 nla_get_u32(tb[GPUPATH_A_STACK_MAJOR]), nla_get_u32(tb[GPUPATH_A_STACK_MINOR]),
-		 diskseq, kind == GPUPATH_STACK_KIND_REMAP ? "remaps" :
-		 kind == GPUPATH_STACK_KIND_TRANSFORM ? "transforms" : "other",
-		 tb[GPUPATH_A_STACK_TARGETS] ? (char *)nla_data(tb[GPUPATH_A_STACK_TARGETS]) : "");
-	return 0;
 }

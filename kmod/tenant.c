@@ -10,16 +10,9 @@
  * entry, so the sum over the table never goes down.
  */
 #include <linux/cgroup.h>
-#include <linux/nsproxy.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <net/netlink.h>
 
-#include <uapi/linux/gpupath_nl.h>
-
-#include "netlink-gen.h"
-#include "nl.h"
 #include "tenant.h"
 
 static struct gpupath_tenant tenants[GPUPATH_TENANTS_MAX + 1];
@@ -110,84 +103,21 @@ void gpupath_tenant_exit(void)
 	}
 }
 
-static int put_u64(struct sk_buff *skb, int type, atomic64_t *v)
-{
-	return nla_put_u64_64bit(skb, type, atomic64_read(v), GPUPATH_A_CGROUP_PAD);
-}
-
-/* One entry as it is now: its slot, its cgroup (a reference) or NULL. */
-struct tenant_view {
-	struct gpupath_tenant *t;
-	struct cgroup *cgrp;
-	char *path;
-};
-
-static int put_tenant(struct sk_buff *skb, void *obj)
-{
-	struct tenant_view *v = obj;
-	struct nlattr *nest;
-
-	nest = nla_nest_start(skb, GPUPATH_A_CGROUP);
-	if (!nest)
-		return -EMSGSIZE;
-	if (v->cgrp) {
-		if (cgroup_path_ns(v->cgrp, v->path, PATH_MAX, current->nsproxy->cgroup_ns) < 0)
-			v->path[0] = '\0';
-		if (nla_put_u64_64bit(skb, GPUPATH_A_CGROUP_ID, cgroup_id(v->cgrp),
-				      GPUPATH_A_CGROUP_PAD) ||
-		    (v->path[0] && nla_put_string(skb, GPUPATH_A_CGROUP_PATH, v->path)))
-			goto cancel;
-	} else if (nla_put_flag(skb, GPUPATH_A_CGROUP_OTHER)) {
-		goto cancel;
-	}
-	if (gpupath_nl_put_stats(skb, GPUPATH_A_CGROUP_STATS, &v->t->stats) ||
-	    put_u64(skb, GPUPATH_A_CGROUP_HOST_IOS, &v->t->host_ios) ||
-	    put_u64(skb, GPUPATH_A_CGROUP_HOST_BYTES, &v->t->host_bytes))
-		goto cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
-}
-
-/*
- * CGROUP_GET dump: the others' entry first, then each slot with a cgroup,
- * one message each; cb->args[0] is the next slot. A slot's counts may move
- * to the others' entry between two parts of one dump.
+/**
+ * gpupath_tenant_slot() - an entry of the table, as it is now
+ * @i: 0 (the others) to %GPUPATH_TENANTS_MAX
+ * @cgrp: its cgroup, with a reference, or NULL for none
+ *
+ * Return: the entry.
  */
-int gpupath_nl_cgroup_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+struct gpupath_tenant *gpupath_tenant_slot(unsigned int i, struct cgroup **cgrp)
 {
-	struct gpupath_viewer who;
-	struct tenant_view v;
-	int ret = 0;
+	struct gpupath_tenant *t = &tenants[i];
 
-	v.path = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!v.path)
-		return -ENOMEM;
-	gpupath_viewer_init(&who, cb->skb);
-	for (; cb->args[0] <= GPUPATH_TENANTS_MAX; cb->args[0]++) {
-		v.t = &tenants[cb->args[0]];
-		spin_lock(&tenants_lock);
-		v.cgrp = v.t->cgrp;
-		if (v.cgrp)
-			cgroup_get(v.cgrp);
-		spin_unlock(&tenants_lock);
-		if (cb->args[0] && !v.cgrp)
-			continue;
-		/* Slot 0 counts the cgroups with no slot: for who sees all. */
-		if (!(v.cgrp ? gpupath_viewer_sees(&who, v.cgrp, INVALID_UID) : who.all)) {
-			if (v.cgrp)
-				cgroup_put(v.cgrp);
-			continue;
-		}
-		ret = gpupath_nl_dump_one(skb, cb, put_tenant, &v);
-		if (v.cgrp)
-			cgroup_put(v.cgrp);
-		if (ret)
-			break;
-	}
-	gpupath_viewer_release(&who);
-	kfree(v.path);
-	return skb->len;
+	spin_lock(&tenants_lock);
+	*cgrp = t->cgrp;
+	if (*cgrp)
+		cgroup_get(*cgrp);
+	spin_unlock(&tenants_lock);
+	return t;
 }

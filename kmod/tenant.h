@@ -27,5 +27,6 @@ struct gpupath_tenant {
 struct gpupath_tenant *gpupath_tenant_get(void);
 void gpupath_tenant_put(struct gpupath_tenant *t);
 void gpupath_tenant_exit(void);
+struct gpupath_tenant *gpupath_tenant_slot(unsigned int i, struct cgroup **cgrp);
 
 #endif

@@ -3,7 +3,7 @@
 #
 # The include graph of kmod/, one node per subsystem (x.c and x.h together;
 # a header without a .c, such as notify.h, is its own node): who includes
-# whose header (or, for the generated netlink-gen.c, whose source). Prints the graph and the cycles in it, if any, and exits 1
+# whose header. Prints the graph and the cycles in it, if any, and exits 1
 # when there is a cycle that is not in the list of known ones below.
 #
 #   selftests/include-graph.sh [--graph]
