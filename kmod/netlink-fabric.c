@@ -165,9 +165,10 @@ static int put_secrets(struct sk_buff *skb, struct gpupath_portal *portal)
 static int put_portal(struct sk_buff *skb, struct gpupath_portal *portal, bool secrets)
 {
 	struct nlattr *nest = nla_nest_start(skb, GPUPATH_A_PORTAL);
+	bool full;
 	u32 i;
 
-	if (!nest ||
+	full = !nest ||
 	    nla_put_u32(skb, GPUPATH_A_PORTAL_ID, portal->id) ||
 	    nla_put_string(skb, GPUPATH_A_PORTAL_NAME, portal->name) ||
 	    nla_put_u32(skb, GPUPATH_A_PORTAL_TRANSPORT, portal->transport) ||
@@ -185,19 +186,12 @@ static int put_portal(struct sk_buff *skb, struct gpupath_portal *portal, bool s
 	    put_nonempty(skb, GPUPATH_A_PORTAL_HOST_ID, portal->set.host_id) ||
 	    (secrets && put_secrets(skb, portal)) ||
 	    (portal->discover &&
-	     nla_put_u32(skb, GPUPATH_A_PORTAL_DISCOVER, portal->discover)))
-		goto cancel;
-	for (i = 0; i < portal->nrails; i++)
-		if (put_rail(skb, &portal->rails[i]))
-			goto cancel;
-	for (i = 0; i < portal->nconns; i++)
-		if (put_conn(skb, &portal->conns[i]))
-			goto cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	     nla_put_u32(skb, GPUPATH_A_PORTAL_DISCOVER, portal->discover));
+	for (i = 0; !full && i < portal->nrails; i++)
+		full = put_rail(skb, &portal->rails[i]);
+	for (i = 0; !full && i < portal->nconns; i++)
+		full = put_conn(skb, &portal->conns[i]);
+	return gpupath_nl_nest_done(skb, nest, full);
 }
 
 static int put_portal_all(struct sk_buff *skb, void *portal)
@@ -277,12 +271,51 @@ static int parse_rails(const struct nlattr *nest, struct gpupath_portal_rail *ra
 	return 0;
 }
 
-/* One connection, @nla, into @c. */
-static int parse_conn(const struct nlattr *nla, struct gpupath_portal_conn *c,
-		      struct netlink_ext_ack *extack)
+/*
+ * Every nest @type in @nest, parsed by @one into a new array of at most
+ * @max entries of @size bytes: *@arrayp, with *@n of them. One more is
+ * given to @one with no entry, to refuse.
+ */
+static int parse_array(const struct nlattr *nest, int type, size_t size, u32 max,
+		       int (*one)(const struct nlattr *nla, void *entry,
+				  struct netlink_ext_ack *extack),
+		       void **arrayp, u32 *n, struct netlink_ext_ack *extack)
+{
+	const struct nlattr *nla;
+	u32 count = 0;
+	int rem, ret = 0;
+	u8 *array;
+
+	array = kcalloc(max, size, GFP_KERNEL);
+	if (!array)
+		return -ENOMEM;
+	nla_for_each_nested(nla, nest, rem) {
+		if (nla_type(nla) != type)
+			continue;
+		ret = one(nla, count < max ? array + count++ * size : NULL, extack);
+		if (ret)
+			break;
+	}
+	if (ret) {
+		kfree(array);
+		return ret;
+	}
+	*arrayp = array;
+	*n = count;
+	return 0;
+}
+
+/* One connection, @nla, into @entry (NULL: one too many). */
+static int parse_conn(const struct nlattr *nla, void *entry, struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[GPUPATH_A_CONN_MAX + 1];
+	struct gpupath_portal_conn *c = entry;
 	int ret;
+
+	if (!c) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "too many connections");
+		return -E2BIG;
+	}
 
 	ret = nla_parse_nested(tb, GPUPATH_A_CONN_MAX, nla, gpupath_conn_nl_policy, extack);
 	if (ret)
@@ -317,39 +350,6 @@ static int parse_conn(const struct nlattr *nla, struct gpupath_portal_conn *c,
 	copy_str(c->subsysnqn, sizeof(c->subsysnqn), tb[GPUPATH_A_CONN_SUBSYSNQN]);
 	copy_str(c->traddr, sizeof(c->traddr), tb[GPUPATH_A_CONN_TRADDR]);
 	copy_str(c->ctrl, sizeof(c->ctrl), tb[GPUPATH_A_CONN_CONTROLLER]);
-	return 0;
-}
-
-/* The connections of @nest (every GPUPATH_A_PORTAL_CONN), a new array. */
-static int parse_conns(const struct nlattr *nest, struct gpupath_portal_conn **connsp,
-		       u32 *nconns, struct netlink_ext_ack *extack)
-{
-	struct gpupath_portal_conn *conns;
-	const struct nlattr *nla;
-	u32 n = 0;
-	int rem, ret = 0;
-
-	conns = kcalloc(GPUPATH_PORTAL_CONNS_MAX, sizeof(*conns), GFP_KERNEL);
-	if (!conns)
-		return -ENOMEM;
-	nla_for_each_nested(nla, nest, rem) {
-		if (nla_type(nla) != GPUPATH_A_PORTAL_CONN)
-			continue;
-		if (n == GPUPATH_PORTAL_CONNS_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, nla, "too many connections");
-			ret = -E2BIG;
-			break;
-		}
-		ret = parse_conn(nla, &conns[n++], extack);
-		if (ret)
-			break;
-	}
-	if (ret) {
-		kfree(conns);
-		return ret;
-	}
-	*connsp = conns;
-	*nconns = n;
 	return 0;
 }
 
@@ -426,14 +426,14 @@ static int parse_settings(struct gpupath_portal_settings *set, struct nlattr **t
 }
 
 /* The target of a new portal: where it is, or that mDNS finds it. */
-static int parse_target(struct gpupath_portal_config *cfg, const struct nlattr *nest,
+static int parse_target(struct gpupath_portal *portal, const struct nlattr *nest,
 			struct nlattr **tb, struct netlink_ext_ack *extack)
 {
 	if (tb[GPUPATH_A_PORTAL_DISCOVER])
-		cfg->discover = nla_get_u32(tb[GPUPATH_A_PORTAL_DISCOVER]);
+		portal->discover = nla_get_u32(tb[GPUPATH_A_PORTAL_DISCOVER]);
 	if (NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_NAME) ||
 	    NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_TRANSPORT) ||
-	    (cfg->discover == GPUPATH_DISCOVER_ADDRESS &&
+	    (portal->discover == GPUPATH_DISCOVER_ADDRESS &&
 	     NL_REQ_ATTR_CHECK(extack, nest, tb, GPUPATH_A_PORTAL_TRADDR)))
 		return -EINVAL;
 	if (!valid_name(nla_data(tb[GPUPATH_A_PORTAL_NAME]))) {
@@ -441,7 +441,7 @@ static int parse_target(struct gpupath_portal_config *cfg, const struct nlattr *
 				    "a portal name is letters, digits, '.', '_' and '-'");
 		return -EINVAL;
 	}
-	if (cfg->discover == GPUPATH_DISCOVER_MDNS) {
+	if (portal->discover == GPUPATH_DISCOVER_MDNS) {
 		const struct nlattr *extra = tb[GPUPATH_A_PORTAL_TRADDR] ?:
 			tb[GPUPATH_A_PORTAL_TRSVCID] ?: tb[GPUPATH_A_PORTAL_SUBSYSNQN];
 
@@ -455,42 +455,45 @@ static int parse_target(struct gpupath_portal_config *cfg, const struct nlattr *
 				    "not an IPv4 or IPv6 address");
 		return -EINVAL;
 	}
-	copy_str(cfg->subsysnqn, sizeof(cfg->subsysnqn), tb[GPUPATH_A_PORTAL_SUBSYSNQN]);
-	if (cfg->subsysnqn[0] && !valid_nqn(cfg->subsysnqn)) {
+	if (portal->discover == GPUPATH_DISCOVER_ADDRESS) {
+		copy_str(portal->traddr, sizeof(portal->traddr), tb[GPUPATH_A_PORTAL_TRADDR]);
+		portal->trsvcid = tb[GPUPATH_A_PORTAL_TRSVCID] ?
+				  nla_get_u32(tb[GPUPATH_A_PORTAL_TRSVCID]) :
+				  GPUPATH_TRSVCID_DEFAULT;
+	}
+	copy_str(portal->subsysnqn, sizeof(portal->subsysnqn), tb[GPUPATH_A_PORTAL_SUBSYSNQN]);
+	if (portal->subsysnqn[0] && !valid_nqn(portal->subsysnqn)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_SUBSYSNQN],
 				    "not an NVMe qualified name (nqn.<date>.<domain>:...)");
 		return -EINVAL;
 	}
-	copy_str(cfg->name, sizeof(cfg->name), tb[GPUPATH_A_PORTAL_NAME]);
-	cfg->transport = nla_get_u32(tb[GPUPATH_A_PORTAL_TRANSPORT]);
-	copy_str(cfg->traddr, sizeof(cfg->traddr), tb[GPUPATH_A_PORTAL_TRADDR]);
-	if (tb[GPUPATH_A_PORTAL_TRSVCID])
-		cfg->trsvcid = nla_get_u32(tb[GPUPATH_A_PORTAL_TRSVCID]);
+	copy_str(portal->name, sizeof(portal->name), tb[GPUPATH_A_PORTAL_NAME]);
+	portal->transport = nla_get_u32(tb[GPUPATH_A_PORTAL_TRANSPORT]);
 	return 0;
 }
 
-/* A PORTAL_NEW request's portal, in @cfg; under the portal lock. */
-static int parse_portal_new(struct gpupath_portal_config *cfg, const struct nlattr *nest,
+/* A PORTAL_NEW request's portal, in @portal; under the portal lock. */
+static int parse_portal_new(struct gpupath_portal *portal, const struct nlattr *nest,
 			    struct nlattr **tb, struct netlink_ext_ack *extack)
 {
 	int ret;
 
-	gpupath_portal_config_init(cfg);
-	ret = parse_target(cfg, nest, tb, extack);
+	gpupath_portal_init(portal);
+	ret = parse_target(portal, nest, tb, extack);
 	if (ret)
 		return ret;
-	if (gpupath_portal_find_locked(-1, cfg->name)) {
+	if (gpupath_portal_find_locked(-1, portal->name)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_NAME],
 				    "a portal with this name exists");
 		return -EEXIST;
 	}
-	ret = parse_settings(&cfg->set, tb, extack);
+	ret = parse_settings(&portal->set, tb, extack);
 	if (ret)
 		return ret;
-	ret = parse_rails(nest, cfg->rails, &cfg->nrails, extack);
+	ret = parse_rails(nest, portal->rails, &portal->nrails, extack);
 	if (ret)
 		return ret;
-	if (cfg->discover == GPUPATH_DISCOVER_MDNS && !cfg->nrails) {
+	if (portal->discover == GPUPATH_DISCOVER_MDNS && !portal->nrails) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_DISCOVER],
 				    "a portal that discovers by mDNS needs rails: the interfaces to browse");
 		return -EINVAL;
@@ -502,26 +505,28 @@ static int parse_portal_new(struct gpupath_portal_config *cfg, const struct nlat
 static int portal_new_locked(const struct nlattr *nest, struct nlattr **tb,
 			     struct netlink_ext_ack *extack, struct gpupath_portal **portalp)
 {
-	struct gpupath_portal_config *cfg;
+	struct gpupath_portal *portal;
 	int ret;
 
-	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
-	if (!cfg)
+	portal = kzalloc(sizeof(*portal), GFP_KERNEL);
+	if (!portal)
 		return -ENOMEM;
-	ret = parse_portal_new(cfg, nest, tb, extack);
+	ret = parse_portal_new(portal, nest, tb, extack);
 	if (ret)
-		goto out;
-	ret = gpupath_portal_add_locked(cfg, portalp);
-	if (ret != -EEXIST)
-		goto out;
-	if (cfg->discover)
+		goto err;
+	ret = gpupath_portal_add_locked(portal);
+	if (!ret) {
+		*portalp = portal;
+		return 0;
+	}
+	if (portal->discover)
 		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_DISCOVER],
 				    "another portal discovers this transport by mDNS");
 	else
 		NL_SET_ERR_MSG_ATTR(extack, tb[GPUPATH_A_PORTAL_TRADDR],
 				    "another portal has this target");
-out:
-	kfree(cfg);
+err:
+	kfree(portal);
 	return ret;
 }
 
@@ -542,7 +547,9 @@ static int portal_set_locked(struct gpupath_portal *portal, const struct nlattr 
 		ret = parse_rails(nest, chg->rails, &chg->nrails, extack);
 	}
 	if (!ret && tb[GPUPATH_A_PORTAL_CONN])
-		ret = parse_conns(nest, &chg->conns, &chg->nconns, extack);
+		ret = parse_array(nest, GPUPATH_A_PORTAL_CONN, sizeof(*chg->conns),
+				  GPUPATH_PORTAL_CONNS_MAX, parse_conn,
+				  (void **)&chg->conns, &chg->nconns, extack);
 	if (!ret) {
 		chg->new_conns = chg->conns || tb[GPUPATH_A_PORTAL_CONN_CLEAR];
 		gpupath_portal_set_locked(portal, chg);
@@ -722,32 +729,32 @@ static int put_qos(struct sk_buff *skb, void *obj)
 {
 	struct nlattr *nest = nla_nest_start(skb, GPUPATH_A_QOS);
 	struct gpupath_qos *qos = obj;
+	bool full;
 	u32 i;
 
-	if (!nest ||
+	full = !nest ||
 	    nla_put_string(skb, GPUPATH_A_QOS_NAME, qos->name) ||
 	    nla_put_u32(skb, GPUPATH_A_QOS_DSCP, qos->dscp) ||
 	    nla_put_u32(skb, GPUPATH_A_QOS_PRIORITY, qos->priority) ||
 	    nla_put_u32(skb, GPUPATH_A_QOS_PFC, qos->pfc) ||
 	    nla_put_u32(skb, GPUPATH_A_QOS_ETS, qos->ets) ||
-	    nla_put_u32(skb, GPUPATH_A_QOS_PORTALS, gpupath_qos_users_locked(qos)))
-		goto cancel;
-	for (i = 0; i < qos->napplied; i++)
-		if (put_applied(skb, &qos->applied[i]))
-			goto cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	    nla_put_u32(skb, GPUPATH_A_QOS_PORTALS, gpupath_qos_users_locked(qos));
+	for (i = 0; !full && i < qos->napplied; i++)
+		full = put_applied(skb, &qos->applied[i]);
+	return gpupath_nl_nest_done(skb, nest, full);
 }
 
-/* One setting's report, @nla, into @a. */
-static int parse_one_applied(const struct nlattr *nla, struct gpupath_qos_applied *a,
-			     struct netlink_ext_ack *extack)
+/* One setting's report, @nla, into @entry (NULL: one too many). */
+static int parse_applied(const struct nlattr *nla, void *entry, struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[GPUPATH_A_APPLIED_MAX + 1];
+	struct gpupath_qos_applied *a = entry;
 	int ret;
+
+	if (!a) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "too many settings reported");
+		return -E2BIG;
+	}
 
 	ret = nla_parse_nested(tb, GPUPATH_A_APPLIED_MAX, nla, gpupath_applied_nl_policy, extack);
 	if (ret)
@@ -763,39 +770,6 @@ static int parse_one_applied(const struct nlattr *nla, struct gpupath_qos_applie
 		a->error = nla_get_u32(tb[GPUPATH_A_APPLIED_ERROR]);
 	if (tb[GPUPATH_A_APPLIED_VALUE])
 		a->value = nla_get_u32(tb[GPUPATH_A_APPLIED_VALUE]);
-	return 0;
-}
-
-/* The report of @nest (every GPUPATH_A_QOS_APPLIED), a new array in @cfg. */
-static int parse_applied(const struct nlattr *nest, struct gpupath_qos_config *cfg,
-			 struct netlink_ext_ack *extack)
-{
-	struct gpupath_qos_applied *a;
-	const struct nlattr *nla;
-	u32 n = 0;
-	int rem, ret = 0;
-
-	a = kcalloc(GPUPATH_QOS_APPLIED_MAX, sizeof(*a), GFP_KERNEL);
-	if (!a)
-		return -ENOMEM;
-	nla_for_each_nested(nla, nest, rem) {
-		if (nla_type(nla) != GPUPATH_A_QOS_APPLIED)
-			continue;
-		if (n == GPUPATH_QOS_APPLIED_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, nla, "too many settings reported");
-			ret = -E2BIG;
-			break;
-		}
-		ret = parse_one_applied(nla, &a[n++], extack);
-		if (ret)
-			break;
-	}
-	if (ret) {
-		kfree(a);
-		return ret;
-	}
-	cfg->applied = a;
-	cfg->napplied = n;
 	return 0;
 }
 
@@ -940,8 +914,10 @@ int gpupath_nl_qos_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(qos))
 		return PTR_ERR(qos);
 	if (tb[GPUPATH_A_QOS_APPLIED])
-		ret = gpupath_nl_refused_at(info->extack, nest,
-					    parse_applied(nest, &cfg, info->extack));
+		ret = parse_array(nest, GPUPATH_A_QOS_APPLIED, sizeof(*cfg.applied),
+				  GPUPATH_QOS_APPLIED_MAX, parse_applied, (void **)&cfg.applied,
+				  &cfg.napplied, info->extack);
+	ret = gpupath_nl_refused_at(info->extack, nest, ret);
 	if (!ret) {
 		qos_config(&cfg, tb);
 		cfg.new_applied = cfg.applied || tb[GPUPATH_A_QOS_APPLIED_CLEAR];

@@ -31,38 +31,27 @@ static int put_override(struct sk_buff *skb, struct gpupath_override *o, char *p
 {
 	struct nlattr *nest = nla_nest_start(skb, GPUPATH_A_PROVIDER_CGROUP_OVERRIDE);
 
-	if (!nest)
-		return -EMSGSIZE;
-	if (put_usage_cgroup(skb, o->cgrp, path) ||
-	    nla_put_u64_64bit(skb, GPUPATH_A_USAGE_LIMIT, o->limit, GPUPATH_A_USAGE_PAD)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
+	return gpupath_nl_nest_done(skb, nest, !nest || put_usage_cgroup(skb, o->cgrp, path) ||
+				    nla_put_u64_64bit(skb, GPUPATH_A_USAGE_LIMIT, o->limit,
+						      GPUPATH_A_USAGE_PAD));
 }
 
 static int put_charge(struct sk_buff *skb, struct gpupath_charge *c, char *path)
 {
 	struct nlattr *nest = nla_nest_start(skb, GPUPATH_A_PROVIDER_USAGE);
+	bool full;
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (c->cgrp) {
-		if (put_usage_cgroup(skb, c->cgrp, path))
-			goto cancel;
-	} else if (nla_put_u32(skb, GPUPATH_A_USAGE_UID,
-			       from_kuid_munged(&init_user_ns, c->uid))) {
-		goto cancel;
-	}
-	if (nla_put_u64_64bit(skb, GPUPATH_A_USAGE_BYTES, c->bytes, GPUPATH_A_USAGE_PAD) ||
-	    nla_put_u32(skb, GPUPATH_A_USAGE_BUFFERS, c->buffers))
-		goto cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	if (c->cgrp)
+		full = put_usage_cgroup(skb, c->cgrp, path);
+	else
+		full = nla_put_u32(skb, GPUPATH_A_USAGE_UID,
+				   from_kuid_munged(&init_user_ns, c->uid));
+	full = full ||
+	       nla_put_u64_64bit(skb, GPUPATH_A_USAGE_BYTES, c->bytes, GPUPATH_A_USAGE_PAD) ||
+	       nla_put_u32(skb, GPUPATH_A_USAGE_BUFFERS, c->buffers);
+	return gpupath_nl_nest_done(skb, nest, full);
 }
 
 /**
@@ -124,6 +113,7 @@ static int put_tenant(struct sk_buff *skb, void *obj)
 {
 	struct tenant_view *v = obj;
 	struct nlattr *nest;
+	bool full;
 
 	nest = nla_nest_start(skb, GPUPATH_A_CGROUP);
 	if (!nest)
@@ -131,22 +121,17 @@ static int put_tenant(struct sk_buff *skb, void *obj)
 	if (v->cgrp) {
 		if (cgroup_path_ns(v->cgrp, v->path, PATH_MAX, current->nsproxy->cgroup_ns) < 0)
 			v->path[0] = '\0';
-		if (nla_put_u64_64bit(skb, GPUPATH_A_CGROUP_ID, cgroup_id(v->cgrp),
-				      GPUPATH_A_CGROUP_PAD) ||
-		    (v->path[0] && nla_put_string(skb, GPUPATH_A_CGROUP_PATH, v->path)))
-			goto cancel;
-	} else if (nla_put_flag(skb, GPUPATH_A_CGROUP_OTHER)) {
-		goto cancel;
+		full = nla_put_u64_64bit(skb, GPUPATH_A_CGROUP_ID, cgroup_id(v->cgrp),
+					 GPUPATH_A_CGROUP_PAD) ||
+		       (v->path[0] && nla_put_string(skb, GPUPATH_A_CGROUP_PATH, v->path));
+	} else {
+		full = nla_put_flag(skb, GPUPATH_A_CGROUP_OTHER);
 	}
-	if (gpupath_nl_put_stats(skb, GPUPATH_A_CGROUP_STATS, &v->t->stats) ||
-	    put_u64(skb, GPUPATH_A_CGROUP_HOST_IOS, &v->t->host_ios) ||
-	    put_u64(skb, GPUPATH_A_CGROUP_HOST_BYTES, &v->t->host_bytes))
-		goto cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	full = full ||
+	       gpupath_nl_put_stats(skb, GPUPATH_A_CGROUP_STATS, &v->t->stats) ||
+	       put_u64(skb, GPUPATH_A_CGROUP_HOST_IOS, &v->t->host_ios) ||
+	       put_u64(skb, GPUPATH_A_CGROUP_HOST_BYTES, &v->t->host_bytes);
+	return gpupath_nl_nest_done(skb, nest, full);
 }
 
 /*

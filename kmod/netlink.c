@@ -129,6 +129,24 @@ int gpupath_nl_put_stats(struct sk_buff *skb, int type, struct gpupath_stats *st
 	return 0;
 }
 
+/**
+ * gpupath_nl_nest_done() - a nest is ended, or cancelled when it did not fit
+ * @skb: the message
+ * @nest: the nest, or NULL when it could not start
+ * @full: something of it did not fit
+ *
+ * Return: 0, or -EMSGSIZE (then @nest is gone).
+ */
+int gpupath_nl_nest_done(struct sk_buff *skb, struct nlattr *nest, bool full)
+{
+	if (!nest || full) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 /* PCI class 0x0c06, InfiniBand controllers (no name for it in pci_ids.h). */
 #define GPUPATH_PCI_CLASS_INFINIBAND	0x0c06
 

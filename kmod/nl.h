@@ -26,6 +26,7 @@ int gpupath_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 void gpupath_nl_multicast(struct sk_buff *msg, unsigned int grp);
 struct gpupath_stats;
 int gpupath_nl_put_stats(struct sk_buff *skb, int type, struct gpupath_stats *st);
+int gpupath_nl_nest_done(struct sk_buff *skb, struct nlattr *nest, bool full);
 int gpupath_nl_parse_policy(const struct nlattr *nest, const struct nla_policy *policy,
 			    int maxtype, struct nlattr **tb, int max,
 			    struct netlink_ext_ack *extack);

@@ -76,16 +76,15 @@ struct gpupath_portal *gpupath_portal_next_locked(u32 after)
 }
 
 /**
- * gpupath_portal_config_init() - a new portal's defaults
- * @cfg: zeroed, then given what the request says
+ * gpupath_portal_init() - a new portal's defaults
+ * @portal: zeroed (kzalloc()), then given what the request says
  */
-void gpupath_portal_config_init(struct gpupath_portal_config *cfg)
+void gpupath_portal_init(struct gpupath_portal *portal)
 {
-	cfg->discover = GPUPATH_DISCOVER_ADDRESS;
-	cfg->trsvcid = GPUPATH_TRSVCID_DEFAULT;
-	cfg->set.ctrl_loss_tmo = GPUPATH_TMO_FOREVER;
-	cfg->set.fast_io_fail_tmo = GPUPATH_TMO_OFF;
-	cfg->set.reconnect_delay = GPUPATH_RECONNECT_DELAY_DEFAULT;
+	portal->discover = GPUPATH_DISCOVER_ADDRESS;
+	portal->set.ctrl_loss_tmo = GPUPATH_TMO_FOREVER;
+	portal->set.fast_io_fail_tmo = GPUPATH_TMO_OFF;
+	portal->set.reconnect_delay = GPUPATH_RECONNECT_DELAY_DEFAULT;
 }
 
 /* Whether another portal already names the same target. */
@@ -103,44 +102,25 @@ static bool same_target_locked(const struct gpupath_portal *portal)
 }
 
 /**
- * gpupath_portal_add_locked() - a new portal
- * @cfg: what it is, checked (its name is no other portal's)
- * @portalp: the new portal
+ * gpupath_portal_add_locked() - add a new portal
+ * @portal: from kzalloc() and gpupath_portal_init(), checked (its name is
+ *	no other portal's); the list's once added
  *
  * A discovery portal's subsystem is "", whether it was given as that or
- * as the discovery NQN; one that discovers by mDNS has no address.
+ * as the discovery NQN.
  *
- * Return: 0, -EEXIST when another portal has the same target, -ENOMEM.
+ * Return: 0, or -EEXIST when another portal has the same target.
  */
-int gpupath_portal_add_locked(const struct gpupath_portal_config *cfg,
-			      struct gpupath_portal **portalp)
+int gpupath_portal_add_locked(struct gpupath_portal *portal)
 {
-	struct gpupath_portal *portal;
-
 	lockdep_assert_held(&portals_lock);
-	portal = kzalloc(sizeof(*portal), GFP_KERNEL);
-	if (!portal)
-		return -ENOMEM;
-	strscpy(portal->name, cfg->name, sizeof(portal->name));
-	portal->transport = cfg->transport;
-	portal->discover = cfg->discover;
-	if (cfg->discover == GPUPATH_DISCOVER_ADDRESS) {
-		strscpy(portal->traddr, cfg->traddr, sizeof(portal->traddr));
-		portal->trsvcid = cfg->trsvcid;
-	}
-	if (strcmp(cfg->subsysnqn, DISCOVERY_NQN))
-		strscpy(portal->subsysnqn, cfg->subsysnqn, sizeof(portal->subsysnqn));
-	portal->set = cfg->set;
-	portal->nrails = cfg->nrails;
-	memcpy(portal->rails, cfg->rails, cfg->nrails * sizeof(*cfg->rails));
-	if (same_target_locked(portal)) {
-		kfree(portal);
+	if (!strcmp(portal->subsysnqn, DISCOVERY_NQN))
+		portal->subsysnqn[0] = '\0';
+	if (same_target_locked(portal))
 		return -EEXIST;
-	}
 	portal->id = portal_next_id++;
 	list_add_tail(&portal->node, &portals);
 	changed_locked();
-	*portalp = portal;
 	return 0;
 }
 

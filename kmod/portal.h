@@ -112,30 +112,6 @@ struct gpupath_qos {
 };
 
 /**
- * struct gpupath_portal_config - a new portal, as PORTAL_NEW gives it
- * @name: unique name
- * @transport: enum gpupath_transport
- * @traddr: the target's address ("" when discovered by mDNS)
- * @trsvcid: the target's port
- * @subsysnqn: the subsystem, "" (or the discovery NQN) for a discovery portal
- * @discover: enum gpupath_portal_discover
- * @nrails: entries in @rails
- * @rails: host interfaces to connect from
- * @set: the settings, from gpupath_portal_config_init()'s defaults
- */
-struct gpupath_portal_config {
-	char name[GPUPATH_NAME_LEN];
-	u32 transport;
-	char traddr[GPUPATH_ADDR_LEN];
-	u32 trsvcid;
-	char subsysnqn[GPUPATH_NQN_LEN];
-	u32 discover;
-	u32 nrails;
-	struct gpupath_portal_rail rails[GPUPATH_PORTAL_RAILS_MAX];
-	struct gpupath_portal_settings set;
-};
-
-/**
  * struct gpupath_portal_change - what PORTAL_SET changes of a portal
  * @set: the settings, all of them (those not changed as they were)
  * @new_rails: @rails replace the portal's
@@ -189,9 +165,8 @@ int gpupath_qos_del_locked(struct gpupath_qos *qos);
 
 struct gpupath_portal *gpupath_portal_find_locked(s64 id, const char *name);
 struct gpupath_portal *gpupath_portal_next_locked(u32 after);
-void gpupath_portal_config_init(struct gpupath_portal_config *cfg);
-int gpupath_portal_add_locked(const struct gpupath_portal_config *cfg,
-			      struct gpupath_portal **portalp);
+void gpupath_portal_init(struct gpupath_portal *portal);
+int gpupath_portal_add_locked(struct gpupath_portal *portal);
 void gpupath_portal_set_locked(struct gpupath_portal *portal,
 			       const struct gpupath_portal_change *chg);
 void gpupath_portal_del_locked(struct gpupath_portal *portal);
