@@ -5,15 +5,16 @@
  * add, set and delete, and their paths' add, set and delete. The I/O path
  * (selection, failover, the probe) is multipath.c.
  *
- * Lock order, outermost first:
+ * Lock order, outermost first (Documentation/internals.md has the whole
+ * module's):
  *   volumes_lock	the list of volumes, their ids and minor numbers;
- *   vol->holder_lock	the sysfs holder links between a volume and its
- *			paths (bd_link_disk_holder() takes the volume's
- *			disk's open_mutex under it);
  *   vol->lock		a volume's settings and its path list (writers;
  *			readers of the path list use vol->srcu);
  *   vol->qlock		the bios waiting for a path (multipath.c), a
  *			spinlock with interrupts off.
+ * vol->holder_lock, the sysfs holder links between a volume and its paths,
+ * is taken with none of them held: bd_link_disk_holder() takes a disk's
+ * open_mutex under it.
  * An open of the volume holds its disk's open_mutex while it reads the
  * partition table, which may wait for a path: nothing that brings a path,
  * takes one away or fails waiting I/O (PATH_NEW, PATH_DEL, VOLUME_DEL, the

@@ -216,10 +216,28 @@ suite_host() {
 	check "host: bash completion of gpupath and gpupathd" selftests/unit/completion-test.sh
 	check "host: the kernel-log check tells known upstream reports from others" \
 		selftests/unit/kernel-log-test.sh
+	check "host: every function Documentation/internals.md names exists" internals_check
 	check "host: the man pages render without warnings" sh -c \
 		'for m in tools/man/*.[0-9]; do groff -man -Tutf8 -ww -z "$m" 2>&1 | grep . && exit 1; done; exit 0'
 	cuda_check
 	fuzz_check
+}
+
+# The developer map names functions as they are called: each one is in the
+# tree (C or the test scripts), or in the kernel's source.
+internals_check() {
+	local f src missing=0
+
+	src=$(ksrc_dir) || return 1
+	for f in $(grep -oE '`[A-Za-z_][A-Za-z0-9_]*\(\)`' Documentation/internals.md |
+		tr -d '`()' | sort -u); do
+		git grep -qw -- "$f" -- '*.c' '*.h' '*.sh' && continue
+		grep -rqw --include='*.c' --include='*.h' -- "$f" "$src/net" "$src/block" \
+			"$src/drivers" "$src/fs" "$src/kernel" "$src/mm" && continue
+		echo "Documentation/internals.md names $f(), which is nowhere"
+		missing=1
+	done
+	return $missing
 }
 
 # Every program and library that is installed is built hardened
