@@ -8,8 +8,10 @@
 #
 #   uapi/linux/gpupath_nl.h    commands, attributes, enums and constants
 #   kmod/netlink-gen.[ch]      each command's request policy (what it takes
-#                              inside its object's nest, tools/ynl/kernel-spec.py),
-#                              the split ops and the multicast groups
+#                              inside its object's nest, tools/ynl/kernel-spec.py)
+#                              and the split ops; the multicast groups are
+#                              kmod/family.c's, by the uapi names, which this
+#                              checks it has
 #   tools/lib/nl-policy-gen.[ch] libnl policies of every attribute set, for
 #                              the library's decoders (tools/ynl/user-policy.py)
 #   tools/lib/names-gen.[ch]   the names of every enum's and flag's values and
@@ -90,4 +92,14 @@ for g in user-policy:nl-policy-gen names:names-gen; do
 		compare "$f"
 	done
 done
+# kmod/family.c defines the family and its groups (netlink-gen.c is an object
+# of its own): each group of the spec must be there.
+missing=$(sed -n 's/^#define \(GPUPATH_MCGRP_[A-Z0-9_]*\)\t.*/\1/p' "$top/uapi/linux/gpupath_nl.h" |
+	while read -r g; do grep -qw "$g" "$top/kmod/family.c" || echo "$g"; done)
+if [ -z "$missing" ]; then
+	echo "ok - ynl: kmod/family.c has every multicast group of the spec"
+else
+	echo "not ok - ynl: kmod/family.c lacks the multicast groups" $missing
+	status=1
+fi
 exit $status
