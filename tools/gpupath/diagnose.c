@@ -131,18 +131,24 @@ static int snapshot_get(struct gpupath_ctl *ctl, struct snapshot *st, const char
 /* ---- sysfs ------------------------------------------------------------------ */
 
 /*
- * The interface whose subnet holds @ip (a route's choice), IPv4 or IPv6;
- * "" if none, or the loopback (no NIC DMAs for it).
+ * The interface whose subnet holds @ip (a route's choice), IPv4 or IPv6,
+ * the loopback left out (no NIC DMAs for it); "" if none.
  */
 static void subnet_netdev(const char *ip, char *name, size_t size)
 {
-	struct ifaddrs *ifa;
+	struct ifaddrs *ifa, *i;
 
 	name[0] = '\0';
 	if (getifaddrs(&ifa))
 		return;
-	if (gpupath_ifaddr_subnet_in(ifa, NULL, ip, name, size) && !strcmp(name, "lo"))
-		name[0] = '\0';
+	/* the first address but the loopback's whose subnet holds @ip */
+	for (i = ifa; i; i = i->ifa_next) {
+		struct ifaddrs one = *i;
+
+		one.ifa_next = NULL;
+		if (strcmp(i->ifa_name, "lo") && gpupath_ifaddr_subnet_in(&one, NULL, ip, name, size))
+			break;
+	}
 	freeifaddrs(ifa);
 }
 
