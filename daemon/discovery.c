@@ -52,7 +52,8 @@ struct disc_walk {
 	const struct gpupath_portal *p;
 	const struct gpupath_portal_rail *rail;
 	int tos;
-	unsigned int referrals;		/* followed so far */
+	unsigned int referrals;		/* followed by this read of the page */
+	bool said;			/* that there were too many: logged */
 };
 
 static void discover_at(struct disc_walk *w, const struct target *at, int depth,
@@ -105,11 +106,13 @@ static bool read_log(struct disc_walk *w, nvme_ctrl_t c, const struct target *at
 					 at->traddr, at->trsvcid, TARGETS_MAX, t.nqn);
 		} else if (e->subtype == NVME_NQN_DISC && depth < DISCOVERY_DEPTH &&
 			   (strcmp(t.traddr, at->traddr) || t.trsvcid != at->trsvcid)) {
-			/* (one discovery child's count: it follows no more) */
-			if (w->referrals++ == REFERRALS_MAX)
+			/* (one read's count: it follows no more) */
+			if (w->referrals++ == REFERRALS_MAX && !w->said) {
+				w->said = true;
 				log_warn("portal %s: more than %u referrals; %s:%u and those after "
 					 "it are left out", p->name, REFERRALS_MAX, t.traddr,
 					 t.trsvcid);
+			}
 			if (w->referrals > REFERRALS_MAX)
 				continue;
 			log_info("portal %s: referral to %s:%u", p->name, t.traddr, t.trsvcid);
@@ -118,6 +121,17 @@ static bool read_log(struct disc_walk *w, nvme_ctrl_t c, const struct target *at
 	}
 	free(log);
 	return true;
+}
+
+/*
+ * One read of @at's log page into @d, referrals followed: each read follows
+ * as many, so that two reads of an unchanged page agree.
+ */
+static bool read_page(struct disc_walk *w, nvme_ctrl_t c, const struct target *at,
+		      struct discovered *d, uint64_t *genctr)
+{
+	w->referrals = 0;
+	return read_log(w, c, at, 0, d, genctr);
 }
 
 /* A referral: a discovery controller for one read, then disconnected. */
@@ -245,8 +259,8 @@ static void disc_child(const struct fabric *f, nvme_root_t r, const struct gpupa
 	 * taken (read again soon); one that cannot be read leaves the last
 	 * one in place.
 	 */
-	if (fresh && read_log(&w, c, at, 0, &fresh[0], &gen[0]) &&
-	    read_log(&w, c, at, 0, &fresh[1], &gen[1]) &&
+	if (fresh && read_page(&w, c, at, &fresh[0], &gen[0]) &&
+	    read_page(&w, c, at, &fresh[1], &gen[1]) &&
 	    gen[0] == gen[1] && fresh[0].n == fresh[1].n &&
 	    !memcmp(fresh[0].t, fresh[1].t, fresh[0].n * sizeof(*fresh->t))) {
 		memcpy(res->t, fresh->t, fresh->n * sizeof(*res->t));

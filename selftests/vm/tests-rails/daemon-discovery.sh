@@ -17,8 +17,10 @@ cleanup() {
 	$GP portal del disc >/dev/null 2>&1
 	rm -f $CFG/ports/2/referrals/* 2>/dev/null
 	rmdir $CFG/ports/2/referrals/* 2>/dev/null
+	subsys_del $NQN6
 	subsys_extra_del
 }
+NQN6=nqn.2026-12.io.gpupath:six
 trap cleanup EXIT
 rails_targets
 subsys_extra
@@ -170,6 +172,33 @@ kill -0 "$gpd" || fail "gpupathd died on the injected records"
 live $NQN && live $NQN3 || { evil_del; fail "a good subsystem lost beside the injected records"; }
 evil_del
 note "injected records (',' in two NQNs and an address, a newline and an escape) left out, each quoted as text in one log line; none connected"
+
+# Six referrals, the sixth to a port with a subsystem of its own (the other
+# five lead nowhere: no port listens there). The page is read twice and
+# taken when both reads agree; each read follows up to 8 referrals, so both
+# reach the sixth and its subsystem is connected.
+subsys_new $NQN6 /tmp/six.img || fail "subsystem six"
+for p in 4 5 6 7; do
+	R=$CFG/ports/2/referrals/r$p
+	mkdir $R && echo tcp >$R/addr_trtype && echo ipv4 >$R/addr_adrfam &&
+		echo 10.99.0.1 >$R/addr_traddr && echo $((4419 + p)) >$R/addr_trsvcid &&
+		echo 1 >$R/enable || fail "referral to port $((4419 + p))"
+done
+mkdir $CFG/ports/8 && echo tcp >$CFG/ports/8/addr_trtype && echo ipv4 >$CFG/ports/8/addr_adrfam &&
+	echo 10.99.0.1 >$CFG/ports/8/addr_traddr && echo 4427 >$CFG/ports/8/addr_trsvcid &&
+	ln -s $CFG/subsystems/$NQN6 $CFG/ports/8/subsystems/$NQN6 || fail "port 8"
+R=$CFG/ports/2/referrals/r8
+mkdir $R && echo tcp >$R/addr_trtype && echo ipv4 >$R/addr_adrfam &&
+	echo 10.99.0.1 >$R/addr_traddr && echo 4427 >$R/addr_trsvcid && echo 1 >$R/enable ||
+	fail "the sixth referral"
+# (read on nvmet's log-change event, or, where none comes, on a reconnect)
+wait_for 10 live $NQN6 || echo 1 >/sys/class/nvme/$dc/reset_controller
+wait_for 30 live $NQN6 ||
+	fail "$NQN6 behind the sixth referral not connected: $(grep -c 'referral to' /tmp/gpupathd.log) referrals followed"
+for p in 4 5 6 7 8; do
+	echo 0 >$CFG/ports/2/referrals/r$p/enable && rmdir $CFG/ports/2/referrals/r$p
+done
+note "six referrals, the sixth followed by both reads of the page: $NQN6 connected"
 
 # The portal deleted: the discovery controller goes with it.
 $GP portal del disc || fail "portal del"
